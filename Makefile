@@ -1,0 +1,31 @@
+# Quick start: `make play` plays, `make test` runs the whole test suite.
+# Both create a virtual environment in .venv on first use (needs Python 3.11+ as python3).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test lint bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit("Python 3.11+ is required") if sys.version_info < (3, 11) else None'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+play: $(BIN)/.installed
+	$(BIN)/italian-poker play
+
+test: $(BIN)/.installed
+	$(BIN)/python -m pytest
+
+lint: $(BIN)/.installed
+	$(BIN)/python -m ruff check src tests benchmarks
+	$(BIN)/python -m mypy --strict src
+
+bench: $(BIN)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python benchmarks/bench_evaluation.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,80 @@
+"""The deck stripped by the number of players (RULES.md section 1)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+
+from italian_poker.engine.cards import ALL_CARDS, Card, Rank
+from italian_poker.engine.errors import CardNotInDeckError, PlayerCountError
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 9
+
+
+def check_players(players: int) -> int:
+    """Return ``players`` if it is 2..9, else raise :class:`PlayerCountError`."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise PlayerCountError(f"the number of players must be a whole number, got {players!r}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise PlayerCountError(
+            f"Italian Poker is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}"
+        )
+    return players
+
+
+def lowest_rank(players: int) -> Rank:
+    """The lowest rank in the deck: 11 minus the number of players (section 1)."""
+    return Rank(11 - check_players(players))
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """The stripped deck for a number of players: ranks from ``11 - players`` up to the ace.
+
+    2 players: 9..A (24 cards); 4 players: 7..A (32); 6 players: 5..A (40); 9 players: 52.
+    """
+
+    players: int
+
+    def __post_init__(self) -> None:
+        check_players(self.players)
+
+    @property
+    def lowest_rank(self) -> Rank:
+        """The lowest rank in this deck; a low ace sits just below it."""
+        return Rank(11 - self.players)
+
+    @property
+    def ranks(self) -> tuple[Rank, ...]:
+        """The ranks in this deck, lowest first."""
+        return tuple(Rank(r) for r in range(self.lowest_rank, Rank.ACE + 1))
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards of this deck in index order."""
+        first = 4 * (self.lowest_rank - 2)
+        return ALL_CARDS[first:]
+
+    def __len__(self) -> int:
+        return 4 * (15 - self.lowest_rank)
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and card.rank >= self.lowest_rank
+
+    def check(self, card: Card) -> Card:
+        """Return ``card`` if it belongs to this deck, else raise :class:`CardNotInDeckError`."""
+        if card.rank < self.lowest_rank:
+            raise CardNotInDeckError(
+                f"{card} is not in the {len(self)}-card deck for {self.players} players "
+                f"(lowest rank {self.lowest_rank.label})"
+            )
+        return card
+
+    def shuffled(self, *, seed: int | None = None) -> tuple[Card, ...]:
+        """The cards in random order: cryptographically secure unless a ``seed`` is given."""
+        cards = list(self.cards)
+        shuffler: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
+        shuffler.shuffle(cards)
+        return tuple(cards)

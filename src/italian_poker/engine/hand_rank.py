@@ -1,0 +1,446 @@
+"""Hand ranking (articles 6 to 7.4): categories, straight-flush classes and suit tie-breaks.
+
+Every five-card hand evaluates to a :class:`HandRank` whose ``value`` orders hands linearly:
+category first (flush above full house, 6), then the ranks that matter, then the suit that
+breaks ties (7.4, or the Fantini/Santelia reading). The one exception to that linear order is
+the cyclic straight flush of 7.1-7.2, *la minima batte la massima*, which :func:`compare` and
+:func:`winners` apply on top of ``value``.
+
+Evaluation is a lookup in tables built once per deck size and tie-break rule (a few
+milliseconds): the rank multiset selects an entry, the suits select the interned result.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum, IntEnum, StrEnum
+from itertools import combinations_with_replacement
+
+from italian_poker.engine.cards import Card, Rank, Suit, ensure_distinct
+from italian_poker.engine.deck import Deck, check_players
+from italian_poker.engine.errors import CardNotInDeckError, HandSizeError
+
+
+class Category(IntEnum):
+    """Hand categories, lowest first. A flush beats a full house (article 6)."""
+
+    HIGH_CARD = 0
+    ONE_PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FULL_HOUSE = 5
+    FLUSH = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+
+    @property
+    def english(self) -> str:
+        """English name (``Flush``)."""
+        return _CATEGORY_ENGLISH[self]
+
+    @property
+    def italian(self) -> str:
+        """Italian name (``Colore``)."""
+        return _CATEGORY_ITALIAN[self]
+
+
+_CATEGORY_ENGLISH = {
+    Category.HIGH_CARD: "High card",
+    Category.ONE_PAIR: "Pair",
+    Category.TWO_PAIR: "Two pair",
+    Category.THREE_OF_A_KIND: "Three of a kind",
+    Category.STRAIGHT: "Straight",
+    Category.FULL_HOUSE: "Full house",
+    Category.FLUSH: "Flush",
+    Category.FOUR_OF_A_KIND: "Four of a kind",
+    Category.STRAIGHT_FLUSH: "Straight flush",
+}
+_CATEGORY_ITALIAN = {
+    Category.HIGH_CARD: "Carta più alta",
+    Category.ONE_PAIR: "Coppia",
+    Category.TWO_PAIR: "Doppia coppia",
+    Category.THREE_OF_A_KIND: "Tris",
+    Category.STRAIGHT: "Scala",
+    Category.FULL_HOUSE: "Full",
+    Category.FLUSH: "Colore",
+    Category.FOUR_OF_A_KIND: "Poker",
+    Category.STRAIGHT_FLUSH: "Scala reale",
+}
+
+
+class StraightFlushClass(Enum):
+    """The three kinds of straight flush (7.1): the maximum beats the medium, the medium beats
+    the minimum, and the minimum beats the maximum (7.2)."""
+
+    MINIMUM = "minimum"
+    MEDIUM = "medium"
+    MAXIMUM = "maximum"
+
+    @property
+    def italian(self) -> str:
+        """Italian adjective: ``minima``, ``media``, ``massima``."""
+        return {"minimum": "minima", "medium": "media", "maximum": "massima"}[self.value]
+
+
+class Tiebreak(StrEnum):
+    """How otherwise-equal hands are separated by suit.
+
+    ``STANDARD`` is article 7.4; ``FANTINI`` is the Fantini/Santelia reading (document 002): the
+    suit of the highest kicker decides pairs and two pairs, the second card decides high-card
+    hands; flushes, straights and straight flushes as in 7.4.
+    """
+
+    STANDARD = "standard"
+    FANTINI = "fantini"
+
+
+_ITALIAN_PLURAL = {
+    Rank.JACK: "Jack",
+    Rank.QUEEN: "Donne",
+    Rank.KING: "Re",
+    Rank.ACE: "Assi",
+}
+
+
+def _it_plural(rank: Rank) -> str:
+    return _ITALIAN_PLURAL.get(rank, rank.label)
+
+
+def _al(rank: Rank) -> str:
+    """Italian "to the" + rank: ``all'Asso``, ``al Re``."""
+    return "all'Asso" if rank is Rank.ACE else f"al {rank.italian}"
+
+
+def _en_single(rank: Rank) -> str:
+    return {Rank.JACK: "Jack", Rank.QUEEN: "Queen", Rank.KING: "King", Rank.ACE: "Ace"}.get(
+        rank, rank.label
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HandRank:
+    """The strength of a five-card hand.
+
+    ``value`` orders hands (higher is better) everywhere except between straight flushes of
+    different classes, where :func:`compare` applies 7.2. ``ranks`` are the ranks that matter,
+    most significant first (a low ace is written as the ace). ``suit`` is the suit that breaks
+    ties for this hand, or ``None`` where suits never matter (trips, full house, four of a kind).
+    """
+
+    category: Category
+    value: int
+    ranks: tuple[Rank, ...]
+    suit: Suit | None
+    straight_flush_class: StraightFlushClass | None
+    description: str
+    description_it: str
+
+    def describe(self, lang: str = "en") -> str:
+        """The description in English (``"en"``) or Italian (``"it"``)."""
+        if lang == "it":
+            return self.description_it
+        if lang == "en":
+            return self.description
+        raise ValueError(f"language must be 'en' or 'it', got {lang!r}")
+
+    def __str__(self) -> str:
+        return self.description
+
+
+def compare_ranks(a: HandRank, b: HandRank) -> int:
+    """Positive if ``a`` beats ``b``, negative if ``b`` beats ``a``, 0 if equal (7.2 applied)."""
+    if a.straight_flush_class is not None and b.straight_flush_class is not None:
+        pair = (a.straight_flush_class, b.straight_flush_class)
+        if pair == (StraightFlushClass.MINIMUM, StraightFlushClass.MAXIMUM):
+            return 1
+        if pair == (StraightFlushClass.MAXIMUM, StraightFlushClass.MINIMUM):
+            return -1
+    return (a.value > b.value) - (a.value < b.value)
+
+
+def best_ranks(ranks: Sequence[HandRank]) -> list[int]:
+    """Ascending indices of the hands that win (and share) a pot among ``ranks``.
+
+    Straight flushes (7.1-7.3): within one class only the best hand counts; with all three
+    classes present their three best hands split; with two classes, the class that beats the
+    other wins (minimum over maximum, maximum over medium, medium over minimum).
+    Otherwise the highest ``value`` wins.
+    """
+    if not ranks:
+        return []
+    best_by_class: dict[StraightFlushClass, int] = {}
+    for i, rank in enumerate(ranks):
+        cls = rank.straight_flush_class
+        if cls is not None and (
+            cls not in best_by_class or rank.value > ranks[best_by_class[cls]].value
+        ):
+            best_by_class[cls] = i
+    if len(best_by_class) == 3:
+        return sorted(best_by_class.values())
+    if best_by_class:
+        classes = set(best_by_class)
+        if len(classes) == 1:
+            (winner_class,) = classes
+        elif classes == {StraightFlushClass.MINIMUM, StraightFlushClass.MAXIMUM}:
+            winner_class = StraightFlushClass.MINIMUM
+        elif classes == {StraightFlushClass.MINIMUM, StraightFlushClass.MEDIUM}:
+            winner_class = StraightFlushClass.MEDIUM
+        else:
+            winner_class = StraightFlushClass.MAXIMUM
+        top = ranks[best_by_class[winner_class]].value
+        return [
+            i
+            for i, r in enumerate(ranks)
+            if r.straight_flush_class is winner_class and r.value == top
+        ]
+    top = max(r.value for r in ranks)
+    return [i for i, r in enumerate(ranks) if r.value == top]
+
+
+# --- tables -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """Lookup tables for one deck size and tie-break rule.
+
+    ``plain`` maps a rank key (the rank counts in the sum of ``Card.code``) to ``(shift, by_nibble)``: the hand's
+    result is ``by_nibble[(mask >> shift) & 15]``, where the nibble is the set of suits held in
+    the rank whose suit breaks ties. ``flush`` maps a rank key to results indexed by suit.
+    """
+
+    plain: dict[int, tuple[int, tuple[HandRank, ...]]]
+    flush: dict[int, tuple[HandRank, ...]]
+
+
+def _pack(category: Category, ranks: Sequence[int], suit: int) -> int:
+    packed = 0
+    for i in range(5):
+        packed = (packed << 4) | (ranks[i] if i < len(ranks) else 0)
+    return (int(category) << 22) | (packed << 2) | suit
+
+
+def _straight_top(distinct_desc: Sequence[int], low: int) -> int | None:
+    """Top rank of a straight made by five distinct ranks, or None; an ace-low straight's top
+    is the deck's lowest rank + 3 (6: the ace sits next to the lowest rank)."""
+    if distinct_desc[0] - distinct_desc[4] == 4:
+        return distinct_desc[0]
+    if list(distinct_desc) == [Rank.ACE, low + 3, low + 2, low + 1, low]:
+        return low + 3
+    return None
+
+
+def _describe(
+    category: Category,
+    ranks: Sequence[Rank],
+    suit: Suit | None,
+    sf_class: StraightFlushClass | None,
+) -> tuple[str, str]:
+    r = ranks
+    if category is Category.STRAIGHT_FLUSH:
+        assert sf_class is not None and suit is not None
+        en = f"{sf_class.value.capitalize()} straight flush, {_en_single(r[0])} high, {suit.name.lower()}"
+        it = f"Scala reale {sf_class.italian} {_al(r[0])} di {suit.italian}"
+        return en, it
+    if category is Category.FOUR_OF_A_KIND:
+        return f"Four {r[0].english}", f"Poker di {_it_plural(r[0])}"
+    if category is Category.FLUSH:
+        assert suit is not None
+        return (
+            f"Flush, {_en_single(r[0])} high, {suit.name.lower()}",
+            f"Colore di {suit.italian} {_al(r[0])}",
+        )
+    if category is Category.FULL_HOUSE:
+        return (
+            f"Full house, {r[0].english} full of {r[1].english}",
+            f"Full di {_it_plural(r[0])} e {_it_plural(r[1])}",
+        )
+    if category is Category.STRAIGHT:
+        return f"Straight, {_en_single(r[0])} high", f"Scala {_al(r[0])}"
+    if category is Category.THREE_OF_A_KIND:
+        return f"Three {r[0].english}", f"Tris di {_it_plural(r[0])}"
+    if category is Category.TWO_PAIR:
+        return (
+            f"Two pair, {r[0].english} and {r[1].english}",
+            f"Doppia coppia di {_it_plural(r[0])} e {_it_plural(r[1])}",
+        )
+    if category is Category.ONE_PAIR:
+        return f"Pair of {r[0].english}", f"Coppia di {_it_plural(r[0])}"
+    return f"{_en_single(r[0])} high", f"Carta più alta: {r[0].italian}"
+
+
+def _result(
+    category: Category,
+    ranks: Sequence[int],
+    suit: int | None,
+    sf_class: StraightFlushClass | None = None,
+) -> HandRank:
+    rank_tuple = tuple(Rank(r) for r in ranks)
+    suit_enum = None if suit is None else Suit(suit)
+    en, it = _describe(category, rank_tuple, suit_enum, sf_class)
+    return HandRank(
+        category=category,
+        value=_pack(category, ranks, 0 if suit is None else suit),
+        ranks=rank_tuple,
+        suit=suit_enum,
+        straight_flush_class=sf_class,
+        description=en,
+        description_it=it,
+    )
+
+
+def _by_nibble(category: Category, ranks: Sequence[int]) -> tuple[HandRank, ...]:
+    """Results indexed by the suits held in the deciding rank: the highest suit held decides."""
+    per_suit = [_result(category, ranks, suit) for suit in range(4)]
+    return tuple(per_suit[max(n.bit_length() - 1, 0)] for n in range(16))
+
+
+def _build(players: int, tiebreak: Tiebreak) -> _Tables:
+    low = 11 - players
+    deck_ranks = range(low, Rank.ACE + 1)
+    plain: dict[int, tuple[int, tuple[HandRank, ...]]] = {}
+    flush: dict[int, tuple[HandRank, ...]] = {}
+    fantini = tiebreak is Tiebreak.FANTINI
+    for combo in combinations_with_replacement(deck_ranks, 5):
+        counts = Counter(combo)
+        if max(counts.values()) > 4:
+            continue
+        key = sum(1 << (3 * (r - 2)) for r in combo)  # the rank part of the summed Card.code
+        # Ranks by significance: higher count first, then higher rank.
+        groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+        shape = [c for _, c in groups]
+        order = [r for r, _ in groups]
+        none_shift = 0
+        if shape == [4, 1]:
+            result = _result(Category.FOUR_OF_A_KIND, order, None)
+            plain[key] = (none_shift, (result,) * 16)
+        elif shape == [3, 2]:
+            result = _result(Category.FULL_HOUSE, order, None)
+            plain[key] = (none_shift, (result,) * 16)
+        elif shape == [3, 1, 1]:
+            result = _result(Category.THREE_OF_A_KIND, order, None)
+            plain[key] = (none_shift, (result,) * 16)
+        elif shape == [2, 2, 1]:
+            # 7.4(c): the higher pair holding the heart; Fantini: the kicker's suit.
+            decider = order[2] if fantini else order[0]
+            plain[key] = (4 * (decider - 2), _by_nibble(Category.TWO_PAIR, order))
+        elif shape == [2, 1, 1, 1]:
+            # 7.4(c): the pair holding the heart; Fantini: the highest kicker's suit.
+            decider = order[1] if fantini else order[0]
+            plain[key] = (4 * (decider - 2), _by_nibble(Category.ONE_PAIR, order))
+        else:
+            top = _straight_top(order, low)
+            if top is not None:
+                # 7.4(b): the suit of the highest card (the top of an ace-low straight).
+                plain[key] = (4 * (top - 2), _by_nibble(Category.STRAIGHT, [top]))
+                if top == Rank.ACE:
+                    sf_class = StraightFlushClass.MAXIMUM
+                elif top == low + 3:
+                    sf_class = StraightFlushClass.MINIMUM
+                else:
+                    sf_class = StraightFlushClass.MEDIUM
+                flush[key] = tuple(
+                    _result(Category.STRAIGHT_FLUSH, [top], s, sf_class) for s in range(4)
+                )
+            else:
+                # 7.4(d): the suit of the highest card; Fantini: of the second card.
+                decider = order[1] if fantini else order[0]
+                plain[key] = (4 * (decider - 2), _by_nibble(Category.HIGH_CARD, order))
+                # 7.4(a): equal flushes, the higher suit.
+                flush[key] = tuple(_result(Category.FLUSH, order, s) for s in range(4))
+    return _Tables(plain=plain, flush=flush)
+
+
+_TABLES: dict[str, dict[int, _Tables]] = {rule.value: {} for rule in Tiebreak}
+_MASK_52 = (1 << 52) - 1
+
+
+def _tables(players: int, tiebreak: Tiebreak | str) -> _Tables:
+    """The tables for a deck and tie-break rule, built on first use."""
+    check_players(players)
+    try:
+        rule = Tiebreak(tiebreak)
+    except ValueError:
+        raise ValueError(f"tiebreak must be 'standard' or 'fantini', got {tiebreak!r}") from None
+    by_players = _TABLES[rule.value]
+    if players not in by_players:
+        by_players[players] = _build(players, rule)
+    return by_players[players]
+
+
+def evaluate(
+    cards: Sequence[Card], *, players: int, tiebreak: Tiebreak | str = "standard"
+) -> HandRank:
+    """The :class:`HandRank` of five cards in the deck for ``players`` players.
+
+    Raises :class:`HandSizeError` unless there are exactly five cards,
+    :class:`DuplicateCardError` on a repeated card and :class:`CardNotInDeckError` for a card
+    below the deck's lowest rank.
+    """
+    by_players = _TABLES.get(tiebreak)
+    tables = by_players.get(players) if by_players is not None else None
+    if tables is None:
+        tables = _tables(players, tiebreak)
+    try:
+        a, b, c, d, e = cards
+        total = a.code + b.code + c.code + d.code + e.code
+    except (TypeError, ValueError, AttributeError):
+        raise HandSizeError(_size_message(cards)) from None
+    mask = total & _MASK_52
+    if mask.bit_count() != 5:
+        # Distinct cards add without carries; a repeated card always loses a bit.
+        ensure_distinct(cards)
+    if a.suit is b.suit is c.suit is d.suit is e.suit:
+        by_suit = tables.flush.get(total >> 52)
+        if by_suit is not None:
+            return by_suit[a.suit]
+    else:
+        entry = tables.plain.get(total >> 52)
+        if entry is not None:
+            return entry[1][(mask >> entry[0]) & 15]
+    deck = Deck(players)
+    for card in cards:
+        deck.check(card)
+    raise CardNotInDeckError(f"cannot evaluate {cards!r}")  # pragma: no cover
+
+
+def _size_message(cards: object) -> str:
+    try:
+        n = len(cards)  # type: ignore[arg-type]
+    except TypeError:
+        return f"a hand is a sequence of five cards, got {type(cards).__name__}"
+    return f"a hand has exactly five cards, got {n}"
+
+
+def compare(
+    a: Sequence[Card],
+    b: Sequence[Card],
+    *,
+    players: int,
+    tiebreak: Tiebreak | str = "standard",
+) -> int:
+    """Positive when hand ``a`` wins, negative when ``b`` wins, 0 when they tie.
+
+    Two hands from one deck never tie; the cyclic straight flush (7.2) is applied, so
+    ``compare`` is not transitive among straight flushes of different classes.
+    """
+    ra = evaluate(a, players=players, tiebreak=tiebreak)
+    rb = evaluate(b, players=players, tiebreak=tiebreak)
+    return compare_ranks(ra, rb)
+
+
+def winners(
+    hands: Iterable[Sequence[Card]],
+    *,
+    players: int,
+    tiebreak: Tiebreak | str = "standard",
+) -> list[int]:
+    """Ascending indices of the hands that share the pot (see :func:`best_ranks`).
+
+    Hands dealt from one deck never tie except in the three-way straight-flush split (7.3).
+    Hypothetical hands may share cards; equal hands then share the pot.
+    """
+    return best_ranks([evaluate(h, players=players, tiebreak=tiebreak) for h in hands])

@@ -1,0 +1,81 @@
+"""The opening requirement (article 3.3) and its escalation after passed deals (3.5)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from italian_poker.engine.cards import Card, Rank
+from italian_poker.engine.errors import RulesError
+from italian_poker.engine.hand_rank import Category, evaluate
+
+_PAIR_BY_TEXT = {"J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING, "A": Rank.ACE}
+
+
+def parse_min_pair(min_pair: Rank | str) -> Rank:
+    """The minimum opening pair from ``"J"``, ``"Q"``, ``"K"``, ``"A"`` or a :class:`Rank`."""
+    if isinstance(min_pair, Rank):
+        rank = min_pair
+    elif isinstance(min_pair, str) and min_pair.upper() in _PAIR_BY_TEXT:
+        rank = _PAIR_BY_TEXT[min_pair.upper()]
+    else:
+        raise RulesError(f"the minimum opening pair must be J, Q, K or A, got {min_pair!r}")
+    if rank < Rank.JACK:
+        raise RulesError(f"the minimum opening pair must be J, Q, K or A, got {rank.label}")
+    return rank
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRequirement:
+    """What a hand needs to open (3.3).
+
+    (a) a pair of at least ``min_pair`` or any better combination (two pair of any ranks,
+    three of a kind, ...); (b) when ``four_straight_flush`` is on, four consecutive cards of
+    one suit without the ace, open at both ends in the deck's own order (a low ace sits below
+    the deck's lowest rank, so every such run of four is open at both ends).
+    """
+
+    min_pair: Rank = Rank.JACK
+    four_straight_flush: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "min_pair", parse_min_pair(self.min_pair))
+
+    def is_met(self, cards: Sequence[Card], *, players: int) -> bool:
+        """Whether five cards satisfy this requirement with the deck for ``players``."""
+        rank = evaluate(cards, players=players)
+        if rank.category >= Category.TWO_PAIR:
+            return True
+        if rank.category is Category.ONE_PAIR and rank.ranks[0] >= self.min_pair:
+            return True
+        return self.four_straight_flush and has_four_straight_flush(cards)
+
+    def describe(self, lang: str = "en") -> str:
+        """A short description, e.g. ``"Jacks or better"`` / ``"coppia di Jack o meglio"``."""
+        if lang == "it":
+            names = {Rank.JACK: "Jack", Rank.QUEEN: "Donne", Rank.KING: "Re", Rank.ACE: "Assi"}
+            text = f"coppia di {names[self.min_pair]} o meglio"
+            return text + (" (o 4/5 di scala reale)" if self.four_straight_flush else "")
+        text = f"{self.min_pair.english} or better"
+        return text + (" (or four to a straight flush)" if self.four_straight_flush else "")
+
+
+def has_four_straight_flush(cards: Sequence[Card]) -> bool:
+    """3.3(b): four cards of one suit, consecutive ranks, none of them an ace."""
+    by_suit = Counter(card.suit for card in cards if card.rank is not Rank.ACE)
+    for suit, count in by_suit.items():
+        if count < 4:
+            continue
+        ranks = sorted(
+            card.rank for card in cards if card.suit is suit and card.rank is not Rank.ACE
+        )
+        for i in range(len(ranks) - 3):
+            if ranks[i + 3] - ranks[i] == 3:
+                return True
+    return False
+
+
+def can_open(cards: Sequence[Card], *, players: int, min_pair: Rank | str = "J") -> bool:
+    """Whether five cards may open with a minimum pair of ``min_pair`` (3.3(a) or 3.3(b))."""
+    return OpeningRequirement(parse_min_pair(min_pair)).is_met(cards, players=players)
