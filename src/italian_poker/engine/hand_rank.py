@@ -207,8 +207,8 @@ def best_ranks(ranks: Sequence[HandRank]) -> list[int]:
 class _Tables:
     """Lookup tables for one deck size and tie-break rule.
 
-    ``plain`` maps a rank key (the rank counts in the sum of ``Card.code``) to ``(shift, by_nibble)``: the hand's
-    result is ``by_nibble[(mask >> shift) & 15]``, where the nibble is the set of suits held in
+    ``plain`` maps a rank key (the rank counts in the sum of ``Card.code``) to
+    ``(shift, by_nibble)``: the hand's result is ``by_nibble[(mask >> shift) & 15]``, where the nibble is the set of suits held in
     the rank whose suit breaks ties. ``flush`` maps a rank key to results indexed by suit.
     """
 
@@ -242,7 +242,10 @@ def _describe(
     r = ranks
     if category is Category.STRAIGHT_FLUSH:
         assert sf_class is not None and suit is not None
-        en = f"{sf_class.value.capitalize()} straight flush, {_en_single(r[0])} high, {suit.name.lower()}"
+        en = (
+            f"{sf_class.value.capitalize()} straight flush, "
+            f"{_en_single(r[0])} high, {suit.name.lower()}"
+        )
         it = f"Scala reale {sf_class.italian} {_al(r[0])} di {suit.italian}"
         return en, it
     if category is Category.FOUR_OF_A_KIND:
