@@ -209,7 +209,8 @@ class _Tables:
 
     ``plain`` maps a rank key (the rank counts in the sum of ``Card.code``) to
     ``(shift, by_nibble)``: the hand's result is ``by_nibble[(mask >> shift) & 15]``, where
-    the nibble is the set of suits held in the rank whose suit breaks ties. ``flush`` maps a rank key to results indexed by suit.
+    the nibble is the set of suits held in the rank whose suit breaks ties.
+    ``flush`` maps a rank key to results indexed by suit.
     """
 
     plain: dict[int, tuple[int, tuple[HandRank, ...]]]
