@@ -33,3 +33,35 @@ class PlayerCountError(ItalianPokerError, ValueError):
 
 class RulesError(ItalianPokerError, ValueError):
     """An invalid or contradictory rules configuration."""
+
+
+class IllegalActionError(ItalianPokerError):
+    """An action the rules do not allow now; the state is left exactly as it was."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action by a seat that is not the one to act."""
+
+
+class ActionNotAvailableError(IllegalActionError):
+    """An action of a kind not available to the seat at this point (e.g. parol after a check)."""
+
+
+class InvalidAmountError(IllegalActionError):
+    """A bet, raise or opening amount outside the allowed range."""
+
+
+class OpeningRequirementError(IllegalActionError):
+    """An attempt to open without the hand the requirement in force asks for (3.3)."""
+
+
+class InvalidDrawError(IllegalActionError):
+    """A draw of more than four cards, of cards not in hand, or an unannounced split opening."""
+
+
+class DealOverError(IllegalActionError):
+    """An action after the deal has ended."""
+
+
+class SeatError(ItalianPokerError, ValueError):
+    """A bad seating change: unknown name, duplicate name, full table, bad stack."""

@@ -110,8 +110,14 @@ def _it_plural(rank: Rank) -> str:
 
 
 def _al(rank: Rank) -> str:
-    """Italian "to the" + rank: ``all'Asso``, ``al Re``."""
-    return "all'Asso" if rank is Rank.ACE else f"al {rank.italian}"
+    """Italian "to the" + rank: ``all'Asso``, ``all'8``, ``alla Donna``, ``al Re``."""
+    if rank is Rank.ACE:
+        return "all'Asso"
+    if rank is Rank.EIGHT:
+        return "all'8"
+    if rank is Rank.QUEEN:
+        return "alla Donna"
+    return f"al {rank.italian}"
 
 
 def _en_single(rank: Rank) -> str:
@@ -179,7 +185,13 @@ def best_ranks(ranks: Sequence[HandRank]) -> list[int]:
         ):
             best_by_class[cls] = i
     if len(best_by_class) == 3:
-        return sorted(best_by_class.values())
+        # Equal hypothetical hands (shared cards) share too, whatever their order.
+        return [
+            i
+            for i, r in enumerate(ranks)
+            if r.straight_flush_class is not None
+            and r.value == ranks[best_by_class[r.straight_flush_class]].value
+        ]
     if best_by_class:
         classes = set(best_by_class)
         if len(classes) == 1:

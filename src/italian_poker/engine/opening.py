@@ -79,3 +79,29 @@ def has_four_straight_flush(cards: Sequence[Card]) -> bool:
 def can_open(cards: Sequence[Card], *, players: int, min_pair: Rank | str = "J") -> bool:
     """Whether five cards may open with a minimum pair of ``min_pair`` (3.3(a) or 3.3(b))."""
     return OpeningRequirement(parse_min_pair(min_pair)).is_met(cards, players=players)
+
+
+def opening_combination(
+    cards: Sequence[Card], requirement: OpeningRequirement, *, players: int
+) -> tuple[Card, ...]:
+    """The cards that prove an opening: the pair(s) or trips, a whole straight, flush or
+    straight flush, or the four cards to a straight flush (3.3(b)). Empty if none."""
+    rank = evaluate(cards, players=players)
+    if rank.category in (Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH):
+        return tuple(cards)
+    counts = Counter(card.rank for card in cards)
+    grouped = tuple(card for card in cards if counts[card.rank] >= 2)
+    if rank.category >= Category.TWO_PAIR:
+        return grouped
+    if rank.category is Category.ONE_PAIR and rank.ranks[0] >= requirement.min_pair:
+        return grouped
+    if requirement.four_straight_flush:
+        for suit in {card.suit for card in cards}:
+            run = sorted(
+                (c for c in cards if c.suit is suit and c.rank is not Rank.ACE),
+                key=lambda c: c.rank,
+            )
+            for i in range(len(run) - 3):
+                if run[i + 3].rank - run[i].rank == 3:
+                    return tuple(run[i : i + 4])
+    return ()

@@ -1,0 +1,133 @@
+"""Actions a seat may take, and the legal actions offered to the seat whose turn it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from italian_poker.engine.cards import Card, format_cards
+
+
+class ActionKind(StrEnum):
+    """Every kind of action in a deal, named after the game's own terms."""
+
+    BLIND = "blind"
+    """*Buio*: a blind bet equal to the pot (or double), before the cards are seen (Art. 2)."""
+    CONTROBUIO = "controbuio"
+    """Twice the buio, by the next player (Art. 2)."""
+    OVER = "over"
+    """*Contro-controbuio*: twice the controbuio, by the next player (Art. 2)."""
+    DECLINE = "decline"
+    """Decline the blind, controbuio or over offered."""
+    PASS = "pass"
+    """*Passo* before the pot is opened (3.2)."""
+    OPEN = "open"
+    """*Apro*: the first bet, needing the opening requirement (3.3)."""
+    FOLD = "fold"
+    """Give up the hand (*passo* after the opening)."""
+    CALL = "call"
+    """*Vedo*: match the current bet."""
+    RAISE = "raise"
+    """*Rilancio*: raise the current bet; the amount is the new total bet for the round."""
+    CHECK = "check"
+    """*Busso* in the second round (5.2(b)); the last blind bettor ending the first round."""
+    BET = "bet"
+    """*Punto*: the first bet of the second round (5.2(a))."""
+    PAROL = "parol"
+    """Propose to abandon the hand (5.2(c))."""
+    DRAW = "draw"
+    """Change 0 to 4 cards (Art. 4)."""
+    SHOW = "show"
+    """Show the hand at the showdown."""
+    MUCK = "muck"
+    """Concede at the showdown without showing a losing hand (002)."""
+
+
+AMOUNT_KINDS = frozenset({ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE})
+"""Kinds whose ``amount`` the player chooses (the new total bet for the round)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action. ``amount`` is the player's total bet in the round after an open, bet or
+    raise (chosen) or a call or blind (filled in by the engine in the record). ``cards`` are the
+    discards of a draw; ``split`` announces that the opener breaks the opening (4.4)."""
+
+    kind: ActionKind
+    amount: int | None = None
+    cards: tuple[Card, ...] = ()
+    split: bool = False
+
+    def __str__(self) -> str:
+        text = self.kind.value
+        if self.amount is not None:
+            text += f" {self.amount}"
+        if self.kind is ActionKind.DRAW:
+            text += f" {len(self.cards)}" + (f" [{format_cards(self.cards)}]" if self.cards else "")
+            if self.split:
+                text += " split"
+        return text
+
+
+def fold() -> Action:
+    """Fold."""
+    return Action(ActionKind.FOLD)
+
+
+def call() -> Action:
+    """Call (*vedo*)."""
+    return Action(ActionKind.CALL)
+
+
+def check() -> Action:
+    """Check (*busso*)."""
+    return Action(ActionKind.CHECK)
+
+
+def pass_() -> Action:
+    """Pass before the opening (*passo*)."""
+    return Action(ActionKind.PASS)
+
+
+def open_(amount: int) -> Action:
+    """Open (*apro*) for ``amount``."""
+    return Action(ActionKind.OPEN, amount)
+
+
+def bet(amount: int) -> Action:
+    """Bet (*punto*) ``amount`` in the second round."""
+    return Action(ActionKind.BET, amount)
+
+
+def raise_to(amount: int) -> Action:
+    """Raise (*rilancio*) to a total round bet of ``amount``."""
+    return Action(ActionKind.RAISE, amount)
+
+
+def parol() -> Action:
+    """Say parol."""
+    return Action(ActionKind.PAROL)
+
+
+def draw(*cards: Card, split: bool = False) -> Action:
+    """Discard ``cards`` (0 to 4) and receive as many."""
+    return Action(ActionKind.DRAW, cards=tuple(cards), split=split)
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """An action the seat to act may take now. For open, bet and raise, any ``amount`` from
+    ``min_amount`` to ``max_amount`` (new total round bet) is allowed; for call and blinds the
+    amount is fixed. For a draw, up to ``max_cards`` cards from the hand."""
+
+    kind: ActionKind
+    min_amount: int | None = None
+    max_amount: int | None = None
+    max_cards: int = 0
+
+    def __str__(self) -> str:
+        if self.min_amount is None:
+            return self.kind.value
+        if self.min_amount == self.max_amount:
+            return f"{self.kind.value} {self.min_amount}"
+        return f"{self.kind.value} {self.min_amount}-{self.max_amount}"
