@@ -3,6 +3,7 @@
 The public API is listed in ``__all__`` and documented in ``docs/api.md``.
 """
 
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import (
     ALL_CARDS,
     Card,
@@ -12,16 +13,33 @@ from italian_poker.engine.cards import (
     parse_card,
     parse_cards,
 )
+from italian_poker.engine.deal import (
+    ActionRecord,
+    Deal,
+    DealResult,
+    DealStart,
+    Outcome,
+    Phase,
+    PotAward,
+)
 from italian_poker.engine.deck import Deck, lowest_rank
 from italian_poker.engine.errors import (
+    ActionNotAvailableError,
     CardError,
     CardNotInDeckError,
     CardParseError,
+    DealOverError,
     DuplicateCardError,
     HandSizeError,
+    IllegalActionError,
+    InvalidAmountError,
+    InvalidDrawError,
     ItalianPokerError,
+    NotYourTurnError,
+    OpeningRequirementError,
     PlayerCountError,
     RulesError,
+    SeatError,
 )
 from italian_poker.engine.hand_rank import (
     Category,
@@ -34,26 +52,69 @@ from italian_poker.engine.hand_rank import (
     evaluate,
     winners,
 )
-from italian_poker.engine.opening import OpeningRequirement, can_open, has_four_straight_flush
+from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
+from italian_poker.engine.opening import (
+    OpeningRequirement,
+    can_open,
+    has_four_straight_flush,
+    opening_combination,
+)
+from italian_poker.engine.pot import Pot, build_pots
+from italian_poker.engine.rules import (
+    PRESETS,
+    AllPassPolicy,
+    BettingStructure,
+    BlindSize,
+    Direction,
+    OddChip,
+    Rules,
+    SecondRoundStarter,
+    ShowdownOrder,
+    preset,
+)
+from italian_poker.engine.view import PublicAction, SeatView, seat_view
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALL_CARDS",
+    "PRESETS",
+    "ActionNotAvailableError",
+    "ActionRecord",
+    "AllPassPolicy",
+    "BettingStructure",
+    "BlindSize",
     "Card",
     "CardError",
     "CardNotInDeckError",
     "CardParseError",
     "Category",
-    "Deck",
+    "Deal",
+    "DealOverError",
+    "DealResult",
+    "DealStart",
+    "Direction",
     "DuplicateCardError",
     "HandRank",
     "HandSizeError",
+    "IllegalActionError",
+    "InvalidAmountError",
+    "InvalidDrawError",
     "ItalianPokerError",
+    "NotYourTurnError",
+    "OddChip",
     "OpeningRequirement",
+    "OpeningRequirementError",
+    "Outcome",
+    "Phase",
     "PlayerCountError",
+    "PotAward",
     "Rank",
+    "Rules",
     "RulesError",
+    "SeatError",
+    "SecondRoundStarter",
+    "ShowdownOrder",
     "StraightFlushClass",
     "Suit",
     "Tiebreak",
@@ -65,8 +126,9 @@ __all__ = [
     "evaluate",
     "format_cards",
     "has_four_straight_flush",
-    "lowest_rank",
+    "opening_combination",
     "parse_card",
     "parse_cards",
+    "preset",
     "winners",
 ]

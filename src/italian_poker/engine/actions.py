@@ -41,6 +41,10 @@ class ActionKind(StrEnum):
     """Show the hand at the showdown."""
     MUCK = "muck"
     """Concede at the showdown without showing a losing hand (002)."""
+    MAKE_UP = "make-up"
+    """5.5: a first-round folder of an abandoned hand pays in to play the next deal."""
+    SIT_OUT = "sit-out"
+    """5.5: a first-round folder of an abandoned hand sits the next deal out."""
 
 
 AMOUNT_KINDS = frozenset({ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE})
