@@ -56,6 +56,11 @@ MAX_DRAW = 4
 """4.1: a player changes from none to four cards."""
 
 
+_SIMPLE = {kind: LegalAction(kind) for kind in ActionKind}
+"""Shared instances of the legal actions that carry no amount."""
+_DRAW_ONLY = (LegalAction(ActionKind.DRAW, max_cards=MAX_DRAW),)
+
+
 class Phase(StrEnum):
     """The phases of a deal, in order."""
 
@@ -188,9 +193,7 @@ class Deal:
         else:
             order = self.deck.shuffled(seed=start.seed)
         self.deck_order: tuple[Card, ...] = order
-        self._rng: random.Random = (
-            secrets.SystemRandom() if start.seed is None else random.Random(start.seed + 1)
-        )
+        self._rng: random.Random | None = None  # for reshuffles (4.3), made when needed
         self._replay_reshuffles = list(start.reshuffles)
         self.reshuffles: list[tuple[Card, ...]] = []
         self.stock: list[Card] = list(order)
@@ -236,6 +239,7 @@ class Deal:
         self.showdown_order: list[int] = []
         self.shown: dict[int, HandRank] = {}
         self.mucked: set[int] = set()
+        self._showdown_pots: list[Pot] = []
         self._legal: tuple[LegalAction, ...] | None = None
 
         for i in range(n):
@@ -317,9 +321,10 @@ class Deal:
     def _deal_cards(self) -> None:
         """3.1: five cards each, one at a time, starting at the dealer's left."""
         order = self.order_from(self.next_seat(self.dealer))
-        for _ in range(5):
-            for seat in order:
-                self.hands[seat].append(self.stock.pop(0))
+        dealt = len(order) * 5
+        for k, card in enumerate(self.stock[:dealt]):
+            self.hands[order[k % len(order)]].append(card)
+        del self.stock[:dealt]
         if self.blinders:
             # 2.4: the round starts left of the last blind bettor; calls only until they act.
             last = self.blinders[-1]
@@ -354,25 +359,25 @@ class Deal:
         if phase is Phase.BLINDS:
             kind = (ActionKind.BLIND, ActionKind.CONTROBUIO, ActionKind.OVER)[len(self.blinders)]
             amount = self._blind_amount(len(self.blinders))
-            return (LegalAction(kind, amount, amount), LegalAction(ActionKind.DECLINE))
+            return (LegalAction(kind, amount, amount), _SIMPLE[ActionKind.DECLINE])
         if phase is Phase.OPENING:
-            legal = [LegalAction(ActionKind.PASS)]
+            legal = [_SIMPLE[ActionKind.PASS]]
             if self.stacks[seat] > 0 and self.requirement.is_met(self.hands[seat], players=self.n):
                 low, high = self._bet_range(seat)
                 legal.append(LegalAction(ActionKind.OPEN, low, high))
             return tuple(legal)
         if phase is Phase.DRAW:
-            return (LegalAction(ActionKind.DRAW, max_cards=MAX_DRAW),)
+            return _DRAW_ONLY
         if phase is Phase.SHOWDOWN:
-            legal = [LegalAction(ActionKind.SHOW)]
+            legal = [_SIMPLE[ActionKind.SHOW]]
             if self._may_muck(seat):
-                legal.append(LegalAction(ActionKind.MUCK))
+                legal.append(_SIMPLE[ActionKind.MUCK])
             return tuple(legal)
         # Betting rounds.
         to_call = self.current_bet - self.round_bet[seat]
         legal = []
         if to_call > 0:
-            legal.append(LegalAction(ActionKind.FOLD))
+            legal.append(_SIMPLE[ActionKind.FOLD])
             amount = min(self.current_bet, self.round_bet[seat] + self.stacks[seat])
             legal.append(LegalAction(ActionKind.CALL, amount, amount))
             raise_range = self._raise_range(seat)
@@ -381,7 +386,7 @@ class Deal:
             return tuple(legal)
         if phase is Phase.FIRST_ROUND:
             # The last blind bettor's option (2.5): end the round or raise.
-            legal.append(LegalAction(ActionKind.CHECK))
+            legal.append(_SIMPLE[ActionKind.CHECK])
             raise_range = self._raise_range(seat)
             if raise_range is not None:
                 legal.append(LegalAction(ActionKind.RAISE, *raise_range))
@@ -389,9 +394,9 @@ class Deal:
         # Second round before any bet (5.2).
         low, high = self._bet_range(seat)
         legal.append(LegalAction(ActionKind.BET, low, high))
-        legal.append(LegalAction(ActionKind.CHECK))
+        legal.append(_SIMPLE[ActionKind.CHECK])
         if self._parol_available():
-            legal.append(LegalAction(ActionKind.PAROL))
+            legal.append(_SIMPLE[ActionKind.PAROL])
         return tuple(legal)
 
     def _structure_sizes(self) -> tuple[int, int | None]:
@@ -454,8 +459,7 @@ class Deal:
         if not self.rules.muck_allowed or not self.shown:
             return False
         mine = self._rank(seat)
-        live = [not self.folded[s] for s in range(self.n)]
-        for pot in build_pots(self.committed, live, self.dead):
+        for pot in self._showdown_pots:
             if seat not in pot.eligible:
                 continue
             rivals = [s for s in pot.eligible if s in self.shown]
@@ -531,13 +535,15 @@ class Deal:
                     f"not {amount}"
                 )
             return ActionRecord(seat, action, self.phase)
-        if action.amount is not None and action.amount != legal.min_amount:
-            raise InvalidAmountError(
-                f"{kind.value} is for exactly {legal.min_amount} chips, not {action.amount}"
-                if legal.min_amount is not None
-                else f"{kind.value} takes no amount"
-            )
-        return ActionRecord(seat, Action(kind, legal.min_amount), self.phase)
+        if action.amount != legal.min_amount:
+            if action.amount is not None:
+                raise InvalidAmountError(
+                    f"{kind.value} is for exactly {legal.min_amount} chips, not {action.amount}"
+                    if legal.min_amount is not None
+                    else f"{kind.value} takes no amount"
+                )
+            action = Action(kind, legal.min_amount)
+        return ActionRecord(seat, action, self.phase)
 
     def _check_draw(self, seat: int, action: Action) -> None:
         cards = action.cards
@@ -761,6 +767,9 @@ class Deal:
                     raise SeatError("a recorded reshuffle does not match the discards")
                 pool = list(order)
             else:
+                if self._rng is None:
+                    seed = self.start.seed
+                    self._rng = secrets.SystemRandom() if seed is None else random.Random(seed + 1)
                 self._rng.shuffle(pool)
             self.reshuffles.append(tuple(pool))
             self.stock.extend(pool)
@@ -808,6 +817,7 @@ class Deal:
         live = [s for s in range(self.n) if not self.folded[s]]
         first = self._first_to_show()
         self.showdown_order = [s for s in self.order_from(first) if s in live]
+        self._showdown_pots = build_pots(self.committed, [not f for f in self.folded], self.dead)
         self.pending = set(self.showdown_order)
         self.actor = self.showdown_order[0]
 

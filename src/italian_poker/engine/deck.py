@@ -73,8 +73,17 @@ class Deck:
         return card
 
     def shuffled(self, *, seed: int | None = None) -> tuple[Card, ...]:
-        """The cards in random order: cryptographically secure unless a ``seed`` is given."""
-        cards = list(self.cards)
-        shuffler: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
-        shuffler.shuffle(cards)
-        return tuple(cards)
+        """The cards in random order: cryptographically secure unless a ``seed`` is given.
+
+        Each card gets an independent 64-bit random key (from :mod:`secrets`, or from
+        :class:`random.Random` seeded with ``seed``) and the deck is sorted by key: a uniform
+        permutation, with one call to the secure source per shuffle.
+        """
+        cards = self.cards
+        if seed is None:
+            data = secrets.token_bytes(8 * len(cards))
+            keys = [int.from_bytes(data[i : i + 8], "big") for i in range(0, len(data), 8)]
+        else:
+            rng = random.Random(seed)
+            keys = [rng.getrandbits(64) for _ in cards]
+        return tuple(cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__))

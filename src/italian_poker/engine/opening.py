@@ -63,17 +63,11 @@ class OpeningRequirement:
 
 def has_four_straight_flush(cards: Sequence[Card]) -> bool:
     """3.3(b): four cards of one suit, consecutive ranks, none of them an ace."""
-    by_suit = Counter(card.suit for card in cards if card.rank is not Rank.ACE)
-    for suit, count in by_suit.items():
-        if count < 4:
-            continue
-        ranks = sorted(
-            card.rank for card in cards if card.suit is suit and card.rank is not Rank.ACE
-        )
-        for i in range(len(ranks) - 3):
-            if ranks[i + 3] - ranks[i] == 3:
-                return True
-    return False
+    ranks_by_suit = [0, 0, 0, 0]
+    for card in cards:
+        if card.rank is not Rank.ACE:
+            ranks_by_suit[card.suit] |= 1 << card.rank
+    return any(m & (m >> 1) & (m >> 2) & (m >> 3) for m in ranks_by_suit)
 
 
 def can_open(cards: Sequence[Card], *, players: int, min_pair: Rank | str = "J") -> bool:
