@@ -184,7 +184,7 @@ def parse_card(text: str) -> Card:
 
 
 def parse_cards(text: str, *, unique: bool = True) -> tuple[Card, ...]:
-    """Parse cards such as ``"Ah Td 10d 7c 9s"``.
+    """Parse cards such as ``"Ah Td 10c 7c 9s"`` (``Td`` and ``10d`` are the same card).
 
     Ranks 2-9, T or 10, J, Q, K, A; suits h d c s or ♥ ♦ ♣ ♠, in any case, separated by
     spaces, commas or nothing. Raises :class:`CardParseError` on anything else and, when

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum, StrEnum
 from itertools import combinations_with_replacement
 
-from italian_poker.engine.cards import Card, Rank, Suit, ensure_distinct
+from italian_poker.engine.cards import Card, Rank, Suit, ensure_distinct, parse_cards
 from italian_poker.engine.deck import Deck, check_players
 from italian_poker.engine.errors import CardNotInDeckError, HandSizeError
 
@@ -392,6 +392,8 @@ def evaluate(
 ) -> HandRank:
     """The :class:`HandRank` of five cards in the deck for ``players`` players.
 
+    ``cards`` are :class:`Card` objects, or text such as ``"Ah 7h 8h 9h Th"``.
+
     Raises :class:`HandSizeError` unless there are exactly five cards,
     :class:`DuplicateCardError` on a repeated card and :class:`CardNotInDeckError` for a card
     below the deck's lowest rank.
@@ -404,6 +406,8 @@ def evaluate(
         a, b, c, d, e = cards
         total = a.code + b.code + c.code + d.code + e.code
     except (TypeError, ValueError, AttributeError):
+        if isinstance(cards, str):
+            return evaluate(parse_cards(cards), players=players, tiebreak=tiebreak)
         raise HandSizeError(_size_message(cards)) from None
     mask = total & _MASK_52
     if mask.bit_count() != 5:
@@ -424,6 +428,8 @@ def evaluate(
 
 
 def _size_message(cards: object) -> str:
+    if isinstance(cards, Sequence) and len(cards) == 5:
+        return "a hand is five Card objects (or text such as 'Ah Kd 7c 7s 2h')"
     try:
         n = len(cards)  # type: ignore[arg-type]
     except TypeError:
