@@ -691,8 +691,7 @@ class Deal:
         return s
 
     def _advance_betting(self, seat: int) -> None:
-        live = [s for s in range(self.n) if not self.folded[s]]
-        if len(live) == 1:
+        if self.folded.count(False) == 1:
             # 3.7 / 5.4(c): all but one folded; the survivor takes the pot without showing.
             self._end_round()
             self._award(shown=False)
