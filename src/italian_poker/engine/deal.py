@@ -333,10 +333,15 @@ class Deal:
             previous = self.round_bet[self.blinders[-2]] if len(self.blinders) > 1 else 0
             self.last_raise = self.current_bet - previous
             self.raise_locked = True
-            self.pending = {s for s in range(self.n) if self.can_act(s)} | {last}
+            # The last blind bettor keeps the option (2.5) unless all-in.
+            self.pending = {s for s in range(self.n) if self.can_act(s)}
             self.may_raise = {last}
             self.first_round_starter = self.next_seat(last)
-            self.actor = self._next_pending(last)
+            if self.pending:
+                self.actor = self._next_pending(last)
+            else:
+                self._end_round()
+                self._start_draw()
         else:
             self.phase = Phase.OPENING
             self.pending = set(range(self.n))
@@ -756,10 +761,16 @@ class Deal:
     def _take(self, count: int, seat: int) -> list[Card]:
         """Serve ``count`` cards to ``seat``; reshuffle the discards if the stock runs out
         (4.3), leaving out the discards of the seat being served and the opener's cards kept
-        apart."""
+        apart, unless the stock cannot be completed without them (then those come last)."""
         if len(self.stock) < count:
             pool = [c for owner, c in self.muck if owner != seat]
-            kept = [(owner, c) for owner, c in self.muck if owner == seat]
+            rest = [(owner, c) for owner, c in self.muck if owner == seat]
+            if len(self.stock) + len(pool) < count:
+                pool += [c for _, c in rest]
+                rest = []
+            if len(self.stock) + len(pool) < count:
+                pool += self.kept_apart  # the proof comes from the recorded opening hand
+                self.kept_apart = ()
             if self._replay_reshuffles:
                 order = self._replay_reshuffles.pop(0)
                 if sorted(c.index for c in order) != sorted(c.index for c in pool):
@@ -772,7 +783,7 @@ class Deal:
                 self._rng.shuffle(pool)
             self.reshuffles.append(tuple(pool))
             self.stock.extend(pool)
-            self.muck = kept
+            self.muck = rest
         served = self.stock[:count]
         del self.stock[:count]
         return served

@@ -23,9 +23,6 @@ from italian_poker.engine.errors import (
 from italian_poker.engine.rules import AllPassPolicy, Direction, Rules
 from italian_poker.engine.view import SeatView, seat_view
 
-ESCALATION = (Rank.JACK, Rank.QUEEN, Rank.KING)
-"""3.5: after passed deals the pair needed rises to queens, then kings, then returns to jacks."""
-
 
 class MatchPhase(StrEnum):
     """Where a match stands."""
@@ -127,7 +124,7 @@ class Match:
             raise SeatError(f"{what} only between deals")
 
     def join(self, name: str, stack: int) -> None:
-        """Seat a new player (between deals), just before the dealer in turn order."""
+        """Seat a new player (between deals) after the last seat."""
         self._between_deals("players join")
         if len(self.seats) >= self.rules.players:
             raise SeatError(f"the table is full ({self.rules.players} seats)")
@@ -158,8 +155,12 @@ class Match:
         self.seat(name).sitting_out = False
         self._update_over()
 
+    def _ante_limit(self) -> int:
+        """The most a player may have to ante in one deal (the dealer's ante included)."""
+        return max(self.rules.ante + self.rules.dealer_ante, 1)
+
     def _can_be_dealt(self, seat: Seat) -> bool:
-        return not seat.sitting_out and seat.stack >= self.rules.ante + self.rules.dealer_ante
+        return not seat.sitting_out and seat.stack >= self._ante_limit()
 
     def _update_over(self) -> None:
         if self.phase is MatchPhase.BETWEEN_DEALS or self.phase is MatchPhase.OVER:
@@ -219,7 +220,7 @@ class Match:
                 if amount > 0 and self._has_seat(name) and self._can_be_dealt(self.seat(name))
             ]
             for name in list(self._makeup_queue):
-                if self.seat(name).stack < self._carry.makeups[name] + self.rules.ante:
+                if self.seat(name).stack < self._carry.makeups[name] + self._ante_limit():
                     self._makeup_queue.remove(name)  # cannot afford to come back in
                     self._sitting_out_once.add(name)
             if self._makeup_queue:
@@ -355,9 +356,9 @@ class Match:
         nxt = self._next_active(self.dealer_name, include_self=False)
         # Busted players leave: those who cannot pay an ante any more.
         for s in self.seats:
-            if s.stack < max(self.rules.ante, 1):
+            if s.stack < self._ante_limit():
                 self.departed.append((s.name, s.stack))
-        self.seats = [s for s in self.seats if s.stack >= max(self.rules.ante, 1)]
+        self.seats = [s for s in self.seats if s.stack >= self._ante_limit()]
         if nxt is not None and self._has_seat(nxt):
             self.dealer_name = nxt
         elif self.seats:
@@ -383,14 +384,13 @@ class Match:
             # Decided: the 5.5 conditions hold until the parol pot is opened.
             return _Carry(result.carried, self._carry.min_pair, True, {})
         if rules.all_pass is AllPassPolicy.ESCALATE:
+            # 3.5: J -> Q -> K -> J; a table starting higher cycles from its own minimum.
             current = self.min_pair
-            if current in ESCALATION:
-                nxt = ESCALATION[(ESCALATION.index(current) + 1) % len(ESCALATION)]
-            else:
-                nxt = rules.min_pair
+            nxt = Rank(current + 1) if current < Rank.KING else rules.min_pair
             return _Carry(result.carried, nxt)
         if rules.all_pass is AllPassPolicy.RETURN_BETS:
-            return _Carry(result.carried, Rank.KING)
+            # 003: the next deal opens only with kings or better.
+            return _Carry(result.carried, rules.parol_min_pair)
         return _Carry(result.carried)
 
     @property
