@@ -52,6 +52,10 @@ from italian_poker.engine.hand_rank import (
     evaluate,
     winners,
 )
+from italian_poker.engine.history import HandHistory, HistoryError
+from italian_poker.engine.history import dumps as dump_history
+from italian_poker.engine.history import loads as load_history
+from italian_poker.engine.history import replay as replay_history
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
 from italian_poker.engine.opening import (
     OpeningRequirement,
@@ -99,8 +103,10 @@ __all__ = [
     "Deck",
     "Direction",
     "DuplicateCardError",
+    "HandHistory",
     "HandRank",
     "HandSizeError",
+    "HistoryError",
     "IllegalActionError",
     "InvalidAmountError",
     "InvalidDrawError",
@@ -135,14 +141,17 @@ __all__ = [
     "can_open",
     "compare",
     "compare_ranks",
+    "dump_history",
     "evaluate",
     "format_cards",
     "has_four_straight_flush",
+    "load_history",
     "lowest_rank",
     "opening_combination",
     "parse_card",
     "parse_cards",
     "preset",
+    "replay_history",
     "seat_view",
     "winners",
 ]
