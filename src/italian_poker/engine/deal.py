@@ -240,18 +240,20 @@ class Deal:
         self.shown: dict[int, HandRank] = {}
         self.mucked: set[int] = set()
         self._showdown_pots: list[Pot] = []
+        self._final_ranks: dict[int, HandRank] = {}
         self._legal: tuple[LegalAction, ...] | None = None
 
         for i in range(n):
-            ante = rules.ante + (rules.dealer_ante if i == self.dealer else 0)
-            need = ante + makeups[i]
+            extra = rules.dealer_ante if i == self.dealer else 0
+            need = rules.ante + extra + makeups[i]
             if self.stacks[i] < need:
                 raise SeatError(
                     f"{start.names[i]} has {self.stacks[i]} chips but must put {need} in the pot"
                 )
             self.stacks[i] -= need
-            self.committed[i] += ante
-            self.dead += makeups[i]
+            self.committed[i] += rules.ante
+            # The dealer's extra ante (003) and make-ups (5.5) are dead chips of the main pot.
+            self.dead += extra + makeups[i]
         if start.blinds_allowed and rules.blind_allowed:
             self._offer_blind(self.next_seat(self.dealer))
         else:
@@ -474,7 +476,12 @@ class Deal:
         return True
 
     def _rank(self, seat: int) -> HandRank:
-        return evaluate(self.hands[seat], players=self.n, tiebreak=self.rules.tiebreak)
+        """The final hand of ``seat`` (hands no longer change once the showdown begins)."""
+        rank = self._final_ranks.get(seat)
+        if rank is None:
+            rank = evaluate(self.hands[seat], players=self.n, tiebreak=self.rules.tiebreak)
+            self._final_ranks[seat] = rank
+        return rank
 
     # --- applying actions -----------------------------------------------------------------
 
@@ -904,10 +911,13 @@ class Deal:
         """3.5: nobody opened. The pot stays (000) or the antes go back (003)."""
         self.actor = None
         if self.rules.all_pass is AllPassPolicy.RETURN_BETS:
-            returned = tuple(self.committed)
+            extra = self.rules.dealer_ante
+            returned = tuple(
+                c + (extra if s == self.dealer else 0) for s, c in enumerate(self.committed)
+            )
             for s in range(self.n):
                 self.stacks[s] += returned[s]
-            self._complete(Outcome.PASSED, (), carried=self.dead, returned=returned)
+            self._complete(Outcome.PASSED, (), carried=self.dead - extra, returned=returned)
         else:
             self._complete(Outcome.PASSED, (), carried=self.pot, returned=(0,) * self.n)
 

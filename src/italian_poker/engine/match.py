@@ -268,8 +268,9 @@ class Match:
 
     def _sync_stacks(self) -> None:
         assert self.deal is not None
+        by_name = {s.name: s for s in self.seats}
         for name, stack in zip(self.deal_seats, self.deal.stacks, strict=True):
-            self.seat(name).stack = stack
+            by_name[name].stack = stack
 
     # --- acting ---------------------------------------------------------------------------
 

@@ -7,10 +7,11 @@ other path from them to hidden cards.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
-from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card
-from italian_poker.engine.deal import Deal, DealResult, Phase
+from italian_poker.engine.deal import ActionRecord, Deal, DealResult, Phase
 from italian_poker.engine.hand_rank import HandRank
 from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.engine.rules import Rules
@@ -77,16 +78,34 @@ class SeatView:
         return self.current_bet - self.round_bets[self.seat]
 
 
-def _public(deal: Deal, seat: int, index: int) -> PublicAction:
-    record = deal.actions[index]
-    action: Action = record.action
+_PUBLIC_LOGS: WeakKeyDictionary[Deal, list[PublicAction]] = WeakKeyDictionary()
+"""Per deal, the actions as everyone saw them (grown as the deal goes on)."""
+
+
+def _as_seen(record: ActionRecord, face_up: bool, own: bool) -> PublicAction:
+    action = record.action
     changed: int | None = None
     discards: tuple[Card, ...] = ()
     if action.kind is ActionKind.DRAW:
         changed = len(action.cards)
-        if record.seat == seat or deal.rules.discards_face_up:
+        if own or face_up:
             discards = action.cards
     return PublicAction(record.seat, action.kind, action.amount, changed, discards, record.phase)
+
+
+def _public_actions(deal: Deal, seat: int) -> tuple[PublicAction, ...]:
+    """The deal's actions as ``seat`` saw them: a draw shows its cards only to the player who
+    drew, unless the discards are face up (003)."""
+    log = _PUBLIC_LOGS.setdefault(deal, [])
+    face_up = deal.rules.discards_face_up
+    for record in deal.actions[len(log) :]:
+        log.append(_as_seen(record, face_up, own=False))
+    seen = list(log)
+    if not face_up:
+        for i, record in enumerate(deal.actions):
+            if record.seat == seat and record.action.kind is ActionKind.DRAW:
+                seen[i] = _as_seen(record, face_up, own=True)
+    return tuple(seen)
 
 
 def seat_view(deal: Deal, seat: int) -> SeatView:
@@ -119,7 +138,7 @@ def seat_view(deal: Deal, seat: int) -> SeatView:
         blinders=tuple(deal.blinders),
         parols=tuple(sorted(deal.parols)),
         checked=deal.checked,
-        actions=tuple(_public(deal, seat, i) for i in range(len(deal.actions))),
+        actions=_public_actions(deal, seat),
         legal_actions=deal.legal_actions() if deal.actor == seat else (),
         result=result,
         proof=proof,

@@ -1,0 +1,163 @@
+"""Engine speed: complete 4-player deals per second, next to PokerKit's single-draw game.
+
+Run: ``.venv/bin/python benchmarks/bench_engine.py [--deals N] [--profile]``
+
+What is measured, in one process, each timed with :func:`time.perf_counter`:
+
+* **italian-poker Deal**: complete 4-player deals (standard rules, 32-card deck, stacks of
+  1,000, a fresh seeded :class:`~italian_poker.engine.deal.Deal` per deal), driven through the
+  public API (``deal.legal_actions()`` / ``deal.apply()``) by a trivial policy: decline the
+  blind, open when allowed (at the minimum) else pass, call or check, stand pat (draw 0),
+  show. Without an opener the deal ends passed (3.5), which is most deals with 4 players.
+* **italian-poker Match + views**: the same policy as a bot seeing only
+  ``Match.view(name)`` (a full :class:`SeatView` per decision), as the simulation does.
+* **PokerKit**: ``NoLimitDeuceToSevenLowballSingleDraw`` (two betting rounds around one
+  draw, the closest PokerKit game to five-card draw), 4 players, antes of 1, blinds 1/2,
+  stacks of 1,000, every automation on (dealing, collection, showdown, pushing), policy:
+  check or call, stand pat. Every hand reaches the showdown.
+
+The ratio printed is Deal deals/s over PokerKit hands/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import time
+from collections.abc import Callable
+
+from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.deal import Deal, DealStart, Outcome
+from italian_poker.engine.match import Match
+from italian_poker.engine.rules import Rules
+from italian_poker.engine.view import SeatView
+
+PLAYERS = 4
+STACK = 1000
+
+_DECLINE = Action(ActionKind.DECLINE)
+_PASS = Action(ActionKind.PASS)
+_CALL = Action(ActionKind.CALL)
+_CHECK = Action(ActionKind.CHECK)
+_STAND_PAT = Action(ActionKind.DRAW)
+_SHOW = Action(ActionKind.SHOW)
+
+
+def trivial_action(legal_kinds: dict[ActionKind, int | None]) -> Action:
+    """Decline blinds, open at the minimum when allowed, call or check, stand pat, show."""
+    if ActionKind.DECLINE in legal_kinds:
+        return _DECLINE
+    if ActionKind.OPEN in legal_kinds:
+        return Action(ActionKind.OPEN, legal_kinds[ActionKind.OPEN])
+    if ActionKind.PASS in legal_kinds:
+        return _PASS
+    if ActionKind.CALL in legal_kinds:
+        return _CALL
+    if ActionKind.CHECK in legal_kinds:
+        return _CHECK
+    if ActionKind.DRAW in legal_kinds:
+        return _STAND_PAT
+    return _SHOW
+
+
+def play_deals(count: int, seed: int = 1) -> dict[str, int]:
+    """Play ``count`` complete deals on bare :class:`Deal` objects; returns outcome counts."""
+    rules = Rules()
+    names = tuple(f"P{i}" for i in range(PLAYERS))
+    stacks = (STACK,) * PLAYERS
+    outcomes = dict.fromkeys((o.value for o in Outcome), 0)
+    for i in range(count):
+        deal = Deal(DealStart(rules, names, stacks, dealer=i % PLAYERS, seed=seed * 100_003 + i))
+        while deal.actor is not None:
+            legal = {la.kind: la.min_amount for la in deal.legal_actions()}
+            deal.apply(trivial_action(legal))
+        assert deal.result is not None
+        outcomes[deal.result.outcome.value] += 1
+    return outcomes
+
+
+def play_match(count: int, seed: int = 1) -> None:
+    """Play ``count`` deals in one :class:`Match`, each decision made from a seat view."""
+    rules = Rules()
+    match = Match(rules, [(f"P{i}", STACK * 100) for i in range(PLAYERS)])
+    rng = random.Random(seed)
+    for _ in range(count):
+        match.start_deal(seed=rng.getrandbits(63))
+        while (actor := match.actor) is not None:
+            view: SeatView = match.view(actor)
+            legal = {la.kind: la.min_amount for la in view.legal_actions}
+            match.apply(trivial_action(legal), actor)
+
+
+def play_pokerkit(count: int) -> None:
+    """Play ``count`` PokerKit no-limit 2-7 single-draw hands: check/call, stand pat."""
+    from pokerkit import Automation, NoLimitDeuceToSevenLowballSingleDraw
+
+    automations = (
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.BOARD_DEALING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
+    )
+    for _ in range(count):
+        state = NoLimitDeuceToSevenLowballSingleDraw.create_state(
+            automations, True, 1, (1, 2), 2, STACK, PLAYERS
+        )
+        while state.status:
+            if state.can_stand_pat_or_discard():
+                state.stand_pat_or_discard()
+            elif state.can_check_or_call():
+                state.check_or_call()
+            else:  # pragma: no cover - nothing else is left with these automations
+                raise RuntimeError("PokerKit state needs an unexpected operation")
+
+
+def rate(run: Callable[[int], object], count: int, repeats: int = 3) -> float:
+    """Best of ``repeats`` runs, in deals per second."""
+    best = float("inf")
+    for _ in range(repeats):
+        began = time.perf_counter()
+        run(count)
+        best = min(best, time.perf_counter() - began)
+    return count / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20_000, help="deals per timed run")
+    parser.add_argument("--pokerkit-hands", type=int, default=2_000)
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of Deal")
+    args = parser.parse_args()
+
+    outcomes = play_deals(args.deals)
+    print(f"Outcomes of {args.deals} trivial-policy deals: {outcomes}")
+    deal_rate = rate(play_deals, args.deals)
+    match_rate = rate(play_match, args.deals // 4)
+    try:
+        pokerkit_rate: float | None = rate(play_pokerkit, args.pokerkit_hands)
+    except ImportError:
+        pokerkit_rate = None
+    print(f"italian-poker Deal, 4 players, trivial policy: {deal_rate:10,.0f} deals/s")
+    print(f"italian-poker Match + SeatView per decision:    {match_rate:10,.0f} deals/s")
+    if pokerkit_rate is None:
+        print("PokerKit not installed: pip install '.[bench]'")
+    else:
+        print(f"PokerKit 2-7 single draw, 4 players, call/pat:  {pokerkit_rate:10,.0f} hands/s")
+        print(f"ratio Deal / PokerKit: {deal_rate / pokerkit_rate:.1f}x")
+        print(f"ratio Match+views / PokerKit: {match_rate / pokerkit_rate:.1f}x")
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(play_deals, args.deals)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
+
+
+if __name__ == "__main__":
+    main()
