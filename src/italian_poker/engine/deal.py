@@ -499,8 +499,10 @@ class Deal:
                 f"it is {self.names[actor]}'s turn, not {self._seat_name(seat)}'s"
             )
         kind = action.kind
-        legal = next((la for la in self.legal_actions() if la.kind is kind), None)
-        if legal is None:
+        for legal in self._legal or self.legal_actions():
+            if legal.kind is kind:
+                break
+        else:
             raise self._unavailable(kind)
         record = self._validate(actor, action, legal)
         self._legal = None
