@@ -232,6 +232,7 @@ class Deal:
         self.kept_apart: tuple[Card, ...] = ()
         self.split_announced = False
         self.fourth_due: list[int] = []
+        self._discarded_by: dict[Card, int] = {}  # reshuffled cards and who threw them
         # Second round (Art. 5).
         self.checked = False
         self.parols: set[int] = set()
@@ -476,12 +477,8 @@ class Deal:
         return True
 
     def _rank(self, seat: int) -> HandRank:
-        """The final hand of ``seat`` (hands no longer change once the showdown begins)."""
-        rank = self._final_ranks.get(seat)
-        if rank is None:
-            rank = evaluate(self.hands[seat], players=self.n, tiebreak=self.rules.tiebreak)
-            self._final_ranks[seat] = rank
-        return rank
+        """The final hand of ``seat``, evaluated when the showdown begins."""
+        return self._final_ranks[seat]
 
     # --- applying actions -----------------------------------------------------------------
 
@@ -531,6 +528,8 @@ class Deal:
     def _validate(self, seat: int, action: Action, legal: LegalAction) -> ActionRecord:
         kind = action.kind
         if kind is ActionKind.DRAW:
+            if action.amount is not None:
+                raise InvalidAmountError("a draw names the cards to change, not an amount")
             self._check_draw(seat, action)
             return ActionRecord(seat, action, self.phase)
         if action.cards or action.split:
@@ -768,34 +767,59 @@ class Deal:
         self._start_second_round()
 
     def _take(self, count: int, seat: int) -> list[Card]:
-        """Serve ``count`` cards to ``seat``; reshuffle the discards if the stock runs out
-        (4.3), leaving out the discards of the seat being served and the opener's cards kept
-        apart, unless the stock cannot be completed without them (then those come last)."""
-        if len(self.stock) < count:
-            pool = [c for owner, c in self.muck if owner != seat]
-            rest = [(owner, c) for owner, c in self.muck if owner == seat]
-            if len(self.stock) + len(pool) < count:
-                pool += [c for _, c in rest]
-                rest = []
-            if len(self.stock) + len(pool) < count:
-                pool += self.kept_apart  # the proof comes from the recorded opening hand
-                self.kept_apart = ()
-            if self._replay_reshuffles:
-                order = self._replay_reshuffles.pop(0)
-                if sorted(c.index for c in order) != sorted(c.index for c in pool):
-                    raise SeatError("a recorded reshuffle does not match the discards")
-                pool = list(order)
-            else:
-                if self._rng is None:
-                    seed = self.start.seed
-                    self._rng = secrets.SystemRandom() if seed is None else random.Random(seed + 1)
-                self._rng.shuffle(pool)
-            self.reshuffles.append(tuple(pool))
-            self.stock.extend(pool)
-            self.muck = rest
-        served = self.stock[:count]
-        del self.stock[:count]
+        """Serve ``count`` cards to ``seat`` from the stock.
+
+        4.3: when the stock runs out the discards are shuffled in. A player is never served
+        a card they discarded while another card is available; only when nothing else is
+        left are their own discards, and last the opener's cards kept apart, served.
+        """
+        served = self._from_stock(count, seat)
+        if len(served) < count and self.muck:
+            self._shuffle_in(self.muck)
+            self.muck = []
+            served += self._from_stock(count - len(served), seat)
+        if len(served) < count:
+            served += self._from_stock(count - len(served), None)
+        if len(served) < count and self.kept_apart:
+            # The proof comes from the recorded opening hand, so these may be used.
+            self._shuffle_in([(seat, c) for c in self.kept_apart])
+            self.kept_apart = ()
+            served += self._from_stock(count - len(served), None)
         return served
+
+    def _from_stock(self, count: int, seat: int | None) -> list[Card]:
+        """Up to ``count`` cards from the top of the stock, skipping ``seat``'s discards."""
+        stock = self.stock
+        if seat is None or not self._discarded_by:
+            taken = stock[:count]
+            del stock[:count]
+            return taken
+        taken = []
+        i = 0
+        while len(taken) < count and i < len(stock):
+            if self._discarded_by.get(stock[i]) == seat:
+                i += 1
+            else:
+                taken.append(stock.pop(i))
+        return taken
+
+    def _shuffle_in(self, entries: Sequence[tuple[int, Card]]) -> None:
+        """4.3: shuffle discards (with who discarded them) under the stock; recorded."""
+        pool = [c for _, c in entries]
+        for owner, card in entries:
+            self._discarded_by[card] = owner
+        if self._replay_reshuffles:
+            order = self._replay_reshuffles.pop(0)
+            if sorted(c.index for c in order) != sorted(c.index for c in pool):
+                raise SeatError("a recorded reshuffle does not match the discards")
+            pool = list(order)
+        else:
+            if self._rng is None:
+                seed = self.start.seed
+                self._rng = secrets.SystemRandom() if seed is None else random.Random(seed + 1)
+            self._rng.shuffle(pool)
+        self.reshuffles.append(tuple(pool))
+        self.stock.extend(pool)
 
     # --- second round (Art. 5) ------------------------------------------------------------
 
@@ -837,6 +861,10 @@ class Deal:
         first = self._first_to_show()
         self.showdown_order = [s for s in self.order_from(first) if s in live]
         self._showdown_pots = build_pots(self.committed, [not f for f in self.folded], self.dead)
+        tiebreak = self.rules.tiebreak
+        self._final_ranks = {
+            s: evaluate(self.hands[s], players=self.n, tiebreak=tiebreak) for s in live
+        }
         self.pending = set(self.showdown_order)
         self.actor = self.showdown_order[0]
 
