@@ -26,6 +26,7 @@ lint: $(BIN)/.installed
 bench: $(BIN)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python benchmarks/bench_evaluation.py
+	$(BIN)/python benchmarks/bench_engine.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
