@@ -29,7 +29,6 @@ from italian_poker.engine.policy import (
     RandomPolicy,
     SimplePolicy,
     draw_keep,
-    kept_qualifies,
     makeup_due,
 )
 
@@ -194,13 +193,13 @@ def test_kept_qualifies_follows_4_4() -> None:
     match = Match(preset("standard"), [("a", 100), ("b", 100)])
     match.start_deal(seed=1)
     requirement = match.view("a").requirement
-    assert kept_qualifies(cards("Jh Jd"), requirement)
-    assert kept_qualifies(cards("8h 8d 9c 9s"), requirement)
-    assert kept_qualifies(cards("9h 9d 9c"), requirement)
-    assert kept_qualifies(cards("9h Th Jh Qh"), requirement)  # 3.3(b)
-    assert not kept_qualifies(cards("Jh"), requirement)
-    assert not kept_qualifies(cards("Th Td"), requirement)
-    assert kept_qualifies(cards("Th Td 9c 7s As"), requirement)  # five kept: no draw
+    assert requirement.kept_proves(cards("Jh Jd"))
+    assert requirement.kept_proves(cards("8h 8d 9c 9s"))
+    assert requirement.kept_proves(cards("9h 9d 9c"))
+    assert requirement.kept_proves(cards("9h Th Jh Qh"))  # 3.3(b)
+    assert not requirement.kept_proves(cards("Jh"))
+    assert not requirement.kept_proves(cards("Th Td"))
+    assert requirement.kept_proves(cards("Th Td 9c 7s As"))  # five kept: no draw
 
 
 # --- the command --------------------------------------------------------------------------

@@ -5,34 +5,7 @@ numpy arrays of hands to exactly the values the engine's scalar
 :func:`~italian_poker.engine.hand_rank.evaluate` gives, tens of millions of hands a second.
 """
 
-from italian_poker.analysis.batch_evaluation import (
-    CATEGORY_SHIFT,
-    CHUNK_SIZE,
-    NOT_STRAIGHT_FLUSH,
-    PARALLEL_MIN_HANDS,
-    STRAIGHT_FLUSH_CLASSES,
-    BatchEvaluator,
-    all_hands,
-    batch_evaluator,
-    categories,
-    category_counts,
-    compare_values,
-    evaluate_batch,
-    straight_flush_classes,
-)
+from italian_poker.analysis import batch_evaluation
+from italian_poker.analysis.batch_evaluation import *  # noqa: F403
 
-__all__ = [
-    "CATEGORY_SHIFT",
-    "CHUNK_SIZE",
-    "NOT_STRAIGHT_FLUSH",
-    "PARALLEL_MIN_HANDS",
-    "STRAIGHT_FLUSH_CLASSES",
-    "BatchEvaluator",
-    "all_hands",
-    "batch_evaluator",
-    "categories",
-    "category_counts",
-    "compare_values",
-    "evaluate_batch",
-    "straight_flush_classes",
-]
+__all__ = batch_evaluation.__all__

@@ -64,7 +64,13 @@ import numpy.typing as npt
 from italian_poker.engine.cards import ALL_CARDS, Rank
 from italian_poker.engine.deck import check_players
 from italian_poker.engine.errors import CardNotInDeckError, DuplicateCardError, HandSizeError
-from italian_poker.engine.hand_rank import Category, StraightFlushClass, Tiebreak, _tables
+from italian_poker.engine.hand_rank import (
+    CATEGORY_SHIFT,
+    Category,
+    StraightFlushClass,
+    Tiebreak,
+    _tables,
+)
 
 __all__ = [
     "CATEGORY_SHIFT",
@@ -85,8 +91,6 @@ __all__ = [
 Values = npt.NDArray[np.int32]
 """An array of hand values (``HandRank.value``), ``int32``."""
 
-CATEGORY_SHIFT: Final = 22
-"""``value >> CATEGORY_SHIFT`` is the hand's :class:`Category` (see ``hand_rank._pack``)."""
 
 CHUNK_SIZE: Final = 65_536
 """Hands evaluated per step: small enough for the working arrays to stay in the L2 cache."""

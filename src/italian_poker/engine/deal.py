@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -35,11 +34,7 @@ from italian_poker.engine.errors import (
     SeatError,
 )
 from italian_poker.engine.hand_rank import HandRank, StraightFlushClass, best_ranks, evaluate
-from italian_poker.engine.opening import (
-    OpeningRequirement,
-    has_four_straight_flush,
-    opening_combination,
-)
+from italian_poker.engine.opening import OpeningRequirement, opening_combination
 from italian_poker.engine.pot import Pot, build_pots, split_amount
 from italian_poker.engine.rules import (
     AllPassPolicy,
@@ -572,7 +567,7 @@ class Deal:
             raise InvalidDrawError("only the opener announces a split opening (4.4)")
         if seat == self.opener and self.opening_hand:
             kept = [c for c in hand if c not in cards]
-            broken = not self._kept_qualifies(kept)
+            broken = not self.requirement.kept_proves(kept)
             if broken and not self.rules.opener_may_split:
                 raise InvalidDrawError(
                     "these rules do not let the opener break the opening combination"
@@ -582,18 +577,6 @@ class Deal:
                     "you are discarding part of your opening: announce the split (4.4) "
                     "so your discards are kept apart for the proof"
                 )
-
-    def _kept_qualifies(self, kept: Sequence[Card]) -> bool:
-        """Whether the opener's kept cards alone still show the opening (4.4)."""
-        if len(kept) == 5:
-            return True
-        counts = Counter(c.rank for c in kept)
-        pairs = [r for r, k in counts.items() if k >= 2]
-        if any(k >= 3 for k in counts.values()) or len(pairs) >= 2:
-            return True
-        if any(r >= self.requirement.min_pair for r in pairs):
-            return True
-        return self.requirement.four_straight_flush and has_four_straight_flush(kept)
 
     # --- handlers -------------------------------------------------------------------------
 

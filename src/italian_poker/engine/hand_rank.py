@@ -229,11 +229,15 @@ class _Tables:
     flush: dict[int, tuple[HandRank, ...]]
 
 
+CATEGORY_SHIFT = 22
+"""``HandRank.value >> CATEGORY_SHIFT`` is the hand's :class:`Category`."""
+
+
 def _pack(category: Category, ranks: Sequence[int], suit: int) -> int:
     packed = 0
     for i in range(5):
         packed = (packed << 4) | (ranks[i] if i < len(ranks) else 0)
-    return (int(category) << 22) | (packed << 2) | suit
+    return (int(category) << CATEGORY_SHIFT) | (packed << 2) | suit
 
 
 def _straight_top(distinct_desc: Sequence[int], low: int) -> int | None:

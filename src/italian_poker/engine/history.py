@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from italian_poker.engine.actions import Action, ActionKind
@@ -227,18 +227,7 @@ def _hands_at_end(
 def _restart(
     start: DealStart, deck: Sequence[Card], reshuffles: tuple[tuple[Card, ...], ...]
 ) -> DealStart:
-    return DealStart(
-        rules=start.rules,
-        names=start.names,
-        stacks=start.stacks,
-        dealer=start.dealer,
-        carried=start.carried,
-        min_pair=start.min_pair,
-        blinds_allowed=start.blinds_allowed,
-        makeups=start.makeups,
-        deck=tuple(deck),
-        reshuffles=reshuffles,
-    )
+    return replace(start, deck=tuple(deck), reshuffles=reshuffles)
 
 
 def _result_of(result: DealResult) -> HistoryResult:

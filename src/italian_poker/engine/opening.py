@@ -51,6 +51,19 @@ class OpeningRequirement:
             return True
         return self.four_straight_flush and has_four_straight_flush(cards)
 
+    def kept_proves(self, kept: Sequence[Card]) -> bool:
+        """4.4: whether cards an opener keeps at the draw still show the opening by themselves,
+        so no split need be announced (all five kept always do)."""
+        if len(kept) == 5:
+            return True
+        counts = Counter(card.rank for card in kept)
+        pairs = [rank for rank, count in counts.items() if count >= 2]
+        if len(pairs) >= 2 or any(count >= 3 for count in counts.values()):
+            return True
+        if any(rank >= self.min_pair for rank in pairs):
+            return True
+        return self.four_straight_flush and has_four_straight_flush(kept)
+
     def describe(self, lang: str = "en") -> str:
         """A short description, e.g. ``"Jacks or better"`` / ``"coppia di Jack o meglio"``."""
         if lang == "it":

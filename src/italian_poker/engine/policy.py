@@ -21,8 +21,6 @@ from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Outcome, Phase
 from italian_poker.engine.hand_rank import Category, evaluate
 from italian_poker.engine.opening import (
-    OpeningRequirement,
-    has_four_straight_flush,
     opening_combination,
 )
 from italian_poker.engine.view import SeatView
@@ -53,19 +51,6 @@ def choose_amount(legal: LegalAction, rng: random.Random, *, big: float = 0.2) -
     if high > low and rng.random() < big:
         return rng.randint(low, high)
     return low
-
-
-def kept_qualifies(kept: Sequence[Card], requirement: OpeningRequirement) -> bool:
-    """4.4: whether the opener's kept cards alone still show the opening (no split needed)."""
-    if len(kept) == 5:
-        return True
-    counts = Counter(c.rank for c in kept)
-    pairs = [r for r, k in counts.items() if k >= 2]
-    if any(k >= 3 for k in counts.values()) or len(pairs) >= 2:
-        return True
-    if any(r >= requirement.min_pair for r in pairs):
-        return True
-    return requirement.four_straight_flush and has_four_straight_flush(kept)
 
 
 def draw_keep(hand: Sequence[Card], players: int) -> tuple[Card, ...]:
@@ -126,7 +111,7 @@ def _draw(view: SeatView, discards: tuple[Card, ...]) -> Action:
     split = False
     if view.opener == view.seat:
         kept = [c for c in view.hand if c not in discards]
-        if not kept_qualifies(kept, view.requirement):
+        if not view.requirement.kept_proves(kept):
             if not view.rules.opener_may_split:
                 proof = opening_combination(view.hand, view.requirement, players=view.players)
                 discards = tuple(c for c in discards if c not in proof)
@@ -218,6 +203,5 @@ __all__ = [
     "SimplePolicy",
     "choose_amount",
     "draw_keep",
-    "kept_qualifies",
     "makeup_due",
 ]
