@@ -147,9 +147,11 @@ def main(argv: list[str] | None = None) -> int:
 
     # Our scalar evaluator, tables warm (built above).
     card_hands = [tuple(ALL_CARDS[i] for i in row) for row in loop_rows]
-    evaluate(card_hands[0], players=PLAYERS)
-    seconds, scalar = timed(lambda: [evaluate(h, players=PLAYERS).value for h in card_hands])
+    scalar = [evaluate(h, players=PLAYERS).value for h in card_hands]  # warm-up pass
+    seconds, _ = timed(lambda: [evaluate(h, players=PLAYERS) for h in card_hands], args.repeat)
     rows.append(Row("italian_poker evaluate (scalar, warm)", loop_n, seconds))
+    scalar_rate = loop_n / seconds
+    treys_rate: float | None = None
 
     # Our batch evaluator.
     evaluator.evaluate(hands[:1000])  # warm-up
@@ -177,8 +179,10 @@ def main(argv: list[str] | None = None) -> int:
         treys = TreysEvaluator()
         code = [TreysCard.new(str(card)) for card in ALL_CARDS]
         split = [([code[a], code[b]], [code[c], code[d], code[e]]) for a, b, c, d, e in loop_rows]
-        seconds, treys_ranks = timed(lambda: [treys.evaluate(h, board) for h, board in split])
+        treys_ranks = [treys.evaluate(h, board) for h, board in split]  # warm-up pass
+        seconds, _ = timed(lambda: [treys.evaluate(h, board) for h, board in split], args.repeat)
         rows.append(Row("treys Evaluator().evaluate(hand[:2], hand[2:])", loop_n, seconds))
+        treys_rate = loop_n / seconds
         ours = np.bincount(batch[:loop_n] >> CATEGORY_SHIFT, minlength=9).tolist()
         theirs = [0] * 9
         for rank in treys_ranks:
@@ -195,7 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         ph = [PhCard(str(card)).id_ for card in ALL_CARDS]
         ph_rows = [(ph[a], ph[b], ph[c], ph[d], ph[e]) for a, b, c, d, e in loop_rows]
-        seconds, _ = timed(lambda: [evaluate_cards(a, b, c, d, e) for a, b, c, d, e in ph_rows])
+        [evaluate_cards(a, b, c, d, e) for a, b, c, d, e in ph_rows]  # warm-up pass
+        seconds, _ = timed(
+            lambda: [evaluate_cards(a, b, c, d, e) for a, b, c, d, e in ph_rows], args.repeat
+        )
         rows.append(Row("phevaluator evaluate_cards(a, b, c, d, e) loop", loop_n, seconds))
         phevaluator_rate = loop_n / seconds
 
@@ -251,6 +258,13 @@ def main(argv: list[str] | None = None) -> int:
 
     print()
     print("targets")
+    if treys_rate:
+        print(
+            f"  scalar evaluate >= treys evaluate: {verdict(scalar_rate >= treys_rate)} "
+            f"({scalar_rate / treys_rate:.2f}x)"
+        )
+    else:
+        print("  scalar evaluate >= treys evaluate: not measured (treys not installed)")
     if phevaluator_rate:
         print(
             f"  batch >= 5x phevaluator loop ({phevaluator_rate:,.0f} hands/s measured here): "

@@ -20,7 +20,7 @@ from itertools import combinations_with_replacement
 
 from italian_poker.engine.cards import Card, Rank, Suit, ensure_distinct, parse_cards
 from italian_poker.engine.deck import Deck, check_players
-from italian_poker.engine.errors import CardNotInDeckError, HandSizeError
+from italian_poker.engine.errors import CardNotInDeckError, DuplicateCardError, HandSizeError
 
 
 class Category(IntEnum):
@@ -402,9 +402,9 @@ def evaluate(
     :class:`DuplicateCardError` on a repeated card and :class:`CardNotInDeckError` for a card
     below the deck's lowest rank.
     """
-    by_players = _TABLES.get(tiebreak)
-    tables = by_players.get(players) if by_players is not None else None
-    if tables is None:
+    try:
+        tables = _TABLES[tiebreak][players]
+    except (KeyError, TypeError):
         tables = _tables(players, tiebreak)
     try:
         a, b, c, d, e = cards
@@ -416,15 +416,18 @@ def evaluate(
     mask = total & _MASK_52
     if mask.bit_count() != 5:
         # Distinct cards add without carries; a repeated card always loses a bit.
-        ensure_distinct(cards)
+        ensure_distinct((a, b, c, d, e))
+        raise DuplicateCardError("a hand needs five different cards")  # pragma: no cover
+    key = total >> 52
     if a.suit is b.suit is c.suit is d.suit is e.suit:
-        by_suit = tables.flush.get(total >> 52)
+        by_suit = tables.flush.get(key)
         if by_suit is not None:
             return by_suit[a.suit]
     else:
-        entry = tables.plain.get(total >> 52)
+        entry = tables.plain.get(key)
         if entry is not None:
-            return entry[1][(mask >> entry[0]) & 15]
+            shift, by_nibble = entry
+            return by_nibble[(mask >> shift) & 15]
     deck = Deck(players)
     for card in cards:
         deck.check(card)
