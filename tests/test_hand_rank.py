@@ -383,6 +383,13 @@ def test_duplicate_cards(players: int) -> None:
             evaluate(parse_cards(text, unique=False), players=players)
 
 
+def test_duplicate_cards_given_as_an_iterator() -> None:
+    """A repeated card is caught even when the hand is a one-shot iterator."""
+    cards = parse_cards("2s 2s Kd Qc 9h", unique=False)
+    with pytest.raises(DuplicateCardError):
+        evaluate(iter(cards), players=9)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     ("text", "players"),
     [
