@@ -125,13 +125,6 @@ def test_rank_usage_errors_exit_with_code_2(args: list[str]) -> None:
     assert "Usage" in result.output
 
 
-def test_play_says_it_is_coming() -> None:
-    result = run("play")
-    assert result.exit_code == 0
-    assert "coming" in result.stdout
-    assert "italian-poker rank" in result.stdout
-
-
 def test_help_lists_the_commands() -> None:
     result = run("--help")
     assert result.exit_code == 0
@@ -140,7 +133,7 @@ def test_help_lists_the_commands() -> None:
 
 
 def test_main_runs_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sys.argv", ["italian-poker", "play"])
+    monkeypatch.setattr("sys.argv", ["italian-poker", "rank", "Ah Kh Qh Jh Th"])
     with pytest.raises(SystemExit) as info:
         main()
     assert info.value.code == 0

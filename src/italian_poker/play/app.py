@@ -1,0 +1,702 @@
+"""The full-screen terminal table (Textual): the human plays a :class:`Session` with keys.
+
+The table screen shows the seats (names, chips, dealer button, bets, each player's last action,
+how many cards each changed, shown hands), the pot, the phase and the opening requirement,
+the human's five cards, the legal actions as buttons with one-key shortcuts, an amount entry
+with the allowed range, the action log and the last deal's report. ``?`` opens the help
+screen (the rules in the chosen language and the keys), ``q`` the session summary.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Button, Input, Markdown, RichLog, Static
+
+from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
+from italian_poker.engine.deal import Phase
+from italian_poker.engine.errors import IllegalActionError
+from italian_poker.engine.hand_rank import evaluate
+from italian_poker.engine.match import MatchPhase
+from italian_poker.play.explain import deal_report, describe_event, summary_lines
+from italian_poker.play.i18n import (
+    ACTION_KEYS,
+    Language,
+    action_label,
+    key_label,
+    phase_label,
+    tr,
+)
+from italian_poker.play.session import (
+    Event,
+    Session,
+    SessionState,
+    SessionSummary,
+    breaks_opening,
+    last_actions,
+)
+from italian_poker.play.widgets import (
+    ActionButton,
+    CardBox,
+    CommandButton,
+    SeatBox,
+    centre_text,
+    needs_amount,
+    seat_marks,
+    seat_text,
+    seat_title,
+)
+
+MAX_DISCARDS = 4
+"""4.1: a player changes at most four cards."""
+
+CSS = """
+TableScreen { background: #10241b; color: #d8dee9; }
+#status { height: 1; background: #1b3a2c; color: #e5e9f0; padding: 0 1; }
+#seats { layout: grid; grid-size: 4; grid-gutter: 0 1; height: auto; padding: 0 1; }
+SeatBox { border: round #4c6b5c; height: 7; padding: 0 1; background: #143024; }
+SeatBox.human { border: round #7aa2f7; }
+SeatBox.actor { border: heavy #e0af68; background: #1d3b2d; }
+SeatBox.folded { color: #7a8a82; }
+SeatBox.out { color: #5a6a62; border: round #2f4a3e; }
+#centre { height: 1; margin: 1 0 0 0; content-align: center middle; }
+#hand-row { height: 6; padding: 0 1; margin: 1 0 0 0; }
+CardBox { width: 11; height: 5; border: round #a9a49a; background: #f4f1ea; padding: 0 1;
+          margin-right: 1; border-subtitle-color: #1a1b26; border-subtitle-style: bold; }
+CardBox.selected { border: heavy #e0af68; background: #fff1c2; }
+CardBox.empty { background: #10241b; border: round #2f4a3e; }
+CardBox.back { background: #24283b; border: round #7aa2f7; }
+#hand-info { width: 1fr; padding: 1 2; }
+#prompt { height: auto; min-height: 1; padding: 0 1; color: #e5e9f0; }
+#actions { height: 3; padding: 0 1; }
+#actions Button { margin-right: 1; min-width: 8; height: 3; }
+#actions .command { background: #2e4a3d; }
+#amount { width: 26; display: none; }
+#amount.visible { display: block; }
+#message { height: auto; min-height: 1; padding: 0 1; color: #f7768e; }
+#bottom { height: 1fr; }
+#log { width: 1fr; border: round #2f4a3e; background: #0c1c15;
+       scrollbar-size-vertical: 1; scrollbar-background: #0c1c15; scrollbar-color: #2f4a3e; }
+#report { width: 1fr; height: 1fr; border: round #2f4a3e; padding: 0 1; background: #0c1c15; }
+#hint { height: 1; dock: bottom; background: #1b3a2c; color: #b7c4bd; padding: 0 1; }
+HelpScreen, SummaryScreen { align: center middle; }
+#help-box, #summary-box { width: 90%; height: 90%; border: round #7aa2f7;
+                          background: #141d2b; padding: 0 1; }
+#summary-box { height: auto; max-height: 90%; }
+#help-title, #summary-title { text-style: bold; height: 1; color: #e0af68; }
+#help-scroll { height: 1fr; }
+#help-close, #summary-close { height: 1; color: #b7c4bd; }
+"""
+
+
+def help_markdown(lang: Language) -> str:
+    """The help text: the keys, then the rules (``play/help/<lang>.md``)."""
+    rows = [
+        f"| {key_label(ACTION_KEYS[kind])} | {action_label(kind, lang)} |"
+        for kind in ACTION_KEYS
+        if kind is not ActionKind.DRAW
+    ]
+    rows += [
+        f"| 1-5 | {tr(lang, 'help_key_cards')} |",
+        f"| Enter | {tr(lang, 'help_key_enter')} |",
+        f"| Esc | {tr(lang, 'help_key_escape')} |",
+        f"| ? | {tr(lang, 'help_key_help')} |",
+        f"| q | {tr(lang, 'help_key_quit')} |",
+    ]
+    header = f"| {tr(lang, 'help_key')} | {tr(lang, 'help_action')} |"
+    keys = "\n".join([f"## {tr(lang, 'help_keys')}", "", header, "| --- | --- |", *rows])
+    try:
+        rules = (
+            resources.files("italian_poker.play")
+            .joinpath("help", f"{lang.value}.md")
+            .read_text(encoding="utf-8")
+        )
+    except OSError:
+        rules = tr(lang, "help_missing")
+    return f"{keys}\n\n{rules}"
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules in the chosen language and the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        ("escape", "close"),
+        ("q", "close"),
+        ("question_mark", "close"),
+    ]
+
+    def __init__(self, lang: Language) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box"):
+            yield Static(tr(self.lang, "help_title"), id="help-title")
+            with VerticalScroll(id="help-scroll"):
+                yield Markdown(help_markdown(self.lang), open_links=False)
+            yield Static(tr(self.lang, "help_close"), id="help-close")
+
+    def action_close(self) -> None:
+        """Back to the table."""
+        self.dismiss(None)
+
+
+class SummaryScreen(ModalScreen[None]):
+    """The session summary, shown on quitting."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        ("escape", "close"),
+        ("q", "close"),
+        ("enter", "close"),
+    ]
+
+    def __init__(self, lines: list[str], lang: Language) -> None:
+        super().__init__()
+        self.lines = lines
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="summary-box"):
+            yield Static(self.lines[0], id="summary-title")
+            yield Static("\n".join(self.lines[1:]), id="summary-text")
+            yield Static(tr(self.lang, "summary_close"), id="summary-close")
+
+    def action_close(self) -> None:
+        """Leave the game."""
+        self.dismiss(None)
+
+
+class TableScreen(Screen[None]):
+    """The table: see the module docstring."""
+
+    AUTO_FOCUS = None
+
+    def __init__(self, session: Session, lang: Language, four_colour: bool, delay: float):
+        super().__init__()
+        self.session = session
+        self.lang = lang
+        self.four_colour = four_colour
+        self.delay = delay
+        self.selected: set[int] = set()
+        """Positions (0-based) of the cards marked for the draw."""
+        self.amount_for: LegalAction | None = None
+        """The action whose amount is being typed."""
+        self._timer: Timer | None = None
+        self._bot_due = False
+        self._reported = len(session.finished)
+        self._announced_deal = 0
+        self._action_signature: tuple[object, ...] = ()
+        self.message = ""
+
+    # --- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="seats"):
+            for i, name in enumerate(self.session.players):
+                box = SeatBox(name=name, id=f"seat-{i}")
+                if name == self.session.human:
+                    box.add_class("human")
+                yield box
+        yield Static(id="centre")
+        with Horizontal(id="hand-row"):
+            for _ in range(5):
+                yield CardBox()
+            yield Static(id="hand-info")
+        yield Static(id="prompt")
+        with Horizontal(id="actions"):
+            yield Input(id="amount", type="integer", disabled=True)
+        yield Static(id="message")
+        with Horizontal(id="bottom"):
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+            yield Static(id="report")
+        yield Static(
+            f"? {tr(self.lang, 'footer_help')}   q {tr(self.lang, 'footer_quit')}   "
+            f"1-5 / Enter: {action_label(ActionKind.DRAW, self.lang)}",
+            id="hint",
+        )
+
+    def on_mount(self) -> None:
+        columns = min(len(self.session.players), 5)
+        self.query_one("#seats").styles.grid_size_columns = columns
+        if self.session.state is SessionState.BETWEEN_DEALS and not self.session.finished:
+            self.session.start_deal()
+        self._advance()
+
+    # --- driving the session --------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Let the bots act (one every ``delay`` seconds) until the human is to act, the deal
+        ends or the game is over; then show the table."""
+        self._timer = None
+        while self.session.state is SessionState.BOT_TURN:
+            self._announce_deal()
+            if self.delay > 0 and not self._bot_due:
+                self._bot_due = True
+                self._timer = self.set_timer(self.delay, self._advance)
+                self.refresh_table()
+                return
+            self._bot_due = False
+            self._record(self.session.step())
+        self._announce_deal()
+        self.refresh_table()
+
+    def _record(self, event: Event) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in describe_event(event, self.lang):
+            style = "bold #7aa2f7" if event.player == self.session.human else ""
+            log.write(Text(line, style=style))
+        while self._reported < len(self.session.finished):
+            finished = self.session.finished[self._reported]
+            self._reported += 1
+            lines = deal_report(finished, self.lang)
+            for i, line in enumerate(lines):
+                log.write(Text(line, style="bold #e0af68" if i == 0 else "#e0af68"))
+            if finished.history_path is not None:
+                log.write(Text(tr(self.lang, "log_saved", path=finished.history_path), style="dim"))
+            if finished.save_error is not None:
+                log.write(
+                    Text(tr(self.lang, "log_save_failed", error=finished.save_error), style="red")
+                )
+
+    def _announce_deal(self) -> None:
+        session = self.session
+        if session.match.phase is not MatchPhase.IN_DEAL:
+            return
+        number = session.deal_number
+        if number == self._announced_deal:
+            return
+        self._announced_deal = number
+        view = session.table_view()
+        assert view is not None
+        self.query_one("#log", RichLog).write(
+            Text(
+                tr(
+                    self.lang,
+                    "log_deal_start",
+                    number=number,
+                    dealer=view.names[view.dealer],
+                    requirement=session.requirement.describe(self.lang),
+                ),
+                style="bold #7dcfff",
+            )
+        )
+
+    def _act(self, action: Action) -> None:
+        try:
+            event = self.session.act(action)
+        except IllegalActionError as error:
+            self._say(str(error))
+            return
+        self.selected.clear()
+        self._say("")
+        self._record(event)
+        self._advance()
+
+    def _say(self, message: str) -> None:
+        self.message = message
+        self.query_one("#message", Static).update(message)
+
+    # --- keys and buttons -----------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        """Every key of the table (the amount entry handles its own typing)."""
+        if self.amount_for is not None:
+            if event.key == "escape":
+                event.stop()
+                self._close_amount()
+                self._say("")
+            return
+        event.stop()
+        self.press(event.key, event.character)
+
+    def press(self, key: str, character: str | None = None) -> None:
+        """Handle one key: help, quit, next deal, a card for the draw or an action."""
+        if character == "?" or key == "question_mark":
+            self.app.push_screen(HelpScreen(self.lang))
+            return
+        if key == "q":
+            self.quit_game()
+            return
+        state = self.session.state
+        if state is SessionState.OVER:
+            if key == "enter":
+                self.quit_game()
+            else:
+                self._say(tr(self.lang, "game_over"))
+            return
+        if state is SessionState.BETWEEN_DEALS:
+            if key == "enter":
+                self._say("")
+                self.session.start_deal()
+                self._advance()
+            else:
+                self._say(tr(self.lang, "next_deal"))
+            return
+        if state is not SessionState.HUMAN_TURN:
+            return
+        legal = self.session.legal_actions()
+        if legal and legal[0].kind is ActionKind.DRAW:
+            if key.isdigit() and len(key) == 1:
+                self._toggle(int(key) - 1)
+                return
+            if key == "enter":
+                self._confirm_draw()
+                return
+        for option in legal:
+            if ACTION_KEYS[option.kind] == key:
+                self.choose(option)
+                return
+        keys = ", ".join(
+            f"{key_label(ACTION_KEYS[o.kind])}={action_label(o.kind, self.lang)}" for o in legal
+        )
+        self._say(tr(self.lang, "key_not_available", key=character or key, keys=keys))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A click on an action or command button does what its key does."""
+        button = event.button
+        if isinstance(button, ActionButton):
+            if button.legal.kind is ActionKind.DRAW:
+                self._confirm_draw()
+            else:
+                self.choose(button.legal)
+        elif isinstance(button, CommandButton):
+            self.press(button.key)
+
+    def choose(self, legal: LegalAction) -> None:
+        """The human picks ``legal``: ask for an amount if there is a range, else act."""
+        if needs_amount(legal):
+            self._open_amount(legal)
+            return
+        if legal.kind is ActionKind.DRAW:
+            self._confirm_draw()
+            return
+        # A single allowed amount (fixed limit) needs no entry; calls and blinds take none.
+        amount = legal.min_amount if legal.kind in AMOUNT_KINDS else None
+        self._act(Action(legal.kind, amount))
+
+    # --- amounts --------------------------------------------------------------------------
+
+    def _open_amount(self, legal: LegalAction) -> None:
+        assert legal.min_amount is not None and legal.max_amount is not None
+        self.amount_for = legal
+        field = self.query_one("#amount", Input)
+        field.placeholder = tr(
+            self.lang, "amount_placeholder", low=legal.min_amount, high=legal.max_amount
+        )
+        field.value = ""
+        field.disabled = False
+        field.add_class("visible")
+        field.focus()
+        self._say("")
+        self.refresh_table()
+
+    def _close_amount(self) -> None:
+        self.amount_for = None
+        field = self.query_one("#amount", Input)
+        field.value = ""
+        field.disabled = True
+        field.remove_class("visible")
+        self.set_focus(None)
+        self.refresh_table()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Check the typed amount: a clear message and the same prompt if it is not allowed."""
+        event.stop()
+        legal = self.amount_for
+        if legal is None:
+            return
+        low, high = legal.min_amount, legal.max_amount
+        assert low is not None and high is not None
+        text = event.value.strip()
+        try:
+            amount = int(text)
+        except ValueError:
+            self._say(tr(self.lang, "amount_not_number", text=text, low=low, high=high))
+            event.input.value = ""
+            return
+        if not low <= amount <= high:
+            self._say(tr(self.lang, "amount_out_of_range", amount=amount, low=low, high=high))
+            event.input.value = ""
+            return
+        kind = legal.kind
+        self._close_amount()
+        self._act(Action(kind, amount))
+
+    # --- the draw -------------------------------------------------------------------------
+
+    def _toggle(self, position: int) -> None:
+        view = self.session.human_view()
+        if view is None or not 0 <= position < len(view.hand):
+            self._say(tr(self.lang, "key_not_available", key=str(position + 1), keys="1-5, Enter"))
+            return
+        if position in self.selected:
+            self.selected.discard(position)
+        elif len(self.selected) >= MAX_DISCARDS:
+            self._say(tr(self.lang, "too_many_cards", max=MAX_DISCARDS))
+            return
+        else:
+            self.selected.add(position)
+        self._say("")
+        self.refresh_table()
+
+    def _confirm_draw(self) -> None:
+        try:
+            action = self.session.draw_action(self.selected)
+        except IllegalActionError as error:
+            self._say(str(error))
+            return
+        self._act(action)
+
+    # --- quitting -------------------------------------------------------------------------
+
+    def quit_game(self) -> None:
+        """Show the session summary, then leave."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        summary = self.session.summary()
+        lines = summary_lines(summary, self.lang)
+
+        def leave(_: None) -> None:
+            self.app.exit(summary)
+
+        self.app.push_screen(SummaryScreen(lines, self.lang), leave)
+
+    # --- drawing the table ----------------------------------------------------------------
+
+    def refresh_table(self) -> None:
+        """Show the table as it stands."""
+        session = self.session
+        lang = self.lang
+        view = session.table_view()
+        state = session.state
+        status = self.query_one("#status", Static)
+        if view is None or (state is SessionState.BETWEEN_DEALS and not session.finished):
+            status.update(
+                tr(
+                    lang,
+                    "status_idle",
+                    rules=session.rules.name,
+                    players=len(session.players),
+                    deck=4 * (len(session.players) + 4),
+                )
+            )
+        else:
+            status.update(
+                Text(
+                    tr(
+                        lang,
+                        "status",
+                        rules=session.rules.name,
+                        number=session.deal_number,
+                        phase=phase_label(view.phase, lang),
+                        requirement=session.requirement.describe(lang),
+                    ),
+                    style="bold",
+                )
+            )
+        self._render_seats()
+        centre = self.query_one("#centre", Static)
+        centre.update(centre_text(view, lang) if view is not None else "")
+        self._render_hand()
+        self._render_actions()
+        self.query_one("#prompt", Static).update(self._prompt())
+        report = self.query_one("#report", Static)
+        if session.finished:
+            lines = deal_report(session.finished[-1], lang)
+            text = Text(lines[0] + "\n", style="bold #e0af68")
+            text.append("\n".join(lines[1:]))
+            report.update(text)
+        else:
+            report.update(Text(tr(lang, "report_empty"), style="italic #7a8a82"))
+
+    def _render_seats(self) -> None:
+        session = self.session
+        view = session.table_view()
+        seated = {s.name: s for s in session.match.seats}
+        latest = last_actions(view) if view is not None else {}
+        for box in self.query(SeatBox):
+            name = box.name or ""
+            in_deal = view is not None and name in view.names
+            box.remove_class("actor", "folded", "out")
+            if view is not None and in_deal:
+                seat = view.names.index(name)
+                box.border_title = seat_title(view, seat, self.lang, you=name == session.human)
+                box.update(seat_text(view, seat, latest.get(seat), self.lang, self.four_colour))
+                box.set_class(view.actor == seat, "actor")
+                box.set_class(view.folded[seat], "folded")
+                box.border_subtitle = seat_marks(view, seat, self.lang)
+            else:
+                box.border_title = name
+                box.border_subtitle = ""
+                seat_info = seated.get(name)
+                if seat_info is None:
+                    box.add_class("out")
+                    box.update(tr(self.lang, "busted"))
+                else:
+                    box.update(
+                        f"{tr(self.lang, 'stack', stack=seat_info.stack)}\n"
+                        f"{tr(self.lang, 'sitting_out') if view is not None else ''}"
+                    )
+            if session.match.actor == name and session.match.phase is MatchPhase.MAKE_UP:
+                box.add_class("actor")
+
+    def _render_hand(self) -> None:
+        view = self.session.human_view()
+        boxes = list(self.query(CardBox))
+        info = self.query_one("#hand-info", Static)
+        in_blinds = view is not None and view.phase is Phase.BLINDS
+        hand = view.hand if view is not None else ()
+        for i, box in enumerate(boxes):
+            card = hand[i] if i < len(hand) else None
+            box.show(
+                card,
+                position=i + 1,
+                selected=i in self.selected,
+                back=in_blinds,
+                four_colour=self.four_colour,
+            )
+        if view is None:
+            info.update(Text(tr(self.lang, "not_in_deal"), style="italic"))
+        elif not hand:
+            info.update(Text(tr(self.lang, "no_cards_yet"), style="italic"))
+        else:
+            rank = evaluate(hand, players=view.players, tiebreak=view.rules.tiebreak)
+            text = Text(tr(self.lang, "your_hand") + "\n", style="bold")
+            text.append(rank.describe(self.lang), style="bold #e0af68")
+            if self.selected:
+                discards = [hand[p] for p in self.selected]
+                if breaks_opening(view, discards) and view.rules.opener_may_split:
+                    text.append("\n" + tr(self.lang, "prompt_draw_split"), style="#f7768e")
+            info.update(text)
+
+    def _render_actions(self) -> None:
+        bar = self.query_one("#actions", Horizontal)
+        state = self.session.state
+        legal = self.session.legal_actions()
+        signature: tuple[object, ...] = (state, legal, self.amount_for)
+        if signature == self._action_signature:
+            return
+        self._action_signature = signature
+        for button in list(bar.query(Button)):
+            button.remove()
+        buttons: list[Button] = []
+        if self.amount_for is None:
+            if state is SessionState.HUMAN_TURN:
+                buttons = [ActionButton(option, self.lang) for option in legal]
+            elif state is SessionState.BETWEEN_DEALS:
+                buttons = [CommandButton(tr(self.lang, "next_deal_button"), "enter")]
+            elif state is SessionState.OVER:
+                buttons = [CommandButton(tr(self.lang, "summary_title"), "enter")]
+        amount = self.query_one("#amount", Input)
+        if buttons:
+            bar.mount(*buttons, before=amount)
+
+    def _prompt(self) -> Text:
+        session = self.session
+        lang = self.lang
+        state = session.state
+        if state is SessionState.OVER:
+            return Text(tr(lang, "game_over"), style="bold")
+        if state is SessionState.BETWEEN_DEALS:
+            return Text(tr(lang, "next_deal"), style="bold")
+        if state is SessionState.BOT_TURN:
+            actor = session.actor or ""
+            return Text(tr(lang, "thinking", name=actor), style="italic #b7c4bd")
+        legal = session.legal_actions()
+        kinds = {option.kind for option in legal}
+        if self.amount_for is not None:
+            low, high = self.amount_for.min_amount, self.amount_for.max_amount
+            words = tr(
+                lang,
+                "prompt_amount",
+                action=action_label(self.amount_for.kind, lang),
+                low=low,
+                high=high,
+            )
+            return Text(words, style="bold #e0af68")
+        view = session.human_view()
+        text = Text(tr(lang, "your_turn") + ": ", style="bold #e0af68")
+        if ActionKind.MAKE_UP in kinds:
+            amount = legal[0].min_amount
+            text.append(tr(lang, "prompt_makeup", amount=amount))
+        elif view is None:
+            pass
+        elif view.phase is Phase.BLINDS:
+            text.append(
+                tr(
+                    lang,
+                    "prompt_blind",
+                    kind=action_label(legal[0].kind, lang),
+                    amount=legal[0].min_amount,
+                )
+            )
+        elif view.phase is Phase.OPENING:
+            requirement = session.requirement.describe(lang)
+            key = "prompt_opening" if ActionKind.OPEN in kinds else "prompt_cannot_open"
+            text.append(tr(lang, key, requirement=requirement))
+        elif view.phase is Phase.DRAW:
+            text.append(tr(lang, "prompt_draw"))
+        elif view.phase is Phase.SHOWDOWN:
+            key = "prompt_showdown" if ActionKind.MUCK in kinds else "prompt_showdown_show"
+            text.append(tr(lang, key))
+        else:
+            to_call = view.to_call
+            words = tr(lang, "to_call", amount=to_call) if to_call > 0 else ""
+            text.append(tr(lang, "prompt_betting", to_call=words).rstrip(": "))
+        return text
+
+
+class PokerApp(App[SessionSummary]):
+    """The terminal game. ``delay`` is the pause before each bot action (0 in tests); the
+    app's return value is the session summary."""
+
+    CSS = CSS
+    TITLE = "Italian Poker"
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        lang: Language = Language.EN,
+        four_colour: bool = False,
+        delay: float = 0.7,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.lang = lang
+        self.four_colour = four_colour
+        self.delay = delay
+        self.title = tr(lang, "title")
+
+    def get_default_screen(self) -> Screen[None]:
+        """The table."""
+        return TableScreen(self.session, self.lang, self.four_colour, self.delay)
+
+    @property
+    def table(self) -> TableScreen:
+        """The table screen (the bottom of the screen stack)."""
+        screen = self.screen_stack[0]
+        assert isinstance(screen, TableScreen)
+        return screen
+
+
+def run_game(
+    session: Session,
+    *,
+    lang: Language = Language.EN,
+    four_colour: bool = False,
+    delay: float = 0.7,
+) -> SessionSummary:
+    """Play ``session`` full screen until the human quits; returns the session summary."""
+    summary = PokerApp(session, lang=lang, four_colour=four_colour, delay=delay).run()
+    return summary if summary is not None else session.summary()

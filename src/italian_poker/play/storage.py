@@ -1,0 +1,93 @@
+"""Where the terminal game keeps its files: every completed deal's hand history.
+
+The data directory follows the platform's conventions (``platformdirs.user_data_path``, e.g.
+``~/.local/share/italian-poker`` on Linux); the environment variable
+``ITALIAN_POKER_DATA_DIR`` overrides it. Each session writes its deals into its own folder
+``histories/<date>_<time>/deal-0001.phh``, ... whose names sort by time, and which
+``italian-poker replay`` verifies file by file or as a folder.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from platformdirs import user_data_path
+
+from italian_poker.engine.history import HandHistory, dumps
+from italian_poker.engine.match import CompletedDeal
+
+DATA_DIR_VARIABLE = "ITALIAN_POKER_DATA_DIR"
+"""Environment variable naming the data directory (tests and portable installs)."""
+
+APP_NAME = "italian-poker"
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The game's data directory: ``$ITALIAN_POKER_DATA_DIR`` if set, else the platform's."""
+    env = os.environ if environ is None else environ
+    override = env.get(DATA_DIR_VARIABLE, "")
+    if override:
+        return Path(override).expanduser()
+    return user_data_path(APP_NAME)
+
+
+def histories_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The folder holding one sub-folder of hand histories per session."""
+    return data_dir(environ) / "histories"
+
+
+def history_filename(number: int) -> str:
+    """The file name of deal ``number`` of a session: ``deal-0001.phh``."""
+    return f"deal-{number:04d}.phh"
+
+
+@dataclass(slots=True)
+class HistoryStore:
+    """Saves a session's completed deals in ``root/<started>`` (created at the first save;
+    a ``-2``, ``-3``, ... suffix keeps two sessions started in the same second apart)."""
+
+    root: Path
+    started: datetime = field(default_factory=datetime.now)
+    directory: Path | None = None
+    """The session's folder once created."""
+
+    @classmethod
+    def default(cls, environ: Mapping[str, str] | None = None) -> HistoryStore:
+        """A store under :func:`histories_dir`."""
+        return cls(histories_dir(environ))
+
+    @property
+    def session_name(self) -> str:
+        """The session folder's base name, e.g. ``2025-01-31_21-05-09``."""
+        return self.started.strftime("%Y-%m-%d_%H-%M-%S")
+
+    def session_directory(self) -> Path:
+        """The session's folder, created on first use."""
+        if self.directory is not None:
+            return self.directory
+        self.root.mkdir(parents=True, exist_ok=True)
+        base = self.session_name
+        suffix = 1
+        while True:
+            candidate = self.root / (base if suffix == 1 else f"{base}-{suffix}")
+            try:
+                candidate.mkdir()
+            except FileExistsError:
+                suffix += 1
+                continue
+            self.directory = candidate
+            return candidate
+
+    def save(self, completed: CompletedDeal) -> Path:
+        """Write ``completed`` as a hand history (docs/hand-history.md); returns its path.
+        Raises :class:`OSError` if the file cannot be written."""
+        text = dumps(HandHistory.from_completed(completed))
+        path = self.session_directory() / history_filename(completed.number)
+        partial = path.with_suffix(".phh.part")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+        return path
