@@ -21,16 +21,11 @@ from italian_poker import (
     SeatView,
     preset,
 )
-from italian_poker.analysis.simulation import SimulationReport, simulate
+from italian_poker.analysis.bots import RandomPolicy, SimplePolicy, draw_keep
+from italian_poker.analysis.simulation import SimulationReport, head_to_head, simulate
 from italian_poker.cli import app
 from italian_poker.engine.actions import AMOUNT_KINDS
-from italian_poker.engine.policy import (
-    Policy,
-    RandomPolicy,
-    SimplePolicy,
-    draw_keep,
-    makeup_due,
-)
+from italian_poker.engine.policy import Policy, makeup_due
 
 TOTAL_DEALS = int(os.environ.get("ITALIAN_POKER_SIM_DEALS", "100000"))
 """The bulk simulation: 100,000 deals over the 5 presets and 2 to 9 players (the variable
@@ -115,7 +110,9 @@ def test_report_is_json_ready() -> None:
         ({"hands": 10, "players": 1}, "players"),
         ({"hands": 10, "players": 10}, "players"),
         ({"hands": 10, "players": 4, "stack": 0}, "stack"),
-        ({"hands": 10, "players": 4, "policy": "clever"}, "policy"),
+        ({"hands": 10, "players": 4, "policy": "clever"}, "unknown bot level 'clever'"),
+        ({"hands": 10, "players": 4, "bots": ["strong", "wise"]}, "random, simple, strong"),
+        ({"hands": 10, "players": 4, "bots": ["strong", "simple"]}, "4 seats, 2 levels"),
     ],
 )
 def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
@@ -237,7 +234,9 @@ def test_cli_simulate_prints_json() -> None:
         (["--players", "1"], "--players must be 2 to 9"),
         (["--hands", "0"], "--hands must be 1 or more"),
         (["--rules", "nonsense"], "unknown rules preset"),
-        (["--policy", "clever"], "--policy must be one of"),
+        (["--policy", "clever"], "--policy: unknown bot level 'clever'"),
+        (["--bots", "strong,wise"], "--bots: unknown bot level 'wise'"),
+        (["--bots", "strong,simple"], "4 seats, 2 levels"),
         (["--stack", "0"], "starting stack"),
     ],
 )
@@ -245,3 +244,55 @@ def test_cli_simulate_bad_options(args: list[str], message: str) -> None:
     result = CliRunner().invoke(app, ["simulate", *args])
     assert result.exit_code == 2
     assert message in result.stderr
+
+
+def test_bot_levels_per_seat() -> None:
+    """One level per seat (or one for all); the report names each seat's level and its net."""
+    report = simulate(60, 3, seed=2, bots=["strong", "simple", "random"])
+    assert report.bots == {"P1": "strong", "P2": "simple", "P3": "random"}
+    assert report.policy == "mixed"
+    assert report.conserved
+    data = report.to_dict()
+    assert data["bots"] == report.bots
+    assert sum(data["chips"]["net"].values()) == -report.carried
+    same = simulate(20, 3, seed=2, bots=["strong"])
+    assert same.policy == "strong" and set(same.bots.values()) == {"strong"}
+    assert simulate(20, 3, seed=2, policy="random").bots["P2"] == "random"
+
+
+def test_cli_simulate_bots_per_seat() -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            "--hands",
+            "30",
+            "--players",
+            "3",
+            "--seed",
+            "4",
+            "--bots",
+            "strong, simple,random",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["bots"] == {"P1": "strong", "P2": "simple", "P3": "random"}
+    assert data["policy"] == "mixed"
+    one = CliRunner().invoke(
+        app, ["simulate", "--hands", "5", "--players", "2", "--bots", "strong"]
+    )
+    assert one.exit_code == 0, one.output
+    assert set(json.loads(one.stdout)["bots"].values()) == {"strong"}
+
+
+def test_head_to_head_needs_two_pairs_and_reports_an_interval() -> None:
+    with pytest.raises(ValueError, match="two duplicate pairs"):
+        head_to_head("strong", "simple", deals=300, match_deals=100)
+    with pytest.raises(ValueError, match="bot level"):
+        head_to_head("strong", "wise", deals=400, match_deals=100)
+    result = head_to_head("simple", "random", deals=160, match_deals=40, players=2, seed=3)
+    assert result.deals == 160 and len(result.samples) == 2 and len(result.unpaired) == 4
+    low, high = result.interval(0.95)
+    assert low < result.margin < high
+    assert result.margin == pytest.approx(sum(result.unpaired) / 4)

@@ -25,13 +25,111 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
+def _interactive() -> bool:
+    """Whether standard input and output are a terminal (the full-screen game needs one)."""
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 @app.command()
-def play() -> None:
-    """Play Italian Poker in the terminal against bots."""
-    typer.echo(
-        "The terminal game is coming in the next release. Meanwhile try:\n"
-        '  italian-poker rank --players 4 "Ah Kh Qh Jh Th" "7h 8h 9h Th Jh"'
+def play(
+    players: Annotated[int, typer.Option(help="Players at the table, you included (2-9).")] = 4,
+    rules: Annotated[
+        str, typer.Option(help="Rules preset: standard, 001, 002, 003 or fantini.")
+    ] = "standard",
+    stack: Annotated[
+        int | None,
+        typer.Option(help="Chips each player starts with (default: suited to the preset)."),
+    ] = None,
+    ante: Annotated[
+        int | None, typer.Option(help="Ante each player pays per deal (default: the preset's).")
+    ] = None,
+    bots: Annotated[str, typer.Option(help="Bot level: random, simple or strong.")] = "strong",
+    lang: Annotated[
+        str | None, typer.Option(help="Language: it or en (default: from the locale).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for a reproducible session (shuffles and bots).")
+    ] = None,
+    four_colour: Annotated[
+        bool,
+        typer.Option(
+            "--four-colour", help="Four-colour deck: hearts red, diamonds blue, clubs green."
+        ),
+    ] = False,
+    name: Annotated[str | None, typer.Option(help="Your name at the table.")] = None,
+) -> None:
+    """Play Italian Poker in the terminal against bots (docs/playing.md)."""
+    import os
+
+    from italian_poker.analysis.bots import bot_level, make_bot
+    from italian_poker.engine.rules import preset
+    from italian_poker.play.i18n import BOT_NAMES, HUMAN_NAMES, Language, detect_language
+    from italian_poker.play.session import Session, default_stack
+
+    if not 2 <= players <= 9:
+        raise fail(f"--players must be 2 to 9 (you and 1 to 8 bots), got {players}")
+    if ante is not None and ante < 0:
+        raise fail(f"--ante cannot be negative, got {ante}")
+    try:
+        table = preset(rules, players=players)
+    except ItalianPokerError as error:
+        raise fail(str(error)) from None
+    if ante is not None:
+        try:
+            table = table.with_options(ante=ante)
+        except ItalianPokerError as error:
+            raise fail(f"--ante {ante} with rules {rules!r}: {error}") from None
+    smallest = max(table.ante + table.dealer_ante, 1)
+    chips = default_stack(table) if stack is None else stack
+    if chips < smallest:
+        plural = "" if smallest == 1 else "s"
+        raise fail(f"--stack must be at least {smallest} chip{plural} (one ante), got {chips}")
+    try:
+        level = bot_level(bots)
+    except ValueError as error:
+        raise fail(f"--bots: {error}") from None
+    if lang is None:
+        language = detect_language(os.environ)
+    elif lang.lower() in ("it", "en"):
+        language = Language(lang.lower())
+    else:
+        raise fail(f"--lang must be it or en, got {lang!r}")
+    human = HUMAN_NAMES[language] if name is None else name.strip()
+    opponents = list(BOT_NAMES[: players - 1])
+    if not human:
+        raise fail("--name cannot be empty")
+    if human in opponents:
+        raise fail(f"--name {human!r} is a bot's name; choose another")
+    if not _interactive():
+        typer.echo(
+            "italian-poker play is a full-screen game and needs an interactive terminal "
+            "(standard input and output are not a terminal here). Run it in a terminal; "
+            "to let bots play each other, use: italian-poker simulate",
+            err=True,
+        )
+        raise typer.Exit(code=1)
+
+    from italian_poker.play.app import run_game
+    from italian_poker.play.explain import summary_lines
+    from italian_poker.play.storage import HistoryStore
+
+    policies = {
+        bot: make_bot(level, seed=None if seed is None else seed * 100 + i)
+        for i, bot in enumerate(opponents, start=1)
+    }
+    session = Session(
+        table,
+        [human, *opponents],
+        human,
+        policies,
+        stack=chips,
+        seed=seed,
+        store=HistoryStore.default(),
     )
+    summary = run_game(session, lang=language, four_colour=four_colour)
+    typer.echo("\n".join(summary_lines(summary, language)))
 
 
 @app.command()
@@ -111,7 +209,16 @@ def simulate(
     rules: Annotated[
         str, typer.Option(help="Rules preset: standard, 001, 002, 003 or fantini.")
     ] = "standard",
-    policy: Annotated[str, typer.Option(help="Bots: simple or random.")] = "simple",
+    policy: Annotated[
+        str, typer.Option(help="Bot level of every seat: random, simple or strong.")
+    ] = "simple",
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help="Bot level per seat, comma-separated in seat order (e.g. strong,simple,"
+            "simple,simple), or one level for all; overrides --policy."
+        ),
+    ] = None,
     stack: Annotated[int, typer.Option(help="Chips each bot starts and rebuys with.")] = 100,
 ) -> None:
     """Play bot-versus-bot deals and print a JSON report (counts, chips, deals per second)."""
@@ -125,11 +232,17 @@ def simulate(
         raise fail(f"--hands must be 1 or more, got {hands}")
     if not 2 <= players <= 9:
         raise fail(f"--players must be 2 to 9, got {players}")
-    if policy not in POLICIES:
-        raise fail(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    levels = [policy] if bots is None else [b.strip().lower() for b in bots.split(",")]
+    option = "--policy" if bots is None else "--bots"
+    unknown = [level for level in levels if level not in POLICIES]
+    if unknown:
+        raise fail(f"{option}: unknown bot level {unknown[0]!r}; choose from {', '.join(POLICIES)}")
+    if len(levels) not in (1, players):
+        counts = f"{players} seats, {len(levels)} levels"
+        raise fail(f"--bots needs one level for every seat or one for all: {counts}")
     try:
         table = preset(rules, players=players)
-        report = run_simulation(hands, players, seed, table, stack=stack, policy=policy)
+        report = run_simulation(hands, players, seed, table, stack=stack, bots=levels)
     except (ItalianPokerError, ValueError) as error:
         raise fail(str(error)) from None
     typer.echo(json.dumps(report.to_dict(), indent=2))

@@ -9,16 +9,18 @@ The report counts what happened and lets chip conservation be checked:
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from statistics import NormalDist
 from typing import Any
 
+from italian_poker.analysis.bots import BotLevel, bot_level, make_bot
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.deal import Outcome, Phase
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
-from italian_poker.engine.policy import Policy, RandomPolicy, SimplePolicy
 from italian_poker.engine.rules import Rules
 
 DEFAULT_STACK = 100
@@ -28,11 +30,9 @@ RESET_EVERY = 1000
 """Deals after which the match is replaced by a fresh one with the same seats and stacks, at
 the first deal that leaves nothing in the pot, so the match history stays small."""
 
-POLICIES: dict[str, Callable[[random.Random], Policy]] = {
-    "simple": SimplePolicy,
-    "random": RandomPolicy,
-}
-"""The bots by name: ``simple`` (:class:`SimplePolicy`) and ``random`` (:class:`RandomPolicy`)."""
+POLICIES: tuple[str, ...] = tuple(level.value for level in BotLevel)
+"""The bot levels by name: ``random``, ``simple`` and ``strong`` (see
+:class:`~italian_poker.analysis.bots.BotLevel`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,7 @@ class SimulationReport:
     rules: str
     players: int
     policy: str
+    """The bot level of every seat, or ``mixed`` when the seats differ (see ``bots``)."""
     seed: int | None
     hands: int
     elapsed_seconds: float
@@ -86,6 +87,16 @@ class SimulationReport:
     counts: DealCounts = field(default_factory=DealCounts)
     unbalanced_deals: int = 0
     """Deals whose chips before and after differ (always 0 unless the engine is wrong)."""
+    bots: dict[str, str] = field(default_factory=dict)
+    """The bot level of each seat, by name."""
+
+    @property
+    def net(self) -> dict[str, int]:
+        """Chips won (negative: lost) per seat: end - start - rebuys."""
+        return {
+            name: self.chips_end[name] - self.chips_start[name] - self.rebuys[name]
+            for name in self.chips_start
+        }
 
     @property
     def hands_per_second(self) -> float:
@@ -105,6 +116,7 @@ class SimulationReport:
             "rules": self.rules,
             "players": self.players,
             "policy": self.policy,
+            "bots": dict(self.bots),
             "seed": self.seed,
             "hands": self.hands,
             "elapsed_seconds": round(self.elapsed_seconds, 6),
@@ -113,6 +125,7 @@ class SimulationReport:
                 "start": dict(self.chips_start),
                 "end": dict(self.chips_end),
                 "rebuys": dict(self.rebuys),
+                "net": self.net,
                 "carried": self.carried,
                 "conserved": self.conserved,
                 "unbalanced_deals": self.unbalanced_deals,
@@ -168,6 +181,21 @@ def _check(hands: int, players: int, stack: int, rules: Rules) -> None:
         raise ValueError(f"the starting stack must be at least {max(need, 1)} chips")
 
 
+def seat_levels(bots: Sequence[BotLevel | str], players: int) -> tuple[BotLevel, ...]:
+    """The level of each of ``players`` seats from one level for all or one per seat."""
+    if isinstance(bots, str):
+        bots = [bots]
+    levels = tuple(bot_level(level) for level in bots)
+    if len(levels) == 1:
+        return levels * players
+    if len(levels) != players:
+        raise ValueError(
+            f"give one bot level for every seat or one for all: {players} seats, "
+            f"{len(levels)} levels"
+        )
+    return levels
+
+
 def simulate(
     hands: int,
     players: int,
@@ -175,23 +203,29 @@ def simulate(
     rules: Rules | None = None,
     *,
     stack: int = DEFAULT_STACK,
-    policy: str = "simple",
+    policy: BotLevel | str = BotLevel.SIMPLE,
+    bots: Sequence[BotLevel | str] | None = None,
 ) -> SimulationReport:
-    """Play ``hands`` deals between ``players`` bots of kind ``policy`` under ``rules``.
+    """Play ``hands`` deals between ``players`` bots under ``rules``.
 
-    The same ``seed`` gives the same deals and the same report (but for the timing). Each
-    seat starts with ``stack`` chips and buys back in to ``stack`` whenever it cannot pay the
-    antes. The table size of ``rules`` is set to ``players``.
+    ``bots`` gives each seat's :class:`BotLevel` (one per seat, in seat order, or a single
+    level for every seat); without it every seat plays ``policy``. The same ``seed`` gives the
+    same deals and the same report (but for the timing). Each seat starts with ``stack`` chips
+    and buys back in to ``stack`` whenever it cannot pay the antes. The table size of ``rules``
+    is set to ``players``. Raises :class:`ValueError` (an
+    :class:`~italian_poker.analysis.bots.UnknownBotLevelError` for a bad level) on bad input.
     """
     rules = rules if rules is not None else Rules()
     _check(hands, players, stack, rules)
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+    levels = seat_levels(bots if bots is not None else [policy], players)
     if rules.players != players:
         rules = rules.with_options(players=players)
     rng = random.Random(seed)
     names = [f"P{i + 1}" for i in range(players)]
-    bots = {name: POLICIES[policy](random.Random(rng.getrandbits(64))) for name in names}
+    seat_bots = {
+        name: make_bot(level, seed=rng.getrandbits(64))
+        for name, level in zip(names, levels, strict=True)
+    }
     rebuys = dict.fromkeys(names, 0)
     tally = _Tally()
     match = Match(rules, [(name, stack) for name in names])
@@ -223,7 +257,7 @@ def simulate(
         match.start_deal(seed=rng.getrandbits(63))
         while (actor := match.actor) is not None:
             making_up = match.phase is MatchPhase.MAKE_UP
-            action = bots[actor].act(match.view(actor))
+            action = seat_bots[actor].act(match.view(actor))
             match.apply(action, actor)
             if making_up:
                 key = "makeups" if action.kind is ActionKind.MAKE_UP else "sit_outs"
@@ -242,7 +276,7 @@ def simulate(
     return SimulationReport(
         rules=rules.name,
         players=players,
-        policy=policy,
+        policy=levels[0].value if len(set(levels)) == 1 else "mixed",
         seed=seed,
         hands=played,
         elapsed_seconds=elapsed,
@@ -252,4 +286,123 @@ def simulate(
         carried=match.carried,
         counts=tally.counts(),
         unbalanced_deals=tally.unbalanced,
+        bots={name: level.value for name, level in zip(names, levels, strict=True)},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """The result of :func:`head_to_head`: duplicate matches of two bot levels.
+
+    ``samples`` holds, per duplicate pair of matches, the chips the ``challenger`` won per
+    deal per seat it held, averaged over both matches of the pair.
+    """
+
+    challenger: str
+    baseline: str
+    players: int
+    rules: str
+    deals: int
+    elapsed_seconds: float
+    samples: tuple[float, ...]
+    unpaired: tuple[float, ...]
+    """The same per match, each match on its own (twice as many, for the variance check)."""
+
+    @property
+    def margin(self) -> float:
+        """Chips won per deal per challenger seat (negative: lost)."""
+        return sum(self.samples) / len(self.samples)
+
+    @property
+    def standard_error(self) -> float:
+        """The standard error of :attr:`margin` over the duplicate pairs."""
+        return _standard_error(self.samples)
+
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Student's t confidence interval of :attr:`margin`."""
+        half = _t_quantile(0.5 + confidence / 2, len(self.samples) - 1) * self.standard_error
+        return self.margin - half, self.margin + half
+
+    @property
+    def deals_per_second(self) -> float:
+        """Deals played per second of wall time."""
+        return self.deals / self.elapsed_seconds if self.elapsed_seconds > 0 else 0.0
+
+
+def _standard_error(values: Sequence[float]) -> float:
+    n = len(values)
+    if n < 2:
+        return float("inf")
+    mean = sum(values) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+def _t_quantile(p: float, df: int) -> float:
+    """Student's t quantile: a Cornish-Fisher expansion of the normal one (within 0.003 of the
+    exact value from 5 degrees of freedom up); below that, the exact 97.5% quantiles scaled
+    by the normal quantile."""
+    z = NormalDist().inv_cdf(p)
+    if df < 1:
+        return float("inf")
+    if df < 5:
+        return {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}[df] * z / 1.959964
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
+
+
+def head_to_head(
+    challenger: BotLevel | str = BotLevel.STRONG,
+    baseline: BotLevel | str = BotLevel.SIMPLE,
+    *,
+    deals: int = 20_000,
+    players: int = 4,
+    seed: int = 0,
+    rules: Rules | None = None,
+    stack: int = DEFAULT_STACK,
+    match_deals: int = 250,
+) -> HeadToHead:
+    """Duplicate matches of ``challenger`` against ``baseline``, ``deals`` deals in all.
+
+    The seats alternate between the two levels (the challenger in the even seats, P1, P3, ...).
+    Each match of ``match_deals`` deals is played twice with the same seed, hence the same deck
+    order every deal, the second time with the levels swapped seat for seat: the luck of the
+    cards cancels between the two, which narrows the confidence interval of the margin.
+    """
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 4 * match_deals:
+        raise ValueError(f"play at least two duplicate pairs: {4 * match_deals} deals or more")
+    first, second = bot_level(challenger), bot_level(baseline)
+    table = rules if rules is not None else Rules()
+    pairs = deals // (2 * match_deals)
+    samples: list[float] = []
+    unpaired: list[float] = []
+    elapsed = 0.0
+    for pair in range(pairs):
+        won = 0.0
+        seats = 0
+        for shift in (0, 1):
+            levels = [first if (i + shift) % 2 == 0 else second for i in range(players)]
+            report = simulate(
+                match_deals, players, seed * 1_000_003 + pair, table, stack=stack, bots=levels
+            )
+            elapsed += report.elapsed_seconds
+            net = report.net
+            mine = [name for name, level in report.bots.items() if level == first.value]
+            gained = sum(net[name] for name in mine)
+            unpaired.append(gained / (len(mine) * match_deals))
+            won += gained
+            seats += len(mine)
+        samples.append(won / (seats * match_deals))
+    return HeadToHead(
+        challenger=first.value,
+        baseline=second.value,
+        players=players,
+        rules=table.name,
+        deals=pairs * 2 * match_deals,
+        elapsed_seconds=elapsed,
+        samples=tuple(samples),
+        unpaired=tuple(unpaired),
     )

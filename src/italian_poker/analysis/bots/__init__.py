@@ -1,0 +1,76 @@
+"""Bots: policies that play a seat from its :class:`~italian_poker.engine.view.SeatView` alone.
+
+Three levels, by :class:`BotLevel`: ``random`` (:class:`RandomPolicy`, any legal action),
+``simple`` (:class:`SimplePolicy`, a loose plausible player) and ``strong``
+(:class:`StrongPolicy`, exact draw odds, hand strength and pot odds). :func:`make_bot` builds one.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+
+from italian_poker.analysis.bots.simple import (
+    RandomPolicy,
+    SimplePolicy,
+    choose_amount,
+    draw_action,
+    draw_keep,
+)
+from italian_poker.analysis.bots.strong import StrongPolicy
+from italian_poker.engine.policy import Policy, makeup_due
+
+
+class BotLevel(StrEnum):
+    """How well a bot plays."""
+
+    RANDOM = "random"
+    """Any legal action, uniformly."""
+    SIMPLE = "simple"
+    """A loose, plausible player (:class:`SimplePolicy`)."""
+    STRONG = "strong"
+    """Exact draw odds, hand strength and pot odds (:class:`StrongPolicy`)."""
+
+
+class UnknownBotLevelError(ValueError):
+    """A bot level that is not one of :class:`BotLevel`'s."""
+
+
+def bot_level(level: BotLevel | str) -> BotLevel:
+    """``level`` as a :class:`BotLevel`; raises :class:`UnknownBotLevelError` naming the
+    valid levels if it is none of them."""
+    try:
+        return BotLevel(level.strip().lower() if isinstance(level, str) else level)
+    except ValueError:
+        choices = ", ".join(m.value for m in BotLevel)
+        raise UnknownBotLevelError(
+            f"unknown bot level {level!r}; choose one of {choices}"
+        ) from None
+
+
+def make_bot(level: BotLevel | str, *, seed: int | None = None) -> Policy:
+    """A bot of ``level``: deterministic for a given ``seed``, else with a fresh
+    :class:`random.Random`."""
+    chosen = bot_level(level)
+    rng = random.Random(seed) if seed is not None else random.Random()
+    if chosen is BotLevel.RANDOM:
+        return RandomPolicy(rng)
+    if chosen is BotLevel.SIMPLE:
+        return SimplePolicy(rng)
+    return StrongPolicy(rng)
+
+
+__all__ = [
+    "BotLevel",
+    "Policy",
+    "RandomPolicy",
+    "SimplePolicy",
+    "StrongPolicy",
+    "UnknownBotLevelError",
+    "bot_level",
+    "choose_amount",
+    "draw_action",
+    "draw_keep",
+    "make_bot",
+    "makeup_due",
+]
