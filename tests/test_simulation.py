@@ -66,7 +66,7 @@ def test_structures_and_policies(structure: BettingStructure, policy: str) -> No
     """Every betting structure, with small stacks (all-ins, side pots) and a raise cap."""
     for players in (2, 5, 9):
         rules = preset("standard", structure=structure, raise_cap=3)
-        report = simulate(300, players, seed=11, rules=rules, stack=25, policy=policy)
+        report = simulate(300, players, seed=11, rules=rules, stack=25, bots=policy)
         assert report.hands == 300
         assert report.conserved
         assert conserved(report)
@@ -74,7 +74,7 @@ def test_structures_and_policies(structure: BettingStructure, policy: str) -> No
 
 def test_random_bots_use_every_blind_and_make_up() -> None:
     """Random bots reach the controbuio, the over (Art. 2) and the 5.5 make-up decisions."""
-    report = simulate(2000, 5, seed=3, policy="random", stack=40)
+    report = simulate(2000, 5, seed=3, bots="random", stack=40)
     counts = report.counts
     assert counts.controbuio > 0 and counts.over > 0
     assert counts.makeups > 0 and counts.sit_outs > 0
@@ -110,7 +110,7 @@ def test_report_is_json_ready() -> None:
         ({"hands": 10, "players": 1}, "players"),
         ({"hands": 10, "players": 10}, "players"),
         ({"hands": 10, "players": 4, "stack": 0}, "stack"),
-        ({"hands": 10, "players": 4, "policy": "clever"}, "unknown bot level 'clever'"),
+        ({"hands": 10, "players": 4, "bots": "clever"}, "unknown bot level 'clever'"),
         ({"hands": 10, "players": 4, "bots": ["strong", "wise"]}, "random, simple, strong"),
         ({"hands": 10, "players": 4, "bots": ["strong", "simple"]}, "4 seats, 2 levels"),
     ],
@@ -234,7 +234,7 @@ def test_cli_simulate_prints_json() -> None:
         (["--players", "1"], "--players must be 2 to 9"),
         (["--hands", "0"], "--hands must be 1 or more"),
         (["--rules", "nonsense"], "unknown rules preset"),
-        (["--policy", "clever"], "--policy: unknown bot level 'clever'"),
+        (["--bots", "clever"], "--bots: unknown bot level 'clever'"),
         (["--bots", "strong,wise"], "--bots: unknown bot level 'wise'"),
         (["--bots", "strong,simple"], "4 seats, 2 levels"),
         (["--stack", "0"], "starting stack"),
@@ -257,7 +257,7 @@ def test_bot_levels_per_seat() -> None:
     assert sum(data["chips"]["net"].values()) == -report.carried
     same = simulate(20, 3, seed=2, bots=["strong"])
     assert same.policy == "strong" and set(same.bots.values()) == {"strong"}
-    assert simulate(20, 3, seed=2, policy="random").bots["P2"] == "random"
+    assert simulate(20, 3, seed=2, bots="random").bots["P2"] == "random"
 
 
 def test_cli_simulate_bots_per_seat() -> None:

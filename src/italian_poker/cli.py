@@ -209,16 +209,13 @@ def simulate(
     rules: Annotated[
         str, typer.Option(help="Rules preset: standard, 001, 002, 003 or fantini.")
     ] = "standard",
-    policy: Annotated[
-        str, typer.Option(help="Bot level of every seat: random, simple or strong.")
-    ] = "simple",
     bots: Annotated[
-        str | None,
+        str,
         typer.Option(
-            help="Bot level per seat, comma-separated in seat order (e.g. strong,simple,"
-            "simple,simple), or one level for all; overrides --policy."
+            help="Bot level (random, simple or strong) for every seat, or one per seat, "
+            "comma-separated in seat order (e.g. strong,simple,simple,simple)."
         ),
-    ] = None,
+    ] = "simple",
     stack: Annotated[int, typer.Option(help="Chips each bot starts and rebuys with.")] = 100,
 ) -> None:
     """Play bot-versus-bot deals and print a JSON report (counts, chips, deals per second)."""
@@ -232,11 +229,10 @@ def simulate(
         raise fail(f"--hands must be 1 or more, got {hands}")
     if not 2 <= players <= 9:
         raise fail(f"--players must be 2 to 9, got {players}")
-    levels = [policy] if bots is None else [b.strip().lower() for b in bots.split(",")]
-    option = "--policy" if bots is None else "--bots"
+    levels = [b.strip().lower() for b in bots.split(",")]
     unknown = [level for level in levels if level not in POLICIES]
     if unknown:
-        raise fail(f"{option}: unknown bot level {unknown[0]!r}; choose from {', '.join(POLICIES)}")
+        raise fail(f"--bots: unknown bot level {unknown[0]!r}; choose from {', '.join(POLICIES)}")
     if len(levels) not in (1, players):
         counts = f"{players} seats, {len(levels)} levels"
         raise fail(f"--bots needs one level for every seat or one for all: {counts}")

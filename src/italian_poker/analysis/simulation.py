@@ -203,13 +203,12 @@ def simulate(
     rules: Rules | None = None,
     *,
     stack: int = DEFAULT_STACK,
-    policy: BotLevel | str = BotLevel.SIMPLE,
-    bots: Sequence[BotLevel | str] | None = None,
+    bots: BotLevel | str | Sequence[BotLevel | str] = BotLevel.SIMPLE,
 ) -> SimulationReport:
     """Play ``hands`` deals between ``players`` bots under ``rules``.
 
-    ``bots`` gives each seat's :class:`BotLevel` (one per seat, in seat order, or a single
-    level for every seat); without it every seat plays ``policy``. The same ``seed`` gives the
+    ``bots`` gives each seat's :class:`BotLevel`: one level for every seat, or one per seat in
+    seat order. The same ``seed`` gives the
     same deals and the same report (but for the timing). Each seat starts with ``stack`` chips
     and buys back in to ``stack`` whenever it cannot pay the antes. The table size of ``rules``
     is set to ``players``. Raises :class:`ValueError` (an
@@ -217,7 +216,7 @@ def simulate(
     """
     rules = rules if rules is not None else Rules()
     _check(hands, players, stack, rules)
-    levels = seat_levels(bots if bots is not None else [policy], players)
+    levels = seat_levels(bots, players)
     if rules.players != players:
         rules = rules.with_options(players=players)
     rng = random.Random(seed)
