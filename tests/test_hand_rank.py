@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import combinations_with_replacement
+
+import numpy as np
 import pytest
 
 from italian_poker import (
+    ALL_CARDS,
     CardNotInDeckError,
+    CardParseError,
     Category,
     DuplicateCardError,
     HandRank,
@@ -22,6 +28,7 @@ from italian_poker import (
     parse_cards,
     winners,
 )
+from italian_poker.engine.cards import RANK_WEIGHTS, WEIGHT_BITS
 
 
 def ev(text: str, players: int = 4, tiebreak: str = "standard") -> HandRank:
@@ -387,7 +394,7 @@ def test_duplicate_cards_given_as_an_iterator() -> None:
     """A repeated card is caught even when the hand is a one-shot iterator."""
     cards = parse_cards("2s 2s Kd Qc 9h", unique=False)
     with pytest.raises(DuplicateCardError):
-        evaluate(iter(cards), players=9)  # type: ignore[arg-type]
+        evaluate(iter(cards), players=9)
 
 
 @pytest.mark.parametrize(
@@ -421,3 +428,111 @@ def test_bad_tiebreak() -> None:
         ev("Ah Kh Qh Jh Th", tiebreak="bogus")
     with pytest.raises(ValueError):
         cmp("Ah Kh Qh Jh Th", "Ac Kc Qc Jc Tc", tiebreak="bogus")
+
+
+@pytest.mark.parametrize("players", [4.0, 9.0, True, "4", None, np.int64(4)])
+def test_player_count_must_be_a_whole_number(players: object) -> None:
+    """``players=4.0`` equals 4 but is rejected like any other bad count, tables built or not."""
+    ev("Ah Kh Qh Jh Th", 4)
+    ev("Ah Kh Qh Jh Th", 9)
+    with pytest.raises(PlayerCountError, match="whole number"):
+        evaluate(parse_cards("Ah Kd Qc Js 9h"), players=players)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [-1, -7, 0, 1, 10])
+def test_player_count_out_of_range_with_tables_built(players: int) -> None:
+    """Negative counts would index the tables from the end; they are refused all the same."""
+    for built in range(2, 10):
+        ev("Ah Kh Qh Jh Th", built)
+    with pytest.raises(PlayerCountError, match="2 to 9 players"):
+        evaluate(parse_cards("Ah Kd Qc Js 9h"), players=players)
+
+
+@pytest.mark.parametrize("tiebreak", ["standard", "fantini"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kh Kh Qd Jc 9s",  # pair: the repeated card is in the rank that breaks the tie
+        "9s 9s Ah Kd Qc",  # pair below its kickers (the Fantini kicker decides)
+        "Ah Ah Kd Qc Js",  # the top card repeated: its carry leaves the set of cards
+        "Kh Kd Qs Qs 9c",  # two pair, the lower pair repeated
+        "Kh Kh Qs Qd 9c",  # two pair, the higher pair repeated
+        "8h 8h 8c Ad Kc",  # three of a kind
+        "8h 8d 8d Ac Ah",  # full house, the three repeated
+        "8h 8d 8c Ac Ac",  # full house, the pair repeated
+        "Ts Ts Tc Td Ah",  # four of a kind
+        "7h 7h 8h 9h Th",  # suited
+    ],
+)
+def test_duplicate_card_in_every_shape(text: str, tiebreak: str) -> None:
+    for players in (4, 9):
+        with pytest.raises(DuplicateCardError, match="more than once"):
+            evaluate(parse_cards(text, unique=False), players=players, tiebreak=tiebreak)
+
+
+def test_duplicate_reported_before_a_card_below_the_deck() -> None:
+    with pytest.raises(DuplicateCardError):
+        evaluate(parse_cards("6h 6h Ah Kd Qc", unique=False), players=4)
+
+
+@pytest.mark.parametrize("tiebreak", ["standard", "fantini"])
+def test_every_five_cards_with_repeats_are_rejected(tiebreak: str) -> None:
+    """Every multiset of five cards of the 24-card deck with a repeated card, in two orders."""
+    deck = ALL_CARDS[4 * (9 - 2) :]
+    for hand in combinations_with_replacement(deck, 5):
+        if len(set(hand)) == 5:
+            continue
+        for order in (hand, hand[::-1]):
+            with pytest.raises(DuplicateCardError):
+                evaluate(order, players=2, tiebreak=tiebreak)
+
+
+@pytest.mark.parametrize("tiebreak", ["standard", "fantini"])
+@pytest.mark.parametrize("text", ["Ah Kd Qc Js 9h", "7h 8h 9h Th Jh", "AhKdKc7s7d"])
+def test_text_input(text: str, tiebreak: str) -> None:
+    """``evaluate`` reads text too."""
+    result = evaluate(text, players=4, tiebreak=tiebreak)
+    assert result is ev(text, tiebreak=tiebreak)
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("Ah Kd Qc Js", HandSizeError),
+        ("Ah Kd Qc", HandSizeError),
+        ("AhKdQ", CardParseError),  # five characters, not five cards
+        ("Ah Kd Qc Js Ah", DuplicateCardError),
+        ("Ah Kd Qc Js 2h", CardNotInDeckError),
+    ],
+)
+def test_bad_text_input(text: str, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        evaluate(text, players=4)
+
+
+def test_any_sequence_and_order() -> None:
+    hand = parse_cards("Jc Jd Ac Kd 9s")
+    result = ev("Jc Jd Ac Kd 9s")
+    assert evaluate(list(hand), players=4) is result
+    assert evaluate(hand[::-1], players=4) is result
+    assert evaluate(iter(hand), players=4) is result
+
+
+def test_rank_weights_name_every_multiset_of_five_ranks() -> None:
+    """The evaluator's key: the rank-weight sum of five cards tells their ranks apart."""
+    sums: dict[int, tuple[Rank, ...]] = {}
+    for ranks in combinations_with_replacement(Rank, 5):
+        if max(Counter(ranks).values()) > 4:
+            continue
+        weight = sum(RANK_WEIGHTS[rank - 2] for rank in ranks)
+        assert weight not in sums, (ranks, sums.get(weight))
+        sums[weight] = ranks
+    assert len(sums) == 6175
+    assert max(sums) < 2**WEIGHT_BITS
+
+
+def test_card_code_holds_the_rank_weight_and_the_card() -> None:
+    hand = parse_cards("Ah Kd Qc Js 9h")
+    total = sum(card.code for card in hand)
+    assert total & (2**WEIGHT_BITS - 1) == sum(RANK_WEIGHTS[card.rank - 2] for card in hand)
+    assert total >> WEIGHT_BITS == sum(card.bit for card in hand)

@@ -117,14 +117,25 @@ _RANK_ITALIAN = {
 }
 
 
+RANK_WEIGHTS = (79_415, 43_258, 19_998, 12_522, 5_624, 2_422, 992, 312, 94, 22, 5, 1, 0)
+"""A weight per rank, 2 to ace, such that five ranks (each at most four times) add up to a sum
+no other five ranks make: the sum names the multiset of ranks. Chosen greedily from the ace
+down, each the smallest that keeps the sums apart, so the smaller decks (which keep the higher
+ranks) have small sums and small evaluation tables."""
+
+WEIGHT_BITS = 19
+"""Bits that hold a sum of five rank weights (at most ``5 * 79_415 < 2**19``) in ``Card.code``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """A playing card.
 
     ``index`` numbers the 52 cards 0..51 as ``4 * (rank - 2) + suit``; the batch evaluator and
-    hand histories use it. ``bit`` is ``1 << index``. ``code`` is the evaluator's key: the
-    sum of five cards' codes holds, in its low 52 bits, the set of cards and, above them, the
-    count of each rank in three bits per rank.
+    hand histories use it. ``bit`` is ``1 << index``. ``code`` is the evaluator's key,
+    ``RANK_WEIGHTS[rank - 2] | bit << WEIGHT_BITS``: the sum of five cards' codes holds, in its
+    low :data:`WEIGHT_BITS` bits, the sum of their rank weights, which names the multiset of
+    ranks, and, above them, the set of cards (five bits set unless a card repeats).
     """
 
     rank: Rank
@@ -139,7 +150,7 @@ class Card:
         index = 4 * (self.rank - 2) + self.suit
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "bit", 1 << index)
-        object.__setattr__(self, "code", (1 << index) | (1 << (52 + 3 * (self.rank - 2))))
+        object.__setattr__(self, "code", RANK_WEIGHTS[self.rank - 2] | (1 << index) << WEIGHT_BITS)
 
     @classmethod
     def from_index(cls, index: int) -> Card:

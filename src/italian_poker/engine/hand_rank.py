@@ -6,8 +6,9 @@ breaks ties (7.4, or the Fantini/Santelia reading). The one exception to that li
 the cyclic straight flush of 7.1-7.2, *la minima batte la massima*, which :func:`compare` and
 :func:`winners` apply on top of ``value``.
 
-Evaluation is a lookup in tables built once per deck size and tie-break rule (a few
-milliseconds): the rank multiset selects an entry, the suits select the interned result.
+Evaluation is a lookup in tables built once per deck size and tie-break rule (under half a
+second for the 52-card deck): the rank multiset selects an entry, the suits select the
+interned result.
 """
 
 from __future__ import annotations
@@ -17,10 +18,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum, StrEnum
 from itertools import combinations_with_replacement
+from typing import Any, NoReturn
 
-from italian_poker.engine.cards import Card, Rank, Suit, ensure_distinct, parse_cards
-from italian_poker.engine.deck import Deck, check_players
-from italian_poker.engine.errors import CardNotInDeckError, DuplicateCardError, HandSizeError
+from italian_poker.engine.cards import (
+    RANK_WEIGHTS,
+    WEIGHT_BITS,
+    Card,
+    Rank,
+    Suit,
+    ensure_distinct,
+    parse_cards,
+)
+from italian_poker.engine.deck import MAX_PLAYERS, Deck, check_players
+from italian_poker.engine.errors import CardNotInDeckError, HandSizeError
 
 
 class Category(IntEnum):
@@ -215,18 +225,43 @@ def best_ranks(ranks: Sequence[HandRank]) -> list[int]:
 # --- tables -------------------------------------------------------------------------------
 
 
+_Row = tuple[Any, ...]
+"""A row of ``_Tables.by_weight``: 16 results or ``None``, a shift, checked results or ``None``.
+A plain tuple, not a class, because :func:`evaluate` reads it on every call."""
+
+_SHIFT = 16
+_CHECKED = 17
+_NO_ROW: _Row = (None,) * 16 + (0, None)
+"""The row of a weight no hand of the deck has: a card below the deck, or repeated."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Tables:
-    """Lookup tables for one deck size and tie-break rule.
+    """Lookup tables for one deck (``players`` players) and tie-break rule.
 
-    ``plain`` maps a rank key (the rank counts in the sum of ``Card.code``) to
+    ``plain`` maps a rank key (the count of rank ``r`` in bits ``3 * (r - 2)`` and up) to
     ``(shift, by_nibble)``: the hand's result is ``by_nibble[(mask >> shift) & 15]``, where
-    the nibble is the set of suits held in the rank whose suit breaks ties.
-    ``flush`` maps a rank key to results indexed by suit.
+    ``mask`` is the set of cards (the sum of ``Card.bit``) and the nibble the set of suits
+    held in the rank whose suit breaks ties. ``flush`` maps a rank key to results indexed by
+    suit. The batch evaluator builds its own table from these two.
+
+    :func:`evaluate` reads the same results through ``by_weight``, a list indexed by the sum of
+    the five cards' rank weights (the low :data:`WEIGHT_BITS` bits of the sum of their
+    ``Card.code``), and ``flush_by_weight``, a dict from that sum to results by suit. With
+    ``total`` the sum of the codes and ``row = by_weight[weight]``, ``nibble`` is
+    ``(total >> row[16]) & 15``, the suits held in the deciding rank, and ``row[nibble]`` the
+    result, or ``None`` unless that nibble proves the five cards distinct: it does when the
+    deciding rank is the only rank that repeats (or none does) and holds as many suits as
+    cards. Otherwise (two pair, full house, a Fantini pair) ``row[17]`` holds the results by
+    nibble, to read once the set of cards is found to have five members. ``row[16]`` counts
+    the :data:`WEIGHT_BITS` below the set of cards; ``plain`` shifts do not.
     """
 
+    players: int
     plain: dict[int, tuple[int, tuple[HandRank, ...]]]
     flush: dict[int, tuple[HandRank, ...]]
+    by_weight: list[_Row]
+    flush_by_weight: dict[int, tuple[HandRank, ...]]
 
 
 CATEGORY_SHIFT = 22
@@ -318,17 +353,34 @@ def _by_nibble(category: Category, ranks: Sequence[int]) -> tuple[HandRank, ...]
     return tuple(per_suit[max(n.bit_length() - 1, 0)] for n in range(16))
 
 
+def _weight_row(counts: Counter[int], shift: int, by_nibble: tuple[HandRank, ...]) -> _Row:
+    """The ``by_weight`` row of a rank multiset (see :class:`_Tables`)."""
+    repeated = [rank for rank, count in counts.items() if count > 1]
+    if by_nibble[0].suit is None and len(repeated) == 1:
+        # Suits never matter (three or four of a kind): read the repeated rank's nibble.
+        shift = 4 * (repeated[0] - 2)
+    decider = shift // 4 + 2
+    if repeated in ([], [decider]):
+        # k cards of one rank hold k suits unless one of them repeats.
+        held = counts[decider]
+        row = tuple(r if nibble.bit_count() == held else None for nibble, r in enumerate(by_nibble))
+        return (*row, WEIGHT_BITS + shift, None)
+    return (*(None,) * 16, WEIGHT_BITS + shift, by_nibble)
+
+
 def _build(players: int, tiebreak: Tiebreak) -> _Tables:
     low = 11 - players
     deck_ranks = range(low, Rank.ACE + 1)
     plain: dict[int, tuple[int, tuple[HandRank, ...]]] = {}
     flush: dict[int, tuple[HandRank, ...]] = {}
+    multisets: dict[int, tuple[int, Counter[int]]] = {}  # sum of rank weights -> key, counts
     fantini = tiebreak is Tiebreak.FANTINI
     for combo in combinations_with_replacement(deck_ranks, 5):
         counts = Counter(combo)
         if max(counts.values()) > 4:
             continue
-        key = sum(1 << (3 * (r - 2)) for r in combo)  # the rank part of the summed Card.code
+        key = sum(1 << (3 * (r - 2)) for r in combo)
+        weight = sum(RANK_WEIGHTS[r - 2] for r in combo)
         # Ranks by significance: higher count first, then higher rank.
         groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
         shape = [c for _, c in groups]
@@ -371,11 +423,21 @@ def _build(players: int, tiebreak: Tiebreak) -> _Tables:
                 plain[key] = (4 * (decider - 2), _by_nibble(Category.HIGH_CARD, order))
                 # 7.4(a): equal flushes, the higher suit.
                 flush[key] = tuple(_result(Category.FLUSH, order, s) for s in range(4))
-    return _Tables(plain=plain, flush=flush)
+        multisets[weight] = (key, counts)
+    # Rows made after the results sit together in memory, which keeps lookups fast.
+    by_weight = [_NO_ROW] * (max(multisets) + 1)
+    for weight, (key, counts) in multisets.items():
+        by_weight[weight] = _weight_row(counts, *plain[key])
+    flush_by_weight = {weight: flush[key] for weight, (key, _) in multisets.items() if key in flush}
+    return _Tables(players, plain, flush, by_weight, flush_by_weight)
 
 
-_TABLES: dict[str, dict[int, _Tables]] = {rule.value: {} for rule in Tiebreak}
-_MASK_52 = (1 << 52) - 1
+_TABLES: dict[str, list[_Tables | None]] = {
+    rule.value: [None] * (MAX_PLAYERS + 1) for rule in Tiebreak
+}
+"""The tables built so far, by tie-break rule and number of players."""
+_STANDARD_TABLES = _TABLES[Tiebreak.STANDARD.value]
+_WEIGHT_MASK = (1 << WEIGHT_BITS) - 1
 
 
 def _tables(players: int, tiebreak: Tiebreak | str) -> _Tables:
@@ -386,48 +448,67 @@ def _tables(players: int, tiebreak: Tiebreak | str) -> _Tables:
     except ValueError:
         raise ValueError(f"tiebreak must be 'standard' or 'fantini', got {tiebreak!r}") from None
     by_players = _TABLES[rule.value]
-    if players not in by_players:
-        by_players[players] = _build(players, rule)
-    return by_players[players]
+    tables = by_players[players]
+    if tables is None:
+        tables = by_players[players] = _build(players, rule)
+    return tables
 
 
 def evaluate(
-    cards: Sequence[Card], *, players: int, tiebreak: Tiebreak | str = "standard"
+    cards: Iterable[Card] | str, *, players: int, tiebreak: Tiebreak | str = "standard"
 ) -> HandRank:
     """The :class:`HandRank` of five cards in the deck for ``players`` players.
 
     ``cards`` are :class:`Card` objects, or text such as ``"Ah 7h 8h 9h Th"``.
 
-    Raises :class:`HandSizeError` unless there are exactly five cards,
-    :class:`DuplicateCardError` on a repeated card and :class:`CardNotInDeckError` for a card
-    below the deck's lowest rank.
+    Raises :class:`PlayerCountError` unless ``players`` is a whole number from 2 to 9,
+    :class:`HandSizeError` unless there are exactly five cards, :class:`DuplicateCardError` on
+    a repeated card and :class:`CardNotInDeckError` for a card below the deck's lowest rank.
     """
     try:
-        tables = _TABLES[tiebreak][players]
-    except (KeyError, TypeError):
+        tables = (_STANDARD_TABLES if tiebreak == "standard" else _TABLES[tiebreak])[players]
+    except (KeyError, TypeError, IndexError):  # a bad rule, or 4.0, "4" or 10 players
+        tables = None
+    # Identity, not equality: CPython shares one object per small int, so an int from 2 to 9
+    # passes, while -1 (which indexes from the end), True or numpy's 4 get the full check.
+    if tables is None or tables.players is not players:
         tables = _tables(players, tiebreak)
+    hand: Any = cards  # text fails the unpacking below and is parsed there
+    a: Card
+    b: Card
+    c: Card
+    d: Card
+    e: Card
     try:
-        a, b, c, d, e = cards
+        a, b, c, d, e = hand
         total = a.code + b.code + c.code + d.code + e.code
     except (TypeError, ValueError, AttributeError):
         if isinstance(cards, str):
             return evaluate(parse_cards(cards), players=players, tiebreak=tiebreak)
         raise HandSizeError(_size_message(cards)) from None
-    mask = total & _MASK_52
-    if mask.bit_count() != 5:
-        # Distinct cards add without carries; a repeated card always loses a bit.
-        ensure_distinct((a, b, c, d, e))
-        raise DuplicateCardError("a hand needs five different cards")  # pragma: no cover
-    key = total >> 52
     if a.suit is b.suit is c.suit is d.suit is e.suit:
-        by_suit = tables.flush.get(key)
-        if by_suit is not None:
+        by_suit = tables.flush_by_weight.get(total & _WEIGHT_MASK)
+        if by_suit is not None:  # five distinct ranks, so five distinct cards
             return by_suit[a.suit]
     else:
-        entry = tables.plain.get(key)
-        if entry is not None:
-            shift, by_nibble = entry
-            return by_nibble[(mask >> shift) & 15]
+        try:
+            row = tables.by_weight[total & _WEIGHT_MASK]
+        except IndexError:  # a rank below the deck
+            row = _NO_ROW
+        nibble: int = (total >> row[_SHIFT]) & 15
+        result: HandRank | None = row[nibble]
+        if result is not None:
+            return result
+        checked: tuple[HandRank, ...] | None = row[_CHECKED]
+        # Distinct cards add without carries; a repeated card always loses a bit.
+        if checked is not None and (total >> WEIGHT_BITS).bit_count() == 5:
+            return checked[nibble]
+    _reject((a, b, c, d, e), players)
+
+
+def _reject(cards: tuple[Card, ...], players: int) -> NoReturn:
+    """Raise the error for five cards that have no entry in the deck's tables."""
+    ensure_distinct(cards)
     deck = Deck(players)
     for card in cards:
         deck.check(card)
