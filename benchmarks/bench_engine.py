@@ -8,7 +8,8 @@ What is measured, in one process, each timed with :func:`time.perf_counter`:
   1,000, a fresh seeded :class:`~italian_poker.engine.deal.Deal` per deal), driven through the
   public API (``deal.legal_actions()`` / ``deal.apply()``) by a trivial policy: decline the
   blind, open when allowed (at the minimum) else pass, call or check, stand pat (draw 0),
-  show. Without an opener the deal ends passed (3.5), which is most deals with 4 players.
+  show. Most deals are opened and reach the showdown; without an opener (about 7 %) the deal
+  ends passed (3.5).
 * **italian-poker Match + views**: the same policy as a bot seeing only
   ``Match.view(name)`` (a full :class:`SeatView` per decision), as the simulation does.
 * **PokerKit**: ``NoLimitDeuceToSevenLowballSingleDraw`` (two betting rounds around one
@@ -16,19 +17,22 @@ What is measured, in one process, each timed with :func:`time.perf_counter`:
   stacks of 1,000, every automation on (dealing, collection, showdown, pushing), policy:
   check or call, stand pat. Every hand reaches the showdown.
 
-The ratio printed is Deal deals/s over PokerKit hands/s.
+The ratio printed is Deal deals/s over PokerKit hands/s; the issue's target is at least 10x.
+Each figure is the best of three timed runs. The machine is often shared: the load average is
+printed first, and ratios are only comparable within one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.deal import Deal, DealStart, Outcome
 from italian_poker.engine.match import Match
 from italian_poker.engine.rules import Rules
@@ -37,27 +41,34 @@ from italian_poker.engine.view import SeatView
 PLAYERS = 4
 STACK = 1000
 
-_DECLINE = Action(ActionKind.DECLINE)
-_PASS = Action(ActionKind.PASS)
-_CALL = Action(ActionKind.CALL)
-_CHECK = Action(ActionKind.CHECK)
-_STAND_PAT = Action(ActionKind.DRAW)
+# The kinds the policy looks for, looked up once: it runs on every decision, and an enum member
+# read as a class attribute costs about 0.1 µs on Python 3.11.
+DECLINE, OPEN, PASS = ActionKind.DECLINE, ActionKind.OPEN, ActionKind.PASS
+CALL, CHECK, DRAW = ActionKind.CALL, ActionKind.CHECK, ActionKind.DRAW
+
+_DECLINE = Action(DECLINE)
+_PASS = Action(PASS)
+_CALL = Action(CALL)
+_CHECK = Action(CHECK)
+_STAND_PAT = Action(DRAW)
 _SHOW = Action(ActionKind.SHOW)
 
 
-def trivial_action(legal_kinds: dict[ActionKind, int | None]) -> Action:
+def trivial_action(legal: Sequence[LegalAction]) -> Action:
     """Decline blinds, open at the minimum when allowed, call or check, stand pat, show."""
-    if ActionKind.DECLINE in legal_kinds:
+    kinds = {la.kind: la for la in legal}
+    if DECLINE in kinds:
         return _DECLINE
-    if ActionKind.OPEN in legal_kinds:
-        return Action(ActionKind.OPEN, legal_kinds[ActionKind.OPEN])
-    if ActionKind.PASS in legal_kinds:
+    opening = kinds.get(OPEN)
+    if opening is not None:
+        return Action(OPEN, opening.min_amount)
+    if PASS in kinds:
         return _PASS
-    if ActionKind.CALL in legal_kinds:
+    if CALL in kinds:
         return _CALL
-    if ActionKind.CHECK in legal_kinds:
+    if CHECK in kinds:
         return _CHECK
-    if ActionKind.DRAW in legal_kinds:
+    if DRAW in kinds:
         return _STAND_PAT
     return _SHOW
 
@@ -71,8 +82,7 @@ def play_deals(count: int, seed: int = 1) -> dict[str, int]:
     for i in range(count):
         deal = Deal(DealStart(rules, names, stacks, dealer=i % PLAYERS, seed=seed * 100_003 + i))
         while deal.actor is not None:
-            legal = {la.kind: la.min_amount for la in deal.legal_actions()}
-            deal.apply(trivial_action(legal))
+            deal.apply(trivial_action(deal.legal_actions()))
         assert deal.result is not None
         outcomes[deal.result.outcome.value] += 1
     return outcomes
@@ -87,8 +97,7 @@ def play_match(count: int, seed: int = 1) -> None:
         match.start_deal(seed=rng.getrandbits(63))
         while (actor := match.actor) is not None:
             view: SeatView = match.view(actor)
-            legal = {la.kind: la.min_amount for la in view.legal_actions}
-            match.apply(trivial_action(legal), actor)
+            match.apply(trivial_action(view.legal_actions), actor)
 
 
 def play_pokerkit(count: int) -> None:
@@ -137,6 +146,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print a cProfile of Deal")
     args = parser.parse_args()
 
+    print(f"load average at start: {os.getloadavg()[0]:.2f}")
     outcomes = play_deals(args.deals)
     print(f"Outcomes of {args.deals} trivial-policy deals: {outcomes}")
     deal_rate = rate(play_deals, args.deals)
@@ -151,7 +161,9 @@ def main() -> None:
         print("PokerKit not installed: pip install '.[bench]'")
     else:
         print(f"PokerKit 2-7 single draw, 4 players, call/pat:  {pokerkit_rate:10,.0f} hands/s")
-        print(f"ratio Deal / PokerKit: {deal_rate / pokerkit_rate:.1f}x")
+        ratio = deal_rate / pokerkit_rate
+        status = "met" if ratio >= 10 else "NOT MET"
+        print(f"ratio Deal / PokerKit: {ratio:.1f}x (target at least 10x: {status})")
         print(f"ratio Match+views / PokerKit: {match_rate / pokerkit_rate:.1f}x")
     if args.profile:
         profiler = cProfile.Profile()

@@ -7,6 +7,12 @@ opening (Art. 3), the first betting round, the draw (Art. 4), the second betting
 action raises a subclass of :class:`~italian_poker.engine.errors.IllegalActionError` and leaves
 the deal exactly as it was: every check happens before anything changes.
 
+The deal holds what belongs to the whole table (seats, stacks, the chips in the pot, the hands,
+the stock and the muck, the actions taken) and hands over, phase by phase, to the objects that
+hold the rest of the rules: a :class:`~italian_poker.engine.betting_round.BettingRound` for the
+blinds, the opening and each betting round, the :class:`~italian_poker.engine.draw.Draw` and
+the :class:`~italian_poker.engine.showdown.Showdown`, which also awards the pots.
+
 Seats are numbered 0..n-1 in table order; "the next player" / "the dealer's left" follow
 ``Rules.direction``.
 """
@@ -15,45 +21,41 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache, lru_cache
 from typing import ClassVar
 
-from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
+from italian_poker.engine.betting_round import BettingRound
 from italian_poker.engine.cards import Card, Rank
-from italian_poker.engine.deck import Deck
+from italian_poker.engine.deck import stripped_deck
+from italian_poker.engine.draw import DRAW_ONLY, MAX_DRAW, Draw
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     DealOverError,
     IllegalActionError,
     InvalidAmountError,
-    InvalidDrawError,
     NotYourTurnError,
     OpeningRequirementError,
     SeatError,
 )
-from italian_poker.engine.hand_rank import HandRank, StraightFlushClass, best_ranks, evaluate
-from italian_poker.engine.opening import OpeningRequirement, opening_combination
-from italian_poker.engine.pot import Pot, build_pots, split_amount
-from italian_poker.engine.rules import (
-    AllPassPolicy,
-    BettingStructure,
-    BlindSize,
-    Direction,
-    OddChip,
-    Rules,
-    SecondRoundStarter,
-    ShowdownOrder,
-)
+from italian_poker.engine.hand_rank import HandRank
+from italian_poker.engine.opening import opening_requirement
+from italian_poker.engine.rules import AllPassPolicy, Direction, Rules, SecondRoundStarter
+from italian_poker.engine.showdown import PotAward, Showdown, award_pots, opening_proof
 
-MAX_DRAW = 4
-"""4.1: a player changes from none to four cards."""
-
-
-_SIMPLE = {kind: LegalAction(kind) for kind in ActionKind}
-"""Shared instances of the legal actions that carry no amount."""
-_DRAW_ONLY = (LegalAction(ActionKind.DRAW, max_cards=MAX_DRAW),)
+__all__ = [
+    "MAX_DRAW",
+    "ActionRecord",
+    "Deal",
+    "DealResult",
+    "DealStart",
+    "Outcome",
+    "Phase",
+    "PotAward",
+]
 
 
 class Phase(StrEnum):
@@ -66,6 +68,35 @@ class Phase(StrEnum):
     SECOND_ROUND = "second-round"
     SHOWDOWN = "showdown"
     COMPLETE = "complete"
+
+
+# The phases under module-level names for the code that runs on every action: looking up an
+# enum member as a class attribute costs about 0.1 µs on Python 3.11.
+_BLINDS, _OPENING, _FIRST_ROUND = Phase.BLINDS, Phase.OPENING, Phase.FIRST_ROUND
+_DRAW, _SECOND_ROUND, _SHOWDOWN, _COMPLETE = (
+    Phase.DRAW,
+    Phase.SECOND_ROUND,
+    Phase.SHOWDOWN,
+    Phase.COMPLETE,
+)
+_KIND_DRAW = ActionKind.DRAW
+_CLOCKWISE = Direction.CLOCKWISE
+_LAST_RAISER, _FIRST_ROUND_STARTER = (
+    SecondRoundStarter.LAST_RAISER,
+    SecondRoundStarter.FIRST_ROUND_STARTER,
+)
+
+
+@cache
+def _seat_order(seat: int, players: int, step: int) -> tuple[int, ...]:
+    """All ``players`` seats in the direction ``step`` (1 or -1), starting with ``seat``."""
+    return tuple((seat + k * step) % players for k in range(players))
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _filled_in(kind: ActionKind, amount: int | None) -> Action:
+    """``kind`` for exactly ``amount`` chips, as recorded; shared, as actions are immutable."""
+    return Action(kind, amount)
 
 
 class Outcome(StrEnum):
@@ -114,17 +145,6 @@ class ActionRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class PotAward:
-    """One pot and who won it."""
-
-    amount: int
-    eligible: tuple[int, ...]
-    winners: tuple[int, ...]
-    shares: tuple[int, ...]
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
 class DealResult:
     """The end of a deal: final stacks, pots awarded, chips carried forward.
 
@@ -167,15 +187,15 @@ class Deal:
         if not 0 <= start.dealer < n:
             raise SeatError(f"the dealer must be a seat from 0 to {n - 1}")
         makeups = start.makeups or (0,) * n
-        if len(makeups) != n or any(m < 0 for m in makeups):
+        if start.makeups and (len(makeups) != n or min(makeups) < 0):
             raise SeatError("give one make-up contribution (0 or more) per player")
         self.start = start
         self.rules = rules
         self.n = n
         self.dealer = start.dealer
-        self.step = 1 if rules.direction is Direction.CLOCKWISE else -1
-        self.deck = Deck(n)
-        self.requirement = OpeningRequirement(
+        self.step = 1 if rules.direction is _CLOCKWISE else -1
+        self.deck = stripped_deck(n)
+        self.requirement = opening_requirement(
             start.min_pair or rules.min_pair, rules.four_straight_flush_opens
         )
         if start.deck is not None:
@@ -189,17 +209,16 @@ class Deal:
             order = self.deck.shuffled(seed=start.seed)
         self.deck_order: tuple[Card, ...] = order
         self._rng: random.Random | None = None  # for reshuffles (4.3), made when needed
-        self._replay_reshuffles = list(start.reshuffles)
-        self.reshuffles: list[tuple[Card, ...]] = []
         self.stock: list[Card] = list(order)
         self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.muck: list[tuple[int, Card]] = []
+        """Discards and folded hands, with who threw them."""
         self.stacks = list(start.stacks)
         self.committed = [0] * n
-        self.round_bet = [0] * n
         self.folded = [False] * n
         self.dead = start.carried
         self.actions: list[ActionRecord] = []
-        self.phase = Phase.BLINDS
+        self.phase = _BLINDS
         self.actor: int | None = None
         self.result: DealResult | None = None
         # Blinds (Art. 2).
@@ -210,44 +229,25 @@ class Deal:
         self.first_round_starter: int | None = None
         self.first_round_put = [0] * n
         self.first_round_folded = [False] * n
-        self.last_raiser: dict[Phase, int] = {}
-        self.first_bettor: int | None = None
         self.last_aggressor: int | None = None
-        # Betting round bookkeeping.
-        self.current_bet = 0
-        self.last_raise = 0
-        self.raises = 0
-        self.pending: set[int] = set()
-        self.may_raise: set[int] = set()
-        self.raise_locked = False
-        # Draw (Art. 4).
-        self.drawn: list[int | None] = [None] * n
-        self.discards: list[tuple[Card, ...]] = [()] * n
-        self.muck: list[tuple[int, Card]] = []
-        self.kept_apart: tuple[Card, ...] = ()
-        self.split_announced = False
-        self.fourth_due: list[int] = []
-        self._discarded_by: dict[Card, int] = {}  # reshuffled cards and who threw them
-        # Second round (Art. 5).
-        self.checked = False
-        self.parols: set[int] = set()
-        # Showdown.
-        self.showdown_order: list[int] = []
-        self.shown: dict[int, HandRank] = {}
-        self.mucked: set[int] = set()
-        self._showdown_pots: list[Pot] = []
-        self._final_ranks: dict[int, HandRank] = {}
+        # The parts of the deal, each with its own rules.
+        self.round = BettingRound.begin(rules, n, second=False)
+        """The betting round under way (the last one between rounds)."""
+        self.draw = Draw.prepare(n, start.reshuffles)
+        self.showdown: Showdown | None = None
         self._legal: tuple[LegalAction, ...] | None = None
 
+        stacks, committed = self.stacks, self.committed
+        ante, dealer_ante = rules.ante, rules.dealer_ante
         for i in range(n):
-            extra = rules.dealer_ante if i == self.dealer else 0
-            need = rules.ante + extra + makeups[i]
-            if self.stacks[i] < need:
+            extra = dealer_ante if i == self.dealer else 0
+            need = ante + extra + makeups[i]
+            if stacks[i] < need:
                 raise SeatError(
-                    f"{start.names[i]} has {self.stacks[i]} chips but must put {need} in the pot"
+                    f"{start.names[i]} has {stacks[i]} chips but must put {need} in the pot"
                 )
-            self.stacks[i] -= need
-            self.committed[i] += rules.ante
+            stacks[i] -= need
+            committed[i] += ante
             # The dealer's extra ante (003) and make-ups (5.5) are dead chips of the main pot.
             self.dead += extra + makeups[i]
         if start.blinds_allowed and rules.blind_allowed:
@@ -263,7 +263,11 @@ class Deal:
 
     def order_from(self, seat: int) -> list[int]:
         """All seats in the direction of play, starting with ``seat``."""
-        return [(seat + k * self.step) % self.n for k in range(self.n)]
+        return list(_seat_order(seat, self.n, self.step))
+
+    def seats_from(self, seat: int) -> tuple[int, ...]:
+        """:meth:`order_from` as a shared tuple, for reading only."""
+        return _seat_order(seat, self.n, self.step)
 
     def in_hand(self, seat: int) -> bool:
         """Whether ``seat`` has not folded."""
@@ -272,6 +276,19 @@ class Deal:
     def can_act(self, seat: int) -> bool:
         """Whether ``seat`` is in the hand with chips behind."""
         return not self.folded[seat] and self.stacks[seat] > 0
+
+    def _next_of(self, seats: set[int], seat: int) -> int:
+        """The first of ``seats`` after ``seat`` in the direction of play."""
+        n, step = self.n, self.step
+        s = (seat + step) % n
+        while s not in seats:
+            s = (s + step) % n
+        return s
+
+    def _actors(self) -> list[int]:
+        """The seats in the hand with chips behind."""
+        folded, stacks = self.folded, self.stacks
+        return [s for s in range(self.n) if not folded[s] and stacks[s] > 0]
 
     @property
     def pot(self) -> int:
@@ -286,194 +303,137 @@ class Deal:
     @property
     def is_over(self) -> bool:
         """Whether the deal has ended."""
-        return self.phase is Phase.COMPLETE
+        return self.phase is _COMPLETE
 
-    # --- blinds (Art. 2) ------------------------------------------------------------------
+    # --- what the parts hold, read here for convenience -------------------------------------
 
-    def _blind_amount(self, level: int) -> int:
-        if level == 0:
-            factor = 2 if self.rules.blind_size is BlindSize.DOUBLE_POT else 1
-            return factor * self.pot
-        return 2 * self.round_bet[self.blinders[-1]]
+    @property
+    def round_bet(self) -> list[int]:
+        """Each seat's bet in the betting round under way."""
+        return self.round.bets
+
+    @property
+    def current_bet(self) -> int:
+        """The bet to match in the betting round under way."""
+        return self.round.current_bet
+
+    @property
+    def checked(self) -> bool:
+        """5.2(b): someone checked in the second round."""
+        return self.round.checked
+
+    @property
+    def parols(self) -> set[int]:
+        """5.2(c): the seats that said parol in the second round."""
+        return self.round.parols
+
+    @property
+    def drawn(self) -> list[int | None]:
+        """How many cards each seat changed (``None`` before it drew)."""
+        return self.draw.drawn
+
+    @property
+    def discards(self) -> list[tuple[Card, ...]]:
+        """The cards each seat changed."""
+        return self.draw.discards
+
+    @property
+    def fourth_due(self) -> list[int]:
+        """4.2: the seats owed the fourth card of a draw of four."""
+        return self.draw.fourth_due
+
+    @property
+    def kept_apart(self) -> tuple[Card, ...]:
+        """4.4: the opener's discards kept apart for the proof after a split."""
+        return self.draw.kept_apart
+
+    @property
+    def reshuffles(self) -> list[tuple[Card, ...]]:
+        """4.3: each reshuffle of discards into the stock, in the order made."""
+        return self.draw.reshuffles
+
+    @property
+    def showdown_order(self) -> list[int]:
+        """The order in which hands are shown (empty before the showdown)."""
+        return self.showdown.order if self.showdown is not None else []
+
+    @property
+    def shown(self) -> dict[int, HandRank]:
+        """The hands shown so far at the showdown, in the order shown."""
+        return self.showdown.shown if self.showdown is not None else {}
+
+    @property
+    def mucked(self) -> set[int]:
+        """The seats that conceded at the showdown without showing (002)."""
+        return self.showdown.mucked if self.showdown is not None else set()
+
+    def reshuffle_random(self) -> random.Random:
+        """The source of the 4.3 reshuffles: seeded from the deal's seed, else secure."""
+        if self._rng is None:
+            seed = self.start.seed
+            self._rng = secrets.SystemRandom() if seed is None else random.Random(seed + 1)
+        return self._rng
+
+    # --- blinds (Art. 2) and the deal (3.1) -------------------------------------------------
 
     def _offer_blind(self, seat: int) -> None:
-        level = len(self.blinders)
-        allowed = (
-            level == 0
-            or (level == 1 and self.rules.controbuio_allowed)
-            or (level == 2 and self.rules.over_allowed)
-        )
-        if (
-            level < 3
-            and allowed
-            and seat not in self.blinders
-            and self.stacks[seat] >= self._blind_amount(level)
-        ):
-            self.phase = Phase.BLINDS
+        if self.round.blind_offered(self, seat):
+            self.phase = _BLINDS
             self.actor = seat
         else:
             self._deal_cards()
 
-    # --- deal and opening (Art. 3) --------------------------------------------------------
-
     def _deal_cards(self) -> None:
         """3.1: five cards each, one at a time, starting at the dealer's left."""
-        order = self.order_from(self.next_seat(self.dealer))
-        dealt = len(order) * 5
-        for k, card in enumerate(self.stock[:dealt]):
-            self.hands[order[k % len(order)]].append(card)
-        del self.stock[:dealt]
+        n = self.n
+        order = self.seats_from(self.next_seat(self.dealer))
+        stock = self.stock
+        dealt = 5 * n
+        for i, seat in enumerate(order):
+            self.hands[seat].extend(stock[i:dealt:n])
+        del stock[:dealt]
         if self.blinders:
             # 2.4: the round starts left of the last blind bettor; calls only until they act.
             last = self.blinders[-1]
-            self.phase = Phase.FIRST_ROUND
-            self.current_bet = self.round_bet[last]
-            previous = self.round_bet[self.blinders[-2]] if len(self.blinders) > 1 else 0
-            self.last_raise = self.current_bet - previous
-            self.raise_locked = True
-            # The last blind bettor keeps the option (2.5) unless all-in.
-            self.pending = {s for s in range(self.n) if self.can_act(s)}
-            self.may_raise = {last}
+            self.phase = _FIRST_ROUND
+            self.round.after_blinds(self, last)
             self.first_round_starter = self.next_seat(last)
-            if self.pending:
-                self.actor = self._next_pending(last)
+            if self.round.pending:
+                self.actor = self._next_of(self.round.pending, last)
             else:
                 self._end_round()
                 self._start_draw()
         else:
-            self.phase = Phase.OPENING
-            self.pending = set(range(self.n))
+            self.phase = _OPENING
+            self.round.pending = set(range(n))
             self.first_round_starter = self.next_seat(self.dealer)
             self.actor = self.first_round_starter
 
     # --- legal actions --------------------------------------------------------------------
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
-        """What the seat to act may do now (empty once the deal is over)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
-
-    def _compute_legal(self) -> tuple[LegalAction, ...]:
+        """What the seat to act may do now (empty once the deal is over); worked out once per
+        turn by the part of the deal under way."""
+        legal = self._legal
+        if legal is not None:
+            return legal
         seat = self.actor
-        if seat is None:
-            return ()
         phase = self.phase
-        if phase is Phase.BLINDS:
-            kind = (ActionKind.BLIND, ActionKind.CONTROBUIO, ActionKind.OVER)[len(self.blinders)]
-            amount = self._blind_amount(len(self.blinders))
-            return (LegalAction(kind, amount, amount), _SIMPLE[ActionKind.DECLINE])
-        if phase is Phase.OPENING:
-            legal = [_SIMPLE[ActionKind.PASS]]
-            if self.stacks[seat] > 0 and self.requirement.is_met(self.hands[seat], players=self.n):
-                low, high = self._bet_range(seat)
-                legal.append(LegalAction(ActionKind.OPEN, low, high))
-            return tuple(legal)
-        if phase is Phase.DRAW:
-            return _DRAW_ONLY
-        if phase is Phase.SHOWDOWN:
-            legal = [_SIMPLE[ActionKind.SHOW]]
-            if self._may_muck(seat):
-                legal.append(_SIMPLE[ActionKind.MUCK])
-            return tuple(legal)
-        # Betting rounds.
-        to_call = self.current_bet - self.round_bet[seat]
-        legal = []
-        if to_call > 0:
-            legal.append(_SIMPLE[ActionKind.FOLD])
-            amount = min(self.current_bet, self.round_bet[seat] + self.stacks[seat])
-            legal.append(LegalAction(ActionKind.CALL, amount, amount))
-            raise_range = self._raise_range(seat)
-            if raise_range is not None:
-                legal.append(LegalAction(ActionKind.RAISE, *raise_range))
-            return tuple(legal)
-        if phase is Phase.FIRST_ROUND:
-            # The last blind bettor's option (2.5): end the round or raise.
-            legal.append(_SIMPLE[ActionKind.CHECK])
-            raise_range = self._raise_range(seat)
-            if raise_range is not None:
-                legal.append(LegalAction(ActionKind.RAISE, *raise_range))
-            return tuple(legal)
-        # Second round before any bet (5.2).
-        low, high = self._bet_range(seat)
-        legal.append(LegalAction(ActionKind.BET, low, high))
-        legal.append(_SIMPLE[ActionKind.CHECK])
-        if self._parol_available():
-            legal.append(_SIMPLE[ActionKind.PAROL])
-        return tuple(legal)
-
-    def _structure_sizes(self) -> tuple[int, int | None]:
-        """(smallest bet or raise, largest or None) for the current round's structure."""
-        r = self.rules
-        second = self.phase is Phase.SECOND_ROUND
-        if r.structure is BettingStructure.FIXED_LIMIT:
-            size = r.big_bet if second else r.small_bet
-            return size, size
-        factor = 2 if second and r.second_round_doubled else 1
-        if r.structure is BettingStructure.SPREAD_LIMIT:
-            return r.min_bet * factor, r.max_bet * factor
-        return r.min_bet * factor, None
-
-    def _bet_range(self, seat: int) -> tuple[int, int]:
-        """Open or bet: new round totals allowed (all-in for less is always allowed)."""
-        low, high = self._structure_sizes()
-        if self.rules.structure is BettingStructure.POT_LIMIT:
-            high = max(low, self.pot)
-        all_in = self.round_bet[seat] + self.stacks[seat]
-        top = all_in if high is None else min(high, all_in)
-        return min(low, top), top
-
-    def _raise_range(self, seat: int) -> tuple[int, int] | None:
-        if self.raise_locked and seat not in self.may_raise:
-            return None
-        if seat not in self.may_raise:
-            return None
-        cap = self.rules.raise_cap
-        if cap is not None and self.raises >= cap:
-            return None
-        if not any(self.can_act(s) for s in range(self.n) if s != seat):
-            return None
-        all_in = self.round_bet[seat] + self.stacks[seat]
-        if all_in <= self.current_bet:
-            return None
-        low, high = self._structure_sizes()
-        structure = self.rules.structure
-        if structure in (BettingStructure.POT_LIMIT, BettingStructure.NO_LIMIT):
-            low = max(low, self.last_raise)
-        if structure is BettingStructure.POT_LIMIT:
-            to_call = self.current_bet - self.round_bet[seat]
-            high = max(low, self.pot + to_call)
-        min_to = self.current_bet + low
-        max_to = all_in if high is None else min(self.current_bet + high, all_in)
-        return min(min_to, max_to), max_to
-
-    def _parol_available(self) -> bool:
-        """5.2(c): until someone bets or checks; decided: not with a player all-in."""
-        return (
-            self.rules.parol_allowed
-            and not self.checked
-            and self.current_bet == 0
-            and all(self.stacks[s] > 0 for s in range(self.n) if not self.folded[s])
-        )
-
-    def _may_muck(self, seat: int) -> bool:
-        """002: a losing hand may be mucked: one beaten, in every pot it could win, by a hand
-        already shown."""
-        if not self.rules.muck_allowed or not self.shown:
-            return False
-        mine = self._rank(seat)
-        for pot in self._showdown_pots:
-            if seat not in pot.eligible:
-                continue
-            rivals = [s for s in pot.eligible if s in self.shown]
-            ranks = [mine, *(self.shown[s] for s in rivals)]
-            if 0 in best_ranks(ranks):
-                return False
-        return True
-
-    def _rank(self, seat: int) -> HandRank:
-        """The final hand of ``seat``, evaluated when the showdown begins."""
-        return self._final_ranks[seat]
+        if seat is None:
+            legal = ()
+        elif phase is _DRAW:
+            legal = DRAW_ONLY
+        elif phase is _SHOWDOWN:
+            assert self.showdown is not None
+            legal = self.showdown.choices(self, seat)
+        elif phase is _OPENING:
+            legal = self.round.opening_choices(self, seat)
+        elif phase is _BLINDS:
+            legal = self.round.blind_choices(self)
+        else:
+            legal = self.round.choices(self, seat)
+        self._legal = legal
+        return legal
 
     # --- applying actions -----------------------------------------------------------------
 
@@ -483,9 +443,9 @@ class Deal:
         Raises an :class:`~italian_poker.engine.errors.IllegalActionError` subclass, leaving the
         deal unchanged, when the action is not allowed now.
         """
-        if self.phase is Phase.COMPLETE or self.actor is None:
-            raise DealOverError("the deal is over: no more actions")
         actor = self.actor
+        if actor is None or self.phase is _COMPLETE:
+            raise DealOverError("the deal is over: no more actions")
         if seat is not None and seat != actor:
             raise NotYourTurnError(
                 f"it is {self.names[actor]}'s turn, not {self._seat_name(seat)}'s"
@@ -496,10 +456,17 @@ class Deal:
                 break
         else:
             raise self._unavailable(kind)
-        record = self._validate(actor, action, legal)
+        if kind is _KIND_DRAW:
+            self.draw.check(self, actor, action)
+        elif action.amount != legal.min_amount or action.cards or action.split:
+            # Anything but a plain action as offered: check it, or fill in the amount.
+            action = self._checked(action, legal)
+        elif kind in AMOUNT_KINDS:
+            self._checked(action, legal)
+        record = ActionRecord(actor, action, self.phase)
         self._legal = None
         self.actions.append(record)
-        self._HANDLERS[kind](self, actor, record.action)
+        self._HANDLERS[kind](self, actor, action)
         return record
 
     def _seat_name(self, seat: int) -> str:
@@ -507,11 +474,11 @@ class Deal:
 
     def _unavailable(self, kind: ActionKind) -> IllegalActionError:
         allowed = ", ".join(str(la) for la in self.legal_actions())
-        if kind is ActionKind.OPEN and self.phase is Phase.OPENING:
+        if kind is ActionKind.OPEN and self.phase is _OPENING:
             return OpeningRequirementError(
                 f"you cannot open: you need {self.requirement.describe()}; you may: {allowed}"
             )
-        if kind is ActionKind.PAROL and self.phase is Phase.SECOND_ROUND and self.checked:
+        if kind is ActionKind.PAROL and self.phase is _SECOND_ROUND and self.round.checked:
             return ActionNotAvailableError(
                 f"parol is no longer available once a player has checked (5.2(b)); "
                 f"you may: {allowed}"
@@ -520,17 +487,14 @@ class Deal:
             f"{kind.value} is not allowed now ({self.phase.value}); you may: {allowed}"
         )
 
-    def _validate(self, seat: int, action: Action, legal: LegalAction) -> ActionRecord:
+    def _checked(self, action: Action, legal: LegalAction) -> Action:
+        """``action`` (of the kind of ``legal``, not a draw) as recorded, with the fixed amount
+        of a call or blind filled in; raises if its cards or amount are not allowed."""
         kind = action.kind
-        if kind is ActionKind.DRAW:
-            if action.amount is not None:
-                raise InvalidAmountError("a draw names the cards to change, not an amount")
-            self._check_draw(seat, action)
-            return ActionRecord(seat, action, self.phase)
         if action.cards or action.split:
             raise ActionNotAvailableError(f"{kind.value} takes no cards")
-        if kind in (ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE):
-            amount = action.amount
+        amount = action.amount
+        if kind in AMOUNT_KINDS:
             low, high = legal.min_amount, legal.max_amount
             assert low is not None and high is not None
             if amount is None or isinstance(amount, bool) or not isinstance(amount, int):
@@ -542,54 +506,22 @@ class Deal:
                     f"{kind.value} must make your bet {low} to {high} chips in this round, "
                     f"not {amount}"
                 )
-            return ActionRecord(seat, action, self.phase)
-        if action.amount != legal.min_amount:
-            if action.amount is not None:
+            return action
+        if amount != legal.min_amount:
+            if amount is not None:
                 raise InvalidAmountError(
-                    f"{kind.value} is for exactly {legal.min_amount} chips, not {action.amount}"
+                    f"{kind.value} is for exactly {legal.min_amount} chips, not {amount}"
                     if legal.min_amount is not None
                     else f"{kind.value} takes no amount"
                 )
-            action = Action(kind, legal.min_amount)
-        return ActionRecord(seat, action, self.phase)
+            return _filled_in(kind, legal.min_amount)
+        return action
 
-    def _check_draw(self, seat: int, action: Action) -> None:
-        cards = action.cards
-        if len(cards) > MAX_DRAW:
-            raise InvalidDrawError(f"you may change at most {MAX_DRAW} cards, not {len(cards)}")
-        if len(set(cards)) != len(cards):
-            raise InvalidDrawError("each discarded card must be named once")
-        hand = self.hands[seat]
-        missing = [str(c) for c in cards if c not in hand]
-        if missing:
-            raise InvalidDrawError(f"you do not hold {', '.join(missing)}")
-        if action.split and seat != self.opener:
-            raise InvalidDrawError("only the opener announces a split opening (4.4)")
-        if seat == self.opener and self.opening_hand:
-            kept = [c for c in hand if c not in cards]
-            broken = not self.requirement.kept_proves(kept)
-            if broken and not self.rules.opener_may_split:
-                raise InvalidDrawError(
-                    "these rules do not let the opener break the opening combination"
-                )
-            if broken and not action.split:
-                raise InvalidDrawError(
-                    "you are discarding part of your opening: announce the split (4.4) "
-                    "so your discards are kept apart for the proof"
-                )
-
-    # --- handlers -------------------------------------------------------------------------
-
-    def _put(self, seat: int, total: int) -> None:
-        """Make ``seat``'s bet in this round ``total`` chips."""
-        add = total - self.round_bet[seat]
-        self.stacks[seat] -= add
-        self.round_bet[seat] = total
-        self.committed[seat] += add
+    # --- blinds, opening and betting (Art. 2, 3, 5) ----------------------------------------
 
     def _on_blind(self, seat: int, action: Action) -> None:
         assert action.amount is not None
-        self._put(seat, action.amount)
+        self.round.put(self, seat, action.amount)
         self.blinders.append(seat)
         self.last_aggressor = seat
         self._offer_blind(self.next_seat(seat))
@@ -598,240 +530,130 @@ class Deal:
         self._deal_cards()
 
     def _on_pass(self, seat: int, action: Action) -> None:
-        self.pending.discard(seat)
-        if not self.pending:
+        pending = self.round.pending
+        pending.discard(seat)
+        if not pending:
             self._finish_passed()
             return
-        self.actor = self._next_pending(seat)
+        self.actor = self._next_of(pending, seat)
 
     def _on_open(self, seat: int, action: Action) -> None:
         assert action.amount is not None
         self.opener = seat
         self.opening_hand = tuple(self.hands[seat])
-        self.phase = Phase.FIRST_ROUND
+        self.phase = _FIRST_ROUND
         if not self.rules.passed_players_may_play:
+            passed = self.round.pending
             for s in range(self.n):
-                if s != seat and s not in self.pending:
+                if s != seat and s not in passed:
                     self._fold(s)
-        self._bet_to(seat, action.amount)
-        self._advance_betting(seat)
-
-    def _bet_to(self, seat: int, total: int) -> None:
-        """A bet or raise to ``total``: everyone else still able to act must respond."""
-        increment = total - self.current_bet
-        full = increment >= self.last_raise or self.current_bet == 0
-        self._put(seat, total)
-        self.last_aggressor = seat
-        if self.current_bet == 0 and self.phase is Phase.SECOND_ROUND:
-            self.first_bettor = seat
-        elif self.current_bet > 0:
-            self.raises += 1
-            self.last_raiser[self.phase] = seat
-        self.current_bet = total
-        others = {s for s in range(self.n) if s != seat and self.can_act(s)}
-        if full:
-            self.last_raise = max(increment, self.last_raise)
-            self.may_raise = set(others)
-        else:
-            # An all-in raise short of a full raise does not reopen the betting.
-            self.may_raise &= others
-        self.pending = others
-        self.raise_locked = False
-
-    def _on_raise(self, seat: int, action: Action) -> None:
-        assert action.amount is not None
-        self._bet_to(seat, action.amount)
-        self._advance_betting(seat)
+        self.round.bet_to(self, seat, action.amount)
+        self._after_bet(seat)
 
     def _on_bet(self, seat: int, action: Action) -> None:
+        """A bet (5.2(a)) or a raise to ``action.amount``."""
         assert action.amount is not None
-        self._bet_to(seat, action.amount)
-        self._advance_betting(seat)
+        self.round.bet_to(self, seat, action.amount)
+        self._after_bet(seat)
 
     def _on_call(self, seat: int, action: Action) -> None:
         assert action.amount is not None
-        self._put(seat, action.amount)
-        self.pending.discard(seat)
-        self.may_raise.discard(seat)
-        self._advance_betting(seat)
+        self.round.call(self, seat, action.amount)
+        self._after_bet(seat)
 
     def _on_check(self, seat: int, action: Action) -> None:
-        self.pending.discard(seat)
-        self.may_raise.discard(seat)
-        if self.phase is Phase.SECOND_ROUND:
-            self.checked = True
-        self._advance_betting(seat)
+        self.round.check(seat)
+        self._after_bet(seat)
 
     def _on_parol(self, seat: int, action: Action) -> None:
-        self.parols.add(seat)
-        self.pending.discard(seat)
-        self.may_raise.discard(seat)
-        self._advance_betting(seat)
+        self.round.parol(seat)
+        self._after_bet(seat)
 
     def _on_fold(self, seat: int, action: Action) -> None:
         self._fold(seat)
-        self._advance_betting(seat)
+        self._after_bet(seat)
 
     def _fold(self, seat: int) -> None:
         self.folded[seat] = True
-        self.pending.discard(seat)
-        self.may_raise.discard(seat)
-        if self.phase in (Phase.OPENING, Phase.FIRST_ROUND):
+        self.round.acted(seat)
+        if not self.round.second:
             self.first_round_folded[seat] = True
         self.muck.extend((seat, c) for c in self.hands[seat])
 
-    def _next_pending(self, seat: int) -> int:
-        s = self.next_seat(seat)
-        while s not in self.pending:
-            s = self.next_seat(s)
-        return s
-
-    def _advance_betting(self, seat: int) -> None:
+    def _after_bet(self, seat: int) -> None:
+        """Who acts next in the round, or, once it is over, what follows it."""
         if self.folded.count(False) == 1:
             # 3.7 / 5.4(c): all but one folded; the survivor takes the pot without showing.
             self._end_round()
-            self._award(shown=False)
+            self._award()
             return
-        if self.pending:
-            self.actor = self._next_pending(seat)
+        betting = self.round
+        if betting.pending:
+            self.actor = self._next_of(betting.pending, seat)
             return
         self._end_round()
-        if self.phase is Phase.FIRST_ROUND:
+        if self.phase is _FIRST_ROUND:
             self._start_draw()
-        elif self.current_bet == 0 and self.parols and self.parols >= set(self._actors()):
+        elif betting.current_bet == 0 and betting.parols and betting.parols >= set(self._actors()):
             self._finish_parol()  # 5.4(a)
         else:
             self._start_showdown()  # 5.4(b), 5.4(d)
 
-    def _actors(self) -> list[int]:
-        return [s for s in range(self.n) if self.can_act(s)]
-
     def _end_round(self) -> None:
-        if self.phase in (Phase.OPENING, Phase.FIRST_ROUND):
-            self.first_round_put = list(self.round_bet)
-        self.round_bet = [0] * self.n
-        self.current_bet = 0
-        self.last_raise = 0
-        self.raises = 0
-        self.pending = set()
-        self.may_raise = set()
-        self.raise_locked = False
+        if not self.round.second:
+            self.first_round_put = list(self.round.bets)
+        self.round.close()
 
     # --- draw (Art. 4) --------------------------------------------------------------------
 
     def _start_draw(self) -> None:
-        self.phase = Phase.DRAW
-        order = [s for s in self.order_from(self.next_seat(self.dealer)) if not self.folded[s]]
-        self.pending = set(order)
-        self.actor = order[0]
+        self.phase = _DRAW
+        folded = self.folded
+        turns = [s for s in self.seats_from(self.next_seat(self.dealer)) if not folded[s]]
+        self.draw.turns = turns
+        self.actor = turns[0]
 
     def _on_draw(self, seat: int, action: Action) -> None:
-        cards = action.cards
-        hand = self.hands[seat]
-        for card in cards:
-            hand.remove(card)
-        self.drawn[seat] = len(cards)
-        self.discards[seat] = cards
-        if action.split:
-            self.split_announced = True
-            self.kept_apart = cards  # 4.4: kept apart for the proof
-        served_now = min(len(cards), MAX_DRAW - 1)
-        hand.extend(self._take(served_now, seat))
-        if len(cards) == MAX_DRAW:
-            self.fourth_due.append(seat)  # 4.2: the fourth card after everyone else
-        if not action.split:
-            self.muck.extend((seat, c) for c in cards)
-        self.pending.discard(seat)
-        if self.pending:
-            self.actor = self._next_pending(seat)
+        draw = self.draw
+        draw.change(self, seat, action)
+        if draw.turns:
+            self.actor = draw.turns[0]
             return
-        for late in self.fourth_due:
-            self.hands[late].extend(self._take(1, late))
+        draw.serve_fourth_cards(self)
         self._start_second_round()
-
-    def _take(self, count: int, seat: int) -> list[Card]:
-        """Serve ``count`` cards to ``seat`` from the stock.
-
-        4.3: when the stock runs out the discards are shuffled in. A player is never served
-        a card they discarded while another card is available; only when nothing else is
-        left are their own discards, and last the opener's cards kept apart, served.
-        """
-        served = self._from_stock(count, seat)
-        if len(served) < count and self.muck:
-            self._shuffle_in(self.muck)
-            self.muck = []
-            served += self._from_stock(count - len(served), seat)
-        if len(served) < count:
-            served += self._from_stock(count - len(served), None)
-        if len(served) < count and self.kept_apart:
-            # The proof comes from the recorded opening hand, so these may be used.
-            self._shuffle_in([(seat, c) for c in self.kept_apart])
-            self.kept_apart = ()
-            served += self._from_stock(count - len(served), None)
-        return served
-
-    def _from_stock(self, count: int, seat: int | None) -> list[Card]:
-        """Up to ``count`` cards from the top of the stock, skipping ``seat``'s discards."""
-        stock = self.stock
-        if seat is None or not self._discarded_by:
-            taken = stock[:count]
-            del stock[:count]
-            return taken
-        taken = []
-        i = 0
-        while len(taken) < count and i < len(stock):
-            if self._discarded_by.get(stock[i]) == seat:
-                i += 1
-            else:
-                taken.append(stock.pop(i))
-        return taken
-
-    def _shuffle_in(self, entries: Sequence[tuple[int, Card]]) -> None:
-        """4.3: shuffle discards (with who discarded them) under the stock; recorded."""
-        pool = [c for _, c in entries]
-        for owner, card in entries:
-            self._discarded_by[card] = owner
-        if self._replay_reshuffles:
-            order = self._replay_reshuffles.pop(0)
-            if sorted(c.index for c in order) != sorted(c.index for c in pool):
-                raise SeatError("a recorded reshuffle does not match the discards")
-            pool = list(order)
-        else:
-            if self._rng is None:
-                seed = self.start.seed
-                self._rng = secrets.SystemRandom() if seed is None else random.Random(seed + 1)
-            self._rng.shuffle(pool)
-        self.reshuffles.append(tuple(pool))
-        self.stock.extend(pool)
 
     # --- second round (Art. 5) ------------------------------------------------------------
 
     def _start_second_round(self) -> None:
-        self.phase = Phase.SECOND_ROUND
+        self.phase = _SECOND_ROUND
+        first_round = self.round
+        self.round = BettingRound.begin(self.rules, self.n, second=True)
         actors = self._actors()
         if len(actors) < 2:
             self._start_showdown()
             return
-        first = self._second_round_first()
-        self.pending = set(actors)
-        self.may_raise = set(actors)
-        self.actor = first
+        self.round.pending = set(actors)
+        self.round.may_raise = set(actors)
+        self.actor = self._second_round_first(first_round)
 
-    def _second_round_first(self) -> int:
+    def _second_round_first(self, first_round: BettingRound) -> int:
+        """5.1: who begins the second round (by the rules' reading)."""
         rule = self.rules.second_round_starter
         anchor: int | None
         last_blind = self.blinders[-1] if self.blinders else None
         opener = self.opener if self.opener is not None else last_blind
-        if rule is SecondRoundStarter.LAST_RAISER:
-            anchor = self.last_raiser.get(Phase.FIRST_ROUND, opener)
-        elif rule is SecondRoundStarter.FIRST_ROUND_STARTER:
+        if rule is _LAST_RAISER:
+            anchor = first_round.last_raiser
+            if anchor is None:
+                anchor = opener
+        elif rule is _FIRST_ROUND_STARTER:
             anchor = self.first_round_starter
         else:
             anchor = opener
         if anchor is None:
             anchor = self.next_seat(self.dealer)
         # Decided: if that player folded or is all-in, the next one able to act begins.
-        for s in self.order_from(anchor):
+        for s in self.seats_from(anchor):
             if self.can_act(s):
                 return s
         raise AssertionError("no player can act")  # pragma: no cover
@@ -839,86 +661,36 @@ class Deal:
     # --- showdown (Art. 6-7) --------------------------------------------------------------
 
     def _start_showdown(self) -> None:
-        self.phase = Phase.SHOWDOWN
-        live = [s for s in range(self.n) if not self.folded[s]]
-        first = self._first_to_show()
-        self.showdown_order = [s for s in self.order_from(first) if s in live]
-        self._showdown_pots = build_pots(self.committed, [not f for f in self.folded], self.dead)
-        tiebreak = self.rules.tiebreak
-        self._final_ranks = {
-            s: evaluate(self.hands[s], players=self.n, tiebreak=tiebreak) for s in live
-        }
-        self.pending = set(self.showdown_order)
-        self.actor = self.showdown_order[0]
-
-    def _first_to_show(self) -> int:
-        """002: the last raiser, else the first bettor, of the second round; 001: the last
-        player who bet in the deal. Otherwise the first live player after the dealer."""
-        if self.rules.showdown_order is ShowdownOrder.LAST_AGGRESSOR:
-            candidate = self.last_raiser.get(Phase.SECOND_ROUND, self.first_bettor)
-        else:
-            candidate = self.last_aggressor
-        if candidate is None or self.folded[candidate]:
-            for s in self.order_from(self.next_seat(self.dealer)):
-                if not self.folded[s]:
-                    return s
-        assert candidate is not None
-        return candidate
+        self.phase = _SHOWDOWN
+        self.showdown = Showdown.begin(self)
+        self.actor = self.showdown.actor
 
     def _on_show(self, seat: int, action: Action) -> None:
-        self.shown[seat] = self._rank(seat)
-        self._next_shower(seat)
+        assert self.showdown is not None
+        self.showdown.show(seat)
+        self._next_shower()
 
     def _on_muck(self, seat: int, action: Action) -> None:
-        self.mucked.add(seat)
-        self._next_shower(seat)
+        assert self.showdown is not None
+        self.showdown.muck(seat)
+        self._next_shower()
 
-    def _next_shower(self, seat: int) -> None:
-        self.pending.discard(seat)
-        if self.pending:
-            self.actor = self._next_pending(seat)
-        else:
-            self._award(shown=True)
+    def _next_shower(self) -> None:
+        assert self.showdown is not None
+        self.actor = self.showdown.actor
+        if self.actor is None:
+            self._award()
 
     # --- endings --------------------------------------------------------------------------
 
-    def _award(self, *, shown: bool) -> None:
-        live = [not self.folded[s] and s not in self.mucked for s in range(self.n)]
-        pots = build_pots(self.committed, live, self.dead)
-        awards = tuple(self._award_pot(pot, shown) for pot in pots)
+    def _award(self) -> None:
+        """The pots go to their winners: at the showdown, or uncalled."""
+        awards = award_pots(self, self.showdown)
+        stacks = self.stacks
         for award in awards:
             for seat, share in zip(award.winners, award.shares, strict=True):
-                self.stacks[seat] += share
+                stacks[seat] += share
         self._complete(Outcome.WON, awards, carried=0, returned=(0,) * self.n)
-
-    def _award_pot(self, pot: Pot, shown: bool) -> PotAward:
-        if len(pot.eligible) == 1 or not shown:
-            winners = list(pot.eligible)
-            reason = "uncalled" if not shown else "only eligible hand"
-        else:
-            ranks = [self.shown[s] for s in pot.eligible]
-            winners = [pot.eligible[i] for i in best_ranks(ranks)]
-            reason = _reason(ranks, [pot.eligible.index(w) for w in winners])
-        ordered = self._odd_chip_order(winners)
-        shares = split_amount(pot.amount, ordered)
-        return PotAward(
-            amount=pot.amount,
-            eligible=pot.eligible,
-            winners=tuple(sorted(winners)),
-            shares=tuple(shares[w] for w in sorted(winners)),
-            reason=reason,
-        )
-
-    def _odd_chip_order(self, winners: list[int]) -> list[int]:
-        order = self.order_from(self.next_seat(self.dealer))
-        by_position = sorted(winners, key=order.index)
-        if self.rules.odd_chip is OddChip.HIGHEST_SUIT and all(w in self.shown for w in winners):
-            return sorted(by_position, key=self._deciding_suit, reverse=True)
-        return by_position
-
-    def _deciding_suit(self, seat: int) -> int:
-        suit = self.shown[seat].suit
-        return -1 if suit is None else int(suit)
 
     def _finish_passed(self) -> None:
         """3.5: nobody opened. The pot stays (000) or the antes go back (003)."""
@@ -953,12 +725,8 @@ class Deal:
         returned: tuple[int, ...],
         makeups: tuple[int | None, ...] = (),
     ) -> None:
-        self.phase = Phase.COMPLETE
+        self.phase = _COMPLETE
         self.actor = None
-        self.pending = set()
-        proof: tuple[Card, ...] = ()
-        if self.opener is not None and self.rules.opener_must_prove:
-            proof = opening_combination(self.opening_hand, self.requirement, players=self.n)
         self.result = DealResult(
             outcome=outcome,
             stacks=tuple(self.stacks),
@@ -967,7 +735,7 @@ class Deal:
             returned=returned,
             shown=dict(self.shown),
             makeups=makeups,
-            proof=proof,
+            proof=opening_proof(self),
         )
 
     _HANDLERS: ClassVar[dict[ActionKind, Callable[[Deal, int, Action], None]]] = {
@@ -979,7 +747,7 @@ class Deal:
         ActionKind.OPEN: _on_open,
         ActionKind.FOLD: _on_fold,
         ActionKind.CALL: _on_call,
-        ActionKind.RAISE: _on_raise,
+        ActionKind.RAISE: _on_bet,
         ActionKind.CHECK: _on_check,
         ActionKind.BET: _on_bet,
         ActionKind.PAROL: _on_parol,
@@ -987,16 +755,3 @@ class Deal:
         ActionKind.SHOW: _on_show,
         ActionKind.MUCK: _on_muck,
     }
-
-
-def _reason(ranks: list[HandRank], winner_indices: list[int]) -> str:
-    """Why the winners won, e.g. ``la minima batte la massima``."""
-    classes = {r.straight_flush_class for r in ranks if r.straight_flush_class is not None}
-    if len(winner_indices) == 3 and len(classes) == 3:
-        return "three straight flushes, minimum, medium and maximum: the pot is split (7.3)"
-    best = ranks[winner_indices[0]]
-    if best.straight_flush_class is StraightFlushClass.MINIMUM and (
-        StraightFlushClass.MAXIMUM in classes
-    ):
-        return "la minima batte la massima (7.2)"
-    return f"best hand: {best.description}"

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 import secrets
+import struct
 from dataclasses import dataclass
+from functools import cache
+from operator import itemgetter
 
 from italian_poker.engine.cards import ALL_CARDS, Card, Rank
 from italian_poker.engine.errors import CardNotInDeckError, PlayerCountError
@@ -77,13 +80,24 @@ class Deck:
 
         Each card gets an independent 64-bit random key (from :mod:`secrets`, or from
         :class:`random.Random` seeded with ``seed``) and the deck is sorted by key: a uniform
-        permutation, with one call to the secure source per shuffle.
+        permutation, with one call to the random source per shuffle.
         """
         cards = self.cards
+        size = len(cards)
         if seed is None:
-            data = secrets.token_bytes(8 * len(cards))
-            keys = [int.from_bytes(data[i : i + 8], "big") for i in range(0, len(data), 8)]
+            keys = struct.unpack(f">{size}Q", secrets.token_bytes(8 * size))
         else:
-            rng = random.Random(seed)
-            keys = [rng.getrandbits(64) for _ in cards]
-        return tuple(cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__))
+            # One call for all the keys: the same 64-bit keys, in the same order, as
+            # ``getrandbits(64)`` card by card (the words come least significant first).
+            bits = random.Random(seed).getrandbits(64 * size)
+            keys = struct.unpack(f"<{size}Q", bits.to_bytes(8 * size, "little"))
+        return tuple([card for _, card in sorted(zip(keys, cards, strict=True), key=_KEY)])
+
+
+_KEY = itemgetter(0)
+
+
+@cache
+def stripped_deck(players: int) -> Deck:
+    """The :class:`Deck` for ``players`` players, made once and shared."""
+    return Deck(players)

@@ -35,6 +35,10 @@ class MatchPhase(StrEnum):
     """Fewer than two players can be dealt in."""
 
 
+# Read on every action: an enum member looked up as a class attribute costs ~0.1 µs on 3.11.
+_MAKE_UP, _IN_DEAL = MatchPhase.MAKE_UP, MatchPhase.IN_DEAL
+
+
 @dataclass(slots=True)
 class Seat:
     """A seat at the table."""
@@ -91,6 +95,8 @@ class Match:
         self.seed = seed
         self.deal: Deal | None = None
         self.deal_seats: list[str] = []
+        self._dealt_in: list[Seat] = []
+        """The seats of the current (or last) deal, in deal order."""
         self.completed: list[CompletedDeal] = []
         self.departed: list[tuple[str, int]] = []
         """Players who left or busted, with the chips they took."""
@@ -262,25 +268,26 @@ class Match:
         )
         self.deal = Deal(start)
         self.deal_seats = list(names)
+        self._dealt_in = playing
         self.phase = MatchPhase.IN_DEAL
         self._sync_stacks()
         self._after_action()
 
     def _sync_stacks(self) -> None:
         assert self.deal is not None
-        by_name = {s.name: s for s in self.seats}
-        for name, stack in zip(self.deal_seats, self.deal.stacks, strict=True):
-            by_name[name].stack = stack
+        for seat, stack in zip(self._dealt_in, self.deal.stacks, strict=True):
+            seat.stack = stack
 
     # --- acting ---------------------------------------------------------------------------
 
     @property
     def actor(self) -> str | None:
         """Name of the player to act, or None."""
-        if self.phase is MatchPhase.MAKE_UP:
+        phase = self.phase
+        if phase is _MAKE_UP:
             return self._makeup_queue[0]
         deal = self.deal
-        if self.phase is MatchPhase.IN_DEAL and deal is not None and deal.actor is not None:
+        if phase is _IN_DEAL and deal is not None and deal.actor is not None:
             return self.deal_seats[deal.actor]
         return None
 
@@ -292,7 +299,7 @@ class Match:
                 LegalAction(ActionKind.MAKE_UP, amount, amount),
                 LegalAction(ActionKind.SIT_OUT),
             )
-        if self.phase is MatchPhase.IN_DEAL and self.deal is not None:
+        if self.phase is _IN_DEAL and self.deal is not None:
             return self.deal.legal_actions()
         return ()
 
@@ -303,7 +310,7 @@ class Match:
             raise DealOverError("nobody is to act: start the next deal")
         if player is not None and player != actor:
             raise NotYourTurnError(f"it is {actor}'s turn, not {player}'s")
-        if self.phase is MatchPhase.MAKE_UP:
+        if self.phase is _MAKE_UP:
             self._apply_makeup(actor, action)
             return
         assert self.deal is not None

@@ -23,32 +23,35 @@ def build_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) ->
     eligible seats are merged.
     """
     levels = sorted({c for c, alive in zip(committed, live, strict=True) if alive and c > 0})
-    pots: list[Pot] = []
+    amounts: list[int] = []
+    eligibles: list[tuple[int, ...]] = []
     previous = 0
     for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in committed)
-        eligible = tuple(
-            i
-            for i, (c, alive) in enumerate(zip(committed, live, strict=True))
-            if alive and c >= level
-        )
-        if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+        amount = 0
+        eligible = []
+        for seat, c in enumerate(committed):
+            if c > previous:
+                amount += (c if c < level else level) - previous
+            if c >= level and live[seat]:
+                eligible.append(seat)
+        if eligibles and eligibles[-1] == tuple(eligible):
+            amounts[-1] += amount
         else:
-            pots.append(Pot(amount, eligible))
+            amounts.append(amount)
+            eligibles.append(tuple(eligible))
         previous = level
     # Chips above the highest live level (a folded seat's excess) join the last pot.
-    excess = sum(c - min(c, previous) for c in committed)
-    if pots:
-        first = pots[0]
-        pots[0] = Pot(first.amount + dead, first.eligible)
-        if excess:
-            last = pots[-1]
-            pots[-1] = Pot(last.amount + excess, last.eligible)
-    elif dead or excess:
-        live_seats = tuple(i for i, alive in enumerate(live) if alive)
-        pots.append(Pot(dead + excess, live_seats))
-    return pots
+    excess = 0
+    for c in committed:
+        if c > previous:
+            excess += c - previous
+    if amounts:
+        amounts[0] += dead
+        amounts[-1] += excess
+        return [Pot(amount, eligible) for amount, eligible in zip(amounts, eligibles, strict=True)]
+    if dead or excess:
+        return [Pot(dead + excess, tuple(i for i, alive in enumerate(live) if alive))]
+    return []
 
 
 def split_amount(amount: int, winners: Sequence[int]) -> dict[int, int]:

@@ -78,15 +78,27 @@ class SeatView:
         return self.current_bet - self.round_bets[self.seat]
 
 
-_PUBLIC_LOGS: WeakKeyDictionary[Deal, list[PublicAction]] = WeakKeyDictionary()
-"""Per deal, the actions as everyone saw them (grown as the deal goes on)."""
+@dataclass(slots=True)
+class _PublicLog:
+    """A deal's actions as everyone saw them, grown as the deal goes on; ``own_draws`` are
+    the positions of draws whose cards only the player who drew may see."""
+
+    actions: list[PublicAction]
+    own_draws: dict[int, int]
+    seen: tuple[PublicAction, ...] = ()
+
+
+_PUBLIC_LOGS: WeakKeyDictionary[Deal, _PublicLog] = WeakKeyDictionary()
+"""Per deal, the actions as everyone saw them."""
+
+_DRAW = ActionKind.DRAW
 
 
 def _as_seen(record: ActionRecord, face_up: bool, own: bool) -> PublicAction:
     action = record.action
     changed: int | None = None
     discards: tuple[Card, ...] = ()
-    if action.kind is ActionKind.DRAW:
+    if action.kind is _DRAW:
         changed = len(action.cards)
         if own or face_up:
             discards = action.cards
@@ -96,15 +108,23 @@ def _as_seen(record: ActionRecord, face_up: bool, own: bool) -> PublicAction:
 def _public_actions(deal: Deal, seat: int) -> tuple[PublicAction, ...]:
     """The deal's actions as ``seat`` saw them: a draw shows its cards only to the player who
     drew, unless the discards are face up (003)."""
-    log = _PUBLIC_LOGS.setdefault(deal, [])
-    face_up = deal.rules.discards_face_up
-    for record in deal.actions[len(log) :]:
-        log.append(_as_seen(record, face_up, own=False))
-    seen = list(log)
-    if not face_up:
-        for i, record in enumerate(deal.actions):
-            if record.seat == seat and record.action.kind is ActionKind.DRAW:
-                seen[i] = _as_seen(record, face_up, own=True)
+    log = _PUBLIC_LOGS.get(deal)
+    if log is None:
+        log = _PUBLIC_LOGS[deal] = _PublicLog([], {})
+    records = deal.actions
+    public = log.actions
+    if len(public) < len(records):
+        face_up = deal.rules.discards_face_up
+        for record in records[len(public) :]:
+            if record.action.kind is _DRAW and record.action.cards and not face_up:
+                log.own_draws[record.seat] = len(public)
+            public.append(_as_seen(record, face_up, own=False))
+        log.seen = tuple(public)
+    own = log.own_draws.get(seat)
+    if own is None:
+        return log.seen
+    seen = list(log.seen)
+    seen[own] = _as_seen(records[own], face_up=False, own=True)
     return tuple(seen)
 
 
@@ -112,35 +132,38 @@ def seat_view(deal: Deal, seat: int) -> SeatView:
     """The view of ``deal`` for ``seat``."""
     if not 0 <= seat < deal.n:
         raise ValueError(f"seat must be 0 to {deal.n - 1}, got {seat}")
-    shown = {s: tuple(deal.hands[s]) for s in deal.shown}
+    showdown = deal.showdown
+    shown_ranks = showdown.shown if showdown is not None else {}
+    hands = deal.hands
+    betting = deal.round
+    draw = deal.draw
     result = deal.result
-    proof = result.proof if result is not None else ()
     return SeatView(
         seat=seat,
-        names=deal.names,
+        names=deal.start.names,
         rules=deal.rules,
         phase=deal.phase,
         dealer=deal.dealer,
         actor=deal.actor,
-        hand=tuple(deal.hands[seat]),
+        hand=tuple(hands[seat]),
         stacks=tuple(deal.stacks),
-        round_bets=tuple(deal.round_bet),
+        round_bets=tuple(betting.bets),
         committed=tuple(deal.committed),
         pot=deal.pot,
-        current_bet=deal.current_bet,
+        current_bet=betting.current_bet,
         folded=tuple(deal.folded),
-        cards_held=tuple(len(h) for h in deal.hands),
-        cards_changed=tuple(deal.drawn),
-        shown=shown,
-        shown_ranks=dict(deal.shown),
+        cards_held=tuple([len(h) for h in hands]),
+        cards_changed=tuple(draw.drawn),
+        shown={s: tuple(hands[s]) for s in shown_ranks} if shown_ranks else {},
+        shown_ranks=dict(shown_ranks),
         requirement=deal.requirement,
         opener=deal.opener,
         blinders=tuple(deal.blinders),
-        parols=tuple(sorted(deal.parols)),
-        checked=deal.checked,
+        parols=tuple(sorted(betting.parols)) if betting.parols else (),
+        checked=betting.checked,
         actions=_public_actions(deal, seat),
         legal_actions=deal.legal_actions() if deal.actor == seat else (),
         result=result,
-        proof=proof,
-        kept_apart=deal.kept_apart if deal.opener == seat else (),
+        proof=result.proof if result is not None else (),
+        kept_apart=draw.kept_apart if deal.opener == seat else (),
     )

@@ -1,0 +1,160 @@
+"""The draw (Art. 4): each player in the hand changes up to four cards.
+
+A :class:`Draw` holds who changed how many cards and which, the players still owed the fourth
+card of a draw of four (4.2), the discards reshuffled into the stock when it runs out (4.3) and
+the cards an opener keeps apart after splitting the opening (4.4). It serves the cards from the
+stock of the :class:`~italian_poker.engine.deal.Deal`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.cards import Card
+from italian_poker.engine.errors import InvalidAmountError, InvalidDrawError, SeatError
+
+if TYPE_CHECKING:
+    from italian_poker.engine.deal import Deal
+
+MAX_DRAW = 4
+"""4.1: a player changes from none to four cards."""
+
+DRAW_ONLY = (LegalAction(ActionKind.DRAW, max_cards=MAX_DRAW),)
+"""What a player may do at the draw: change 0 to 4 cards."""
+
+
+@dataclass(slots=True)
+class Draw:
+    """The draw of one deal. ``drawn[seat]`` is how many cards the seat changed (``None``
+    before it drew), ``discards[seat]`` which; ``turns`` are the seats still to draw, in
+    order. ``reshuffles`` records each reshuffle of discards into the stock (4.3); ``replay``
+    holds recorded reshuffles still to be replayed."""
+
+    drawn: list[int | None]
+    discards: list[tuple[Card, ...]]
+    replay: list[tuple[Card, ...]]
+    turns: list[int] = field(default_factory=list)
+    fourth_due: list[int] = field(default_factory=list)
+    """4.2: who changed four cards and gets the fourth after everyone else."""
+    kept_apart: tuple[Card, ...] = ()
+    """4.4: the opener's discards kept apart for the proof after a split."""
+    split_announced: bool = False
+    reshuffles: list[tuple[Card, ...]] = field(default_factory=list)
+    discarded_by: dict[Card, int] = field(default_factory=dict)
+    """Reshuffled cards and who threw them (4.3: never served back to them if avoidable)."""
+
+    @classmethod
+    def prepare(cls, players: int, replay: Sequence[tuple[Card, ...]] = ()) -> Draw:
+        """The draw of a deal, before anyone draws."""
+        return cls([None] * players, [()] * players, list(replay))
+
+    def check(self, deal: Deal, seat: int, action: Action) -> None:
+        """Raise :class:`InvalidDrawError` unless ``action`` is a draw ``seat`` may make."""
+        if action.amount is not None:
+            raise InvalidAmountError("a draw names the cards to change, not an amount")
+        cards = action.cards
+        if cards:
+            if len(cards) > MAX_DRAW:
+                raise InvalidDrawError(f"you may change at most {MAX_DRAW} cards, not {len(cards)}")
+            if len(set(cards)) != len(cards):
+                raise InvalidDrawError("each discarded card must be named once")
+            hand = deal.hands[seat]
+            missing = [str(c) for c in cards if c not in hand]
+            if missing:
+                raise InvalidDrawError(f"you do not hold {', '.join(missing)}")
+        if action.split and seat != deal.opener:
+            raise InvalidDrawError("only the opener announces a split opening (4.4)")
+        if cards and seat == deal.opener and deal.opening_hand:
+            # Standing pat (no cards) always keeps the opening.
+            kept = [c for c in deal.hands[seat] if c not in cards]
+            broken = not deal.requirement.kept_proves(kept)
+            if broken and not deal.rules.opener_may_split:
+                raise InvalidDrawError(
+                    "these rules do not let the opener break the opening combination"
+                )
+            if broken and not action.split:
+                raise InvalidDrawError(
+                    "you are discarding part of your opening: announce the split (4.4) "
+                    "so your discards are kept apart for the proof"
+                )
+
+    def change(self, deal: Deal, seat: int, action: Action) -> None:
+        """``seat`` discards ``action.cards`` and is served as many, except the fourth card of
+        a draw of four, which waits until everyone else has drawn (4.2)."""
+        self.turns.remove(seat)
+        cards = action.cards
+        self.drawn[seat] = len(cards)
+        self.discards[seat] = cards
+        if action.split:
+            self.split_announced = True
+            self.kept_apart = cards  # 4.4: kept apart for the proof
+        if not cards:
+            return
+        hand = deal.hands[seat]
+        for card in cards:
+            hand.remove(card)
+        hand.extend(self.take(deal, min(len(cards), MAX_DRAW - 1), seat))
+        if len(cards) == MAX_DRAW:
+            self.fourth_due.append(seat)  # 4.2: the fourth card after everyone else
+        if not action.split:
+            deal.muck.extend((seat, c) for c in cards)
+
+    def serve_fourth_cards(self, deal: Deal) -> None:
+        """4.2: the fourth card of each draw of four, once everyone has drawn."""
+        for late in self.fourth_due:
+            deal.hands[late].extend(self.take(deal, 1, late))
+
+    def take(self, deal: Deal, count: int, seat: int) -> list[Card]:
+        """Serve ``count`` cards to ``seat`` from the stock.
+
+        4.3: when the stock runs out the discards are shuffled in. A player is never served
+        a card they discarded while another card is available; only when nothing else is
+        left are their own discards, and last the opener's cards kept apart, served.
+        """
+        served = self._from_stock(deal.stock, count, seat)
+        if len(served) < count and deal.muck:
+            self._shuffle_in(deal, deal.muck)
+            deal.muck = []
+            served += self._from_stock(deal.stock, count - len(served), seat)
+        if len(served) < count:
+            served += self._from_stock(deal.stock, count - len(served), None)
+        if len(served) < count and self.kept_apart:
+            # The proof comes from the recorded opening hand, so these may be used.
+            self._shuffle_in(deal, [(seat, c) for c in self.kept_apart])
+            self.kept_apart = ()
+            served += self._from_stock(deal.stock, count - len(served), None)
+        return served
+
+    def _from_stock(self, stock: list[Card], count: int, seat: int | None) -> list[Card]:
+        """Up to ``count`` cards from the top of the stock, skipping ``seat``'s discards."""
+        discarded_by = self.discarded_by
+        if seat is None or not discarded_by:
+            taken = stock[:count]
+            del stock[:count]
+            return taken
+        taken = []
+        i = 0
+        while len(taken) < count and i < len(stock):
+            if discarded_by.get(stock[i]) == seat:
+                i += 1
+            else:
+                taken.append(stock.pop(i))
+        return taken
+
+    def _shuffle_in(self, deal: Deal, entries: Sequence[tuple[int, Card]]) -> None:
+        """4.3: shuffle discards (with who discarded them) under the stock; recorded."""
+        pool = [c for _, c in entries]
+        for owner, card in entries:
+            self.discarded_by[card] = owner
+        if self.replay:
+            order = self.replay.pop(0)
+            if sorted(c.index for c in order) != sorted(c.index for c in pool):
+                raise SeatError("a recorded reshuffle does not match the discards")
+            pool = list(order)
+        else:
+            deal.reshuffle_random().shuffle(pool)
+        self.reshuffles.append(tuple(pool))
+        deal.stock.extend(pool)

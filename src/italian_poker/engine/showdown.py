@@ -1,0 +1,193 @@
+"""The showdown (Art. 6-7) and the award of the pots.
+
+A :class:`Showdown` holds the order in which the hands are shown, the final hand of each
+player still in, what was shown and who mucked (002). :func:`award_pots` shares each pot of
+:func:`~italian_poker.engine.pot.build_pots` among its winners, at a showdown or uncalled;
+:func:`opening_proof` names the cards that prove the opening (3.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from italian_poker.engine.actions import ActionKind, LegalAction
+from italian_poker.engine.cards import Card
+from italian_poker.engine.hand_rank import HandRank, StraightFlushClass, best_ranks, evaluate
+from italian_poker.engine.opening import opening_combination
+from italian_poker.engine.pot import Pot, build_pots, split_amount
+from italian_poker.engine.rules import OddChip, ShowdownOrder
+
+if TYPE_CHECKING:
+    from italian_poker.engine.deal import Deal
+
+_LAST_AGGRESSOR, _HIGHEST_SUIT = ShowdownOrder.LAST_AGGRESSOR, OddChip.HIGHEST_SUIT
+_SHOW = (LegalAction(ActionKind.SHOW),)
+_SHOW_OR_MUCK = (LegalAction(ActionKind.SHOW), LegalAction(ActionKind.MUCK))
+
+
+@dataclass(frozen=True, slots=True)
+class PotAward:
+    """One pot and who won it."""
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+    reason: str
+
+
+@dataclass(slots=True)
+class Showdown:
+    """The showdown of one deal. ``order`` is who shows, first to last; ``turn`` indexes the
+    player to act in it. ``pots`` are the pots at stake and ``ranks`` each live hand's final
+    rank, both fixed when the showdown begins."""
+
+    order: list[int]
+    pots: list[Pot]
+    ranks: dict[int, HandRank]
+    turn: int = 0
+    shown: dict[int, HandRank] = field(default_factory=dict)
+    mucked: set[int] = field(default_factory=set)
+
+    @classmethod
+    def begin(cls, deal: Deal) -> Showdown:
+        """The showdown after the second round: hands evaluated, pots built, order fixed."""
+        folded = deal.folded
+        first = first_to_show(deal)
+        order = [s for s in deal.seats_from(first) if not folded[s]]
+        pots = build_pots(deal.committed, [not f for f in folded], deal.dead)
+        n, tiebreak, hands = deal.n, deal.rules.tiebreak, deal.hands
+        ranks = {
+            s: evaluate(hands[s], players=n, tiebreak=tiebreak) for s in range(n) if not folded[s]
+        }
+        return cls(order, pots, ranks)
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to show or muck, or ``None`` once everyone has."""
+        turn = self.turn
+        return self.order[turn] if turn < len(self.order) else None
+
+    def choices(self, deal: Deal, seat: int) -> tuple[LegalAction, ...]:
+        """Show, or muck a hand that cannot win (002)."""
+        return _SHOW_OR_MUCK if self.may_muck(deal, seat) else _SHOW
+
+    def may_muck(self, deal: Deal, seat: int) -> bool:
+        """002: a losing hand may be mucked: one beaten, in every pot it could win, by a hand
+        already shown."""
+        shown = self.shown
+        if not deal.rules.muck_allowed or not shown:
+            return False
+        mine = self.ranks[seat]
+        for pot in self.pots:
+            if seat not in pot.eligible:
+                continue
+            ranks = [mine]
+            ranks += [shown[s] for s in pot.eligible if s in shown]
+            if 0 in best_ranks(ranks):
+                return False
+        return True
+
+    def show(self, seat: int) -> None:
+        """``seat`` shows its hand."""
+        self.shown[seat] = self.ranks[seat]
+        self.turn += 1
+
+    def muck(self, seat: int) -> None:
+        """``seat`` concedes without showing (002)."""
+        self.mucked.add(seat)
+        self.turn += 1
+
+
+def first_to_show(deal: Deal) -> int:
+    """002: the last raiser, else the first bettor, of the second round; 001: the last player
+    who bet in the deal. Otherwise the first live player after the dealer."""
+    folded = deal.folded
+    if deal.rules.showdown_order is _LAST_AGGRESSOR:
+        second = deal.round
+        candidate = second.last_raiser
+        if candidate is None:
+            candidate = second.first_bettor
+    else:
+        candidate = deal.last_aggressor
+    if candidate is None or folded[candidate]:
+        for s in deal.seats_from(deal.next_seat(deal.dealer)):
+            if not folded[s]:
+                return s
+    assert candidate is not None
+    return candidate
+
+
+def award_pots(deal: Deal, showdown: Showdown | None) -> tuple[PotAward, ...]:
+    """Share every pot among its winners: at the ``showdown``, or, without one (3.7, 5.4(c)),
+    the pot goes uncalled to the player left."""
+    if showdown is None:
+        pots = build_pots(deal.committed, [not f for f in deal.folded], deal.dead)
+        return tuple(_award_pot(deal, pot, None) for pot in pots)
+    if showdown.mucked:
+        mucked = showdown.mucked
+        live = [not f and s not in mucked for s, f in enumerate(deal.folded)]
+        pots = build_pots(deal.committed, live, deal.dead)
+    else:
+        pots = showdown.pots  # the same live hands as when the showdown began
+    return tuple(_award_pot(deal, pot, showdown.shown) for pot in pots)
+
+
+def _award_pot(deal: Deal, pot: Pot, shown: dict[int, HandRank] | None) -> PotAward:
+    eligible = pot.eligible
+    if len(eligible) == 1 or shown is None:
+        winners = list(eligible)
+        reason = "uncalled" if shown is None else "only eligible hand"
+    else:
+        ranks = [shown[s] for s in eligible]
+        best = best_ranks(ranks)
+        winners = [eligible[i] for i in best]
+        reason = _reason(ranks, best)
+    if len(winners) == 1:
+        return PotAward(pot.amount, eligible, (winners[0],), (pot.amount,), reason)
+    ordered = _odd_chip_order(deal, winners, shown or {})
+    shares = split_amount(pot.amount, ordered)
+    in_order = sorted(winners)
+    return PotAward(
+        amount=pot.amount,
+        eligible=eligible,
+        winners=tuple(in_order),
+        shares=tuple(shares[w] for w in in_order),
+        reason=reason,
+    )
+
+
+def _odd_chip_order(deal: Deal, winners: list[int], shown: dict[int, HandRank]) -> list[int]:
+    """Who gets the odd chips of a split pot first: the first winner after the dealer, or
+    (odd-chip option) the winner whose deciding card has the highest suit."""
+    order = deal.seats_from(deal.next_seat(deal.dealer))
+    by_position = sorted(winners, key=order.index)
+    if deal.rules.odd_chip is _HIGHEST_SUIT and all(w in shown for w in winners):
+        return sorted(by_position, key=lambda seat: _deciding_suit(shown[seat]), reverse=True)
+    return by_position
+
+
+def _deciding_suit(rank: HandRank) -> int:
+    return -1 if rank.suit is None else int(rank.suit)
+
+
+def _reason(ranks: list[HandRank], winner_indices: list[int]) -> str:
+    """Why the winners won, e.g. ``la minima batte la massima``."""
+    classes = {r.straight_flush_class for r in ranks if r.straight_flush_class is not None}
+    if len(winner_indices) == 3 and len(classes) == 3:
+        return "three straight flushes, minimum, medium and maximum: the pot is split (7.3)"
+    best = ranks[winner_indices[0]]
+    if best.straight_flush_class is StraightFlushClass.MINIMUM and (
+        StraightFlushClass.MAXIMUM in classes
+    ):
+        return "la minima batte la massima (7.2)"
+    return f"best hand: {best.description}"
+
+
+def opening_proof(deal: Deal) -> tuple[Card, ...]:
+    """3.3: the cards of the opening hand that prove the opening, when the rules ask the
+    opener to prove it (empty otherwise, or without an opener)."""
+    if deal.opener is None or not deal.rules.opener_must_prove:
+        return ()
+    return opening_combination(deal.opening_hand, deal.requirement, players=deal.n)
