@@ -244,6 +244,51 @@ def simulate(
     typer.echo(json.dumps(report.to_dict(), indent=2))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL, e.g. postgresql://user@host/db "
+            "(default: SQLite in the data directory)."
+        ),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(help="The URL players open, when it differs (e.g. behind a proxy)."),
+    ] = None,
+) -> None:
+    """Host an online table: friends play from their browsers, bots fill the seats
+    (docs/server.md)."""
+    import uvicorn
+
+    from italian_poker.analysis.bots import make_bot
+    from italian_poker.engine.policy import Policy
+    from italian_poker.server.app import create_app
+    from italian_poker.server.settings import ServerSettings
+
+    def bot_factory(level: str, seed: int | None) -> Policy:
+        return make_bot(level, seed=seed)
+
+    settings = ServerSettings(
+        database_url=database_url or "",
+        host=host,
+        port=port,
+        public_url=public_url,
+    )
+    typer.echo(f"Italian Poker server: open {settings.base_url}/ to create a table")
+    typer.echo(f"Database: {settings.resolved_database_url()}")
+    uvicorn.run(
+        create_app(settings, bot_factory),
+        host=host,
+        port=port,
+        ws_max_size=65_536,
+        log_level="info",
+    )
+
+
 def main() -> None:
     """Entry point of the ``italian-poker`` console script."""
     app()

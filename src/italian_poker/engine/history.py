@@ -1055,3 +1055,156 @@ def summary(history: HandHistory, deal: Deal) -> dict[str, Any]:
             for a in (result.awards if result is not None else ())
         ],
     }
+
+
+# --- what one player may see ----------------------------------------------------------------
+
+UNKNOWN_CARD = "??"
+"""PHH's notation for a card the writer did not see."""
+
+
+def _visible_action(history: HandHistory, viewer: int, entry: HistoryAction) -> HistoryAction:
+    """``entry`` as ``viewer`` saw it: another seat's discards are hidden (unless face up,
+    003) and replaced by as many unknown cards."""
+    action = entry.action
+    if (
+        action.kind is ActionKind.DRAW
+        and entry.seat != viewer
+        and not history.rules.discards_face_up
+    ):
+        return HistoryAction(entry.seat, Action(ActionKind.DRAW, split=action.split), ())
+    return entry
+
+
+def redacted_record(history: HandHistory, viewer: int) -> dict[str, Any]:
+    """The deal as seat ``viewer`` may know it, as JSON-ready values: its own cards, the
+    others' only when shown at the showdown; other draws show only how many cards changed
+    (their discards when they lie face up, 003). No deck order, no reshuffles."""
+    face_up = history.rules.discards_face_up
+    actions = []
+    for entry in history.actions:
+        action = entry.action
+        item: dict[str, Any] = {
+            "seat": entry.seat,
+            "kind": action.kind.value,
+            "amount": action.amount,
+        }
+        if action.kind is ActionKind.DRAW:
+            item["count"] = len(action.cards)
+            item["split"] = action.split
+            if entry.seat == viewer or face_up:
+                item["cards"] = [str(c) for c in action.cards]
+        if action.kind is ActionKind.SHOW:
+            item["cards"] = [str(c) for c in entry.shown]
+        actions.append(item)
+    dealt = [
+        {
+            "after": d.after,
+            "seat": d.seat,
+            "count": len(d.cards),
+            "cards": [str(c) for c in d.cards] if d.seat == viewer else None,
+            "late": d.late,
+        }
+        for d in history.dealt
+    ]
+    result = history.result
+    return {
+        "hand": history.number,
+        "you": viewer,
+        "names": list(history.names),
+        "dealer": history.dealer,
+        "stacks": list(history.stacks),
+        "carried": history.carried,
+        "min_pair": history.min_pair.label,
+        "rules": history.rules.to_dict(),
+        "dealt": dealt,
+        "actions": actions,
+        "result": None
+        if result is None
+        else {
+            "outcome": result.outcome.value,
+            "stacks": list(result.stacks),
+            "winnings": list(result.winnings),
+            "carried": result.carried,
+            "awards": [
+                {
+                    "amount": a.amount,
+                    "winners": list(a.winners),
+                    "shares": list(a.shares),
+                    "reason": a.reason,
+                }
+                for a in result.awards
+            ],
+        },
+    }
+
+
+def _redacted_action_line(history: HandHistory, viewer: int, entry: HistoryAction) -> str:
+    visible = _visible_action(history, viewer, entry)
+    text = action_notation(visible)
+    if visible is not entry:
+        hidden = UNKNOWN_CARD * len(entry.action.cards)
+        head = f"p{entry.seat + 1} sd"
+        text = head + (f" {hidden}" if hidden else "") + text[len(head) :]
+    return text
+
+
+def dumps_redacted(history: HandHistory, viewer: int) -> str:
+    """The history in the hand-history text format as seat ``viewer`` may see it: the
+    deck and reshuffles are left out, cards dealt to the others and their hidden discards are
+    written ``??`` (PHH's unknown card). For reading only: it does not replay."""
+    lines = [
+        "# Italian Poker hand history (docs/hand-history.md), as one player saw it:",
+        "# the others' hidden cards are written ?? and the deck is left out; it does not replay.",
+        f"variant = {toml_string(VARIANT)}",
+        f"_format = {FORMAT_VERSION}",
+        "_redacted = true",
+        f"_viewer = {toml_string(_seat(viewer))}",
+    ]
+    if history.number is not None:
+        lines.append(f"hand = {history.number}")
+    lines += [
+        f"antes = {toml_value(_antes(history))}",
+        *(f"{k} = {v}" for k, v in _bet_fields(history.rules).items()),
+        f"starting_stacks = {toml_value(history.stacks)}",
+        f"players = {toml_value(history.names)}",
+        f"seat_count = {history.rules.players}",
+        f"_dealer = {toml_string(_seat(history.dealer))}",
+        f"_carried = {history.carried}",
+        f"_min_pair = {toml_string(history.min_pair.label)}",
+        f"_blinds_allowed = {toml_value(history.blinds_allowed)}",
+        f"_makeups = {toml_value(history.makeups)}",
+        "actions = [",
+    ]
+    dealt = list(history.dealt)
+    for i in range(len(history.actions) + 1):
+        while dealt and dealt[0].after == i:
+            d = dealt.pop(0)
+            cards = _cards_text(d.cards) if d.seat == viewer else UNKNOWN_CARD * len(d.cards)
+            late = " # late fourth card (4.2)" if d.late else ""
+            lines.append(f"  {toml_string(f'd dh p{d.seat + 1} {cards}{late}')},")
+        if i < len(history.actions):
+            entry = history.actions[i]
+            lines.append(f"  {toml_string(_redacted_action_line(history, viewer, entry))},")
+    lines.append("]")
+    result = history.result
+    if result is not None:
+        lines += [
+            f"finishing_stacks = {toml_value(result.stacks)}",
+            f"winnings = {toml_value(result.winnings)}",
+            f"_outcome = {toml_string(result.outcome.value)}",
+            f"_carried_out = {result.carried}",
+        ]
+    lines += ["", "[_rules]"]
+    lines += [f"{k} = {toml_value(v)}" for k, v in history.rules.to_dict().items() if v is not None]
+    for award in result.awards if result is not None else ():
+        lines += [
+            "",
+            "[[_awards]]",
+            f"amount = {award.amount}",
+            f"eligible = {toml_value([_seat(s) for s in award.eligible])}",
+            f"winners = {toml_value([_seat(s) for s in award.winners])}",
+            f"shares = {toml_value(award.shares)}",
+            f"reason = {toml_string(award.reason)}",
+        ]
+    return "\n".join(lines) + "\n"

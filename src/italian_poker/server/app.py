@@ -1,0 +1,551 @@
+"""The FastAPI application: the lobby's REST API, the table's WebSocket and the pages.
+
+:func:`create_app` wires the database (migrated at startup), one
+:class:`~italian_poker.server.table_runtime.TableRuntime` per table (rebuilt from its event
+log) and the bot factory handed in by the caller (layer 4 is never imported here).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketState
+
+from italian_poker.engine.errors import ItalianPokerError
+from italian_poker.engine.history import dumps_redacted, redacted_record
+from italian_poker.engine.rules import preset
+from italian_poker.server.database import make_engine, upgrade
+from italian_poker.server.protocol import BadMessage, error_message, parse_message
+from italian_poker.server.settings import ServerSettings
+from italian_poker.server.store import Store, token_hash
+from italian_poker.server.table_runtime import BotFactory, Client, Refusal, TableRuntime
+from italian_poker.server.table_state import EventKind
+
+STATIC = Path(__file__).parent / "static"
+NICKNAME = re.compile(r"^[^\x00-\x1f\x7f]{1,20}$")
+BOT_LEVELS = ("random", "simple", "strong")
+
+
+class ApiError(Exception):
+    """An HTTP error with a code and a message a player can act on."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class CreateTable(BaseModel):
+    """``POST /api/tables``."""
+
+    name: str = Field(default="Tavolo", min_length=1, max_length=60)
+    preset: str = "standard"
+    seats: int = Field(default=4, ge=2, le=9)
+    stack: int = Field(default=200, ge=1, le=10_000_000)
+    ante: int | None = Field(default=None, ge=0, le=1_000_000)
+    structure: str | None = None
+    turn_seconds: int | None = Field(default=30, ge=1, le=600)
+    time_bank_seconds: int = Field(default=60, ge=0, le=3600)
+    host_nickname: str
+    lang: str = Field(default="it", pattern="^(it|en)$")
+
+
+class TakeSeat(BaseModel):
+    """``POST /api/tables/{invite}/seats``."""
+
+    nickname: str
+
+
+class AddBot(BaseModel):
+    """``POST /api/tables/{invite}/bots``."""
+
+    level: str = "strong"
+
+
+class SetStack(BaseModel):
+    """``POST /api/tables/{invite}/stacks``."""
+
+    seat: int
+    amount: int
+
+
+def _nickname(text: str) -> str:
+    name = text.strip()
+    if not NICKNAME.match(name) or not name.isprintable():
+        raise ApiError(422, "bad_nickname", "a nickname is 1 to 20 printable characters")
+    return name
+
+
+def _bearer(authorization: str | None) -> str:
+    if not authorization or not authorization.startswith("Bearer "):
+        raise ApiError(403, "forbidden", "send your token as 'Authorization: Bearer <token>'")
+    return authorization[len("Bearer ") :].strip()
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of ``url``."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+class Server:
+    """The application's state: database store and the live tables by invite hash."""
+
+    def __init__(self, settings: ServerSettings, bot_factory: BotFactory) -> None:
+        self.settings = settings
+        self.bot_factory = bot_factory
+        self.engine = make_engine(settings.resolved_database_url())
+        self.store = Store(self.engine)
+        self.tables: dict[str, TableRuntime] = {}
+
+    def open(self) -> None:
+        """Migrate the database and rebuild every table from its log."""
+        upgrade(self.engine)
+        for stored in self.store.load_all():
+            runtime = TableRuntime(stored, None, self.store, self.settings, self.bot_factory)
+            self.tables[stored.invite_hash] = runtime
+            runtime.start()
+
+    async def close(self) -> None:
+        """Stop every table and release the database."""
+        for runtime in self.tables.values():
+            await runtime.stop()
+        self.engine.dispose()
+
+    def table(self, invite: str) -> TableRuntime:
+        """The table of ``invite``, or 404."""
+        runtime = self.tables.get(token_hash(invite))
+        if runtime is None:
+            raise ApiError(404, "no_table", "no table has this invite: check the link")
+        runtime.invite = invite
+        return runtime
+
+    def host_table(self, invite: str, authorization: str | None) -> TableRuntime:
+        """The table, if ``authorization`` holds its host token; else 403."""
+        runtime = self.table(invite)
+        if not secrets.compare_digest(token_hash(_bearer(authorization)), runtime.host_token_hash):
+            raise ApiError(403, "forbidden", "only the host can do this")
+        return runtime
+
+    def player_seat(self, invite: str, authorization: str | None) -> tuple[TableRuntime, int]:
+        """The table and the seat of the player token in ``authorization``; else 403."""
+        runtime = self.table(invite)
+        seat = runtime.seat_for_token(token_hash(_bearer(authorization)))
+        if seat is None:
+            raise ApiError(403, "forbidden", "this token holds no seat at this table")
+        return runtime, seat
+
+    def allowed_origins(self, websocket: WebSocket) -> set[str]:
+        """The server's own origin (from the request) and the configured ones."""
+        scheme = "https" if websocket.url.scheme == "wss" else "http"
+        host = websocket.headers.get("host", "")
+        allowed = {f"{scheme}://{host}".lower()}
+        allowed.update(o.rstrip("/").lower() for o in self.settings.allowed_origins)
+        if self.settings.public_url:
+            allowed.add(origin_of(self.settings.public_url))
+        return allowed
+
+
+def get_server(request: Request) -> Server:
+    """The application's :class:`Server`."""
+    server: Server = request.app.state.server
+    return server
+
+
+ServerDep = Annotated[Server, Depends(get_server)]
+Auth = Annotated[str | None, Header()]
+
+
+def lobby_state(runtime: TableRuntime) -> dict[str, Any]:
+    """A table as the lobby shows it: no cards, ever."""
+    state = runtime.state
+    seats = []
+    for i, slot in enumerate(state.slots):
+        seats.append(
+            {
+                "seat": i,
+                "nickname": slot.nickname if slot else None,
+                "bot": slot.bot if slot else None,
+                "stack": state.stack(i) if slot else None,
+                "sitting_out": bool(slot and slot.sitting_out),
+                "connected": bool(slot and (slot.bot is not None or i in runtime.clients)),
+            }
+        )
+    return {
+        "name": state.name,
+        "status": state.status.value,
+        "rules": state.rules.to_dict(),
+        "options": state.options,
+        "seats": seats,
+        "hand": state.hand,
+    }
+
+
+def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
+    """The server application; its lifespan opens the database and the tables."""
+    server = Server(settings, bot_factory)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        server.open()
+        try:
+            yield
+        finally:
+            await server.close()
+
+    app = FastAPI(title="Italian Poker", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.server = server
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
+        return JSONResponse({"error": error.code, "message": error.message}, error.status)
+
+    @app.exception_handler(Refusal)
+    async def _refusal(_request: Request, error: Refusal) -> JSONResponse:
+        return JSONResponse({"error": error.code, "message": error.message}, error.status)
+
+    # --- pages ----------------------------------------------------------------------------
+
+    def page(name: str) -> Response:
+        path = STATIC / name
+        if not path.is_file():
+            return PlainTextResponse(f"{name} is missing from the server's static files", 404)
+        return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-store"})
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        return page("index.html")
+
+    @app.get("/t/{invite}", include_in_schema=False)
+    async def table_page(invite: str) -> Response:
+        return page("table.html")
+
+    if STATIC.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # --- lobby ----------------------------------------------------------------------------
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, srv: ServerDep) -> dict[str, Any]:
+        nickname = _nickname(body.host_nickname)
+        changes: dict[str, Any] = {"players": body.seats}
+        if body.ante is not None:
+            changes["ante"] = body.ante
+        if body.structure is not None:
+            changes["structure"] = body.structure
+        try:
+            rules = preset(body.preset, **changes)
+        except ItalianPokerError as error:
+            raise ApiError(422, "bad_rules", str(error)) from None
+        if body.stack < max(rules.ante + rules.dealer_ante, 1):
+            raise ApiError(422, "bad_stack", "the stack must cover at least one ante")
+        options = {
+            "preset": body.preset,
+            "seats": body.seats,
+            "stack": body.stack,
+            "ante": rules.ante,
+            "structure": rules.structure.value,
+            "turn_seconds": body.turn_seconds,
+            "time_bank_seconds": body.time_bank_seconds,
+            "lang": body.lang,
+        }
+        invite = secrets.token_urlsafe(18)
+        host_token = secrets.token_urlsafe(32)
+        player_token = secrets.token_urlsafe(32)
+        table_id = srv.store.create_table(
+            invite_hash=token_hash(invite),
+            name=body.name.strip() or "Tavolo",
+            rules=rules.to_dict(),
+            options=options,
+            host_token_hash=token_hash(host_token),
+        )
+        runtime = TableRuntime(
+            srv.store.load(table_id), invite, srv.store, srv.settings, srv.bot_factory
+        )
+        srv.tables[runtime.invite_hash] = runtime
+        seat = await runtime.take_seat(nickname, token_hash(player_token), None, 0)
+        runtime.start()
+        return {
+            "invite": invite,
+            "invite_url": f"/t/{invite}",
+            "host_token": host_token,
+            "player_token": player_token,
+            "seat": seat,
+        }
+
+    @app.get("/api/tables/{invite}")
+    async def get_table(invite: str, srv: ServerDep) -> dict[str, Any]:
+        return lobby_state(srv.table(invite))
+
+    @app.post("/api/tables/{invite}/seats", status_code=201)
+    async def take_seat(invite: str, body: TakeSeat, srv: ServerDep) -> dict[str, Any]:
+        runtime = srv.table(invite)
+        nickname = _nickname(body.nickname)
+        token = secrets.token_urlsafe(32)
+        seat = await runtime.take_seat(nickname, token_hash(token), None)
+        return {"player_token": token, "seat": seat}
+
+    # --- host -----------------------------------------------------------------------------
+
+    @app.post("/api/tables/{invite}/bots", status_code=201)
+    async def add_bot(
+        invite: str, body: AddBot, srv: ServerDep, authorization: Auth = None
+    ) -> dict[str, Any]:
+        runtime = srv.host_table(invite, authorization)
+        if body.level not in BOT_LEVELS:
+            raise ApiError(422, "bad_level", f"a bot level is one of {', '.join(BOT_LEVELS)}")
+        taken = {s.nickname for s in runtime.state.slots if s is not None}
+        name = next(f"Bot {k}" for k in range(1, len(taken) + 2) if f"Bot {k}" not in taken)
+        seat = await runtime.take_seat(name, None, body.level)
+        return {"seat": seat, "nickname": name, "level": body.level}
+
+    @app.delete("/api/tables/{invite}/seats/{seat}")
+    async def remove_seat(
+        invite: str, seat: int, srv: ServerDep, authorization: Auth = None
+    ) -> dict[str, Any]:
+        runtime = srv.host_table(invite, authorization)
+        if seat == 0:
+            raise ApiError(409, "host_seat", "the host keeps seat 0")
+        await runtime.remove_seat(seat)
+        return lobby_state(runtime)
+
+    async def host_event(
+        invite: str, authorization: str | None, srv: Server, kind: EventKind
+    ) -> dict[str, Any]:
+        runtime = srv.host_table(invite, authorization)
+        await runtime.host(kind)
+        return lobby_state(runtime)
+
+    @app.post("/api/tables/{invite}/start")
+    async def start(invite: str, srv: ServerDep, authorization: Auth = None) -> dict[str, Any]:
+        return await host_event(invite, authorization, srv, EventKind.START)
+
+    @app.post("/api/tables/{invite}/pause")
+    async def pause(invite: str, srv: ServerDep, authorization: Auth = None) -> dict[str, Any]:
+        return await host_event(invite, authorization, srv, EventKind.PAUSE)
+
+    @app.post("/api/tables/{invite}/resume")
+    async def resume(invite: str, srv: ServerDep, authorization: Auth = None) -> dict[str, Any]:
+        return await host_event(invite, authorization, srv, EventKind.RESUME)
+
+    @app.post("/api/tables/{invite}/stacks")
+    async def set_stack(
+        invite: str, body: SetStack, srv: ServerDep, authorization: Auth = None
+    ) -> dict[str, Any]:
+        runtime = srv.host_table(invite, authorization)
+        await runtime.host(EventKind.STACK, {"seat": body.seat, "amount": body.amount})
+        return lobby_state(runtime)
+
+    @app.get("/api/tables/{invite}/ledger")
+    async def ledger(invite: str, srv: ServerDep, authorization: Auth = None) -> dict[str, Any]:
+        runtime = srv.host_table(invite, authorization)
+        return {"ledger": srv.store.ledger(runtime.id)}
+
+    # --- player ---------------------------------------------------------------------------
+
+    @app.post("/api/tables/{invite}/sit-out")
+    async def sit_out(invite: str, srv: ServerDep, authorization: Auth = None) -> dict[str, Any]:
+        runtime, seat = srv.player_seat(invite, authorization)
+        await runtime.sit(seat, True)
+        return lobby_state(runtime)
+
+    @app.post("/api/tables/{invite}/sit-in")
+    async def sit_in(invite: str, srv: ServerDep, authorization: Auth = None) -> dict[str, Any]:
+        runtime, seat = srv.player_seat(invite, authorization)
+        await runtime.sit(seat, False)
+        return lobby_state(runtime)
+
+    @app.get("/api/tables/{invite}/histories")
+    async def histories(invite: str, srv: ServerDep, authorization: Auth = None) -> dict[str, Any]:
+        runtime, seat = srv.player_seat(invite, authorization)
+        return {"hands": runtime.hands_of(seat)}
+
+    @app.get("/api/tables/{invite}/histories/{hand}", response_model=None)
+    async def history(
+        invite: str, hand: str, srv: ServerDep, authorization: Auth = None
+    ) -> Response:
+        runtime, seat = srv.player_seat(invite, authorization)
+        phh = hand.endswith(".phh")
+        number = hand.removesuffix(".phh")
+        if not number.isdigit():
+            raise ApiError(404, "no_hand", "a hand id is a number, e.g. 3 or 3.phh")
+        found = runtime.history_for(seat, int(number))
+        if found is None:
+            raise ApiError(404, "no_hand", "you were not dealt in this hand, or it is not over")
+        history_, index = found
+        if phh:
+            return PlainTextResponse(
+                dumps_redacted(history_, index),
+                media_type="application/toml",
+                headers={
+                    "Content-Disposition": f'attachment; filename="hand-{int(number):04d}.phh"'
+                },
+            )
+        return JSONResponse(redacted_record(history_, index))
+
+    # --- the table's WebSocket --------------------------------------------------------------
+
+    @app.websocket("/ws/tables/{invite}")
+    async def table_socket(websocket: WebSocket, invite: str) -> None:
+        origin = websocket.headers.get("origin", "").rstrip("/").lower()
+        if origin not in server.allowed_origins(websocket):
+            await websocket.close(code=4403)
+            return
+        runtime = server.tables.get(token_hash(invite))
+        await websocket.accept()
+        if runtime is None:
+            await websocket.send_json(error_message("no_table", "no table has this invite"))
+            await websocket.close(code=4404)
+            return
+        runtime.invite = invite
+        seat = await _authenticate(websocket, runtime, server.settings)
+        if seat is None:
+            return
+        client = runtime.connect(seat)
+        writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
+        try:
+            await _reader(websocket, runtime, client, server.settings)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            runtime.disconnect(client)
+            client.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await writer
+
+    return app
+
+
+async def _authenticate(
+    websocket: WebSocket, runtime: TableRuntime, settings: ServerSettings
+) -> int | None:
+    token = websocket.query_params.get("token")
+    if token is None:
+        try:
+            text = await asyncio.wait_for(
+                websocket.receive_text(), timeout=settings.hello_timeout_seconds
+            )
+        except (TimeoutError, WebSocketDisconnect):
+            await _close(websocket, 4401, "say hello with your token first")
+            return None
+        if len(text.encode()) > settings.max_message_bytes:
+            await _close(websocket, 1009, "message too large")
+            return None
+        try:
+            data = parse_message(text)
+        except BadMessage:
+            data = {}
+        token = data.get("token") if data.get("type") == "hello" else None
+    seat = runtime.seat_for_token(token_hash(token)) if isinstance(token, str) else None
+    if seat is None:
+        await websocket.send_json(error_message("unauthorized", "this token holds no seat here"))
+        await _close(websocket, 4401, "wrong token")
+        return None
+    return seat
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    if websocket.client_state is WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=code, reason=reason)
+
+
+async def _send_and_close(websocket: WebSocket, message: dict[str, Any], code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps(message))
+    await _close(websocket, code, message["message"])
+
+
+async def _writer(websocket: WebSocket, client: Client) -> None:
+    while True:
+        message = await client.queue.get()
+        if message is None:
+            await _close(websocket, 1000, "bye")
+            return
+        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages per second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        """Whether one more message may pass now."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+async def _reader(
+    websocket: WebSocket, runtime: TableRuntime, client: Client, settings: ServerSettings
+) -> None:
+    limit = RateLimit(settings.rate_per_second, settings.rate_burst)
+    strikes = 0
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            size = len(data)
+        else:
+            size = len(text.encode())
+        if size > settings.max_message_bytes:
+            limit_text = f"messages are limited to {settings.max_message_bytes} bytes"
+            await _send_and_close(websocket, error_message("too_large", limit_text), 1009)
+            return
+        if not limit.allow():
+            strikes += 1
+            client.send(error_message("rate_limited", "too many messages: slow down"))
+            if strikes >= settings.rate_strikes:
+                await _send_and_close(
+                    websocket, error_message("rate_limited", "too many messages"), 1008
+                )
+                return
+            continue
+        strikes = 0
+        if text is None:
+            client.send(error_message("bad_message", "send JSON text messages"))
+            continue
+        try:
+            data = parse_message(text)
+        except BadMessage as error:
+            client.send(error_message("bad_message", str(error)))
+            continue
+        kind = data["type"]
+        try:
+            if kind == "ping":
+                client.send({"type": "pong"})
+            elif kind == "hello":
+                client.send(runtime.state_message(client.seat))
+            elif kind in ("sit_out", "sit_in"):
+                await runtime.sit(client.seat, kind == "sit_out")
+            else:
+                await runtime.act(client.seat, data["hand"], data["seq"], data["action"])
+        except Refusal as refusal:
+            client.send(error_message(refusal.code, refusal.message))
+
+
+__all__ = ["ServerSettings", "create_app"]

@@ -1,0 +1,1 @@
+"""Migration scripts, applied in order by :func:`italian_poker.server.database.upgrade`."""

@@ -1,0 +1,56 @@
+"""The server's configuration, fixed when the application is created."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from italian_poker.play.storage import data_dir
+
+DATABASE_FILE = "server.sqlite3"
+
+
+def default_database_url(environ: Mapping[str, str] | None = None) -> str:
+    """SQLite in the user's data directory (``ITALIAN_POKER_DATA_DIR`` overrides it)."""
+    return f"sqlite:///{data_dir(environ) / DATABASE_FILE}"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """Everything the server needs to know; tests shorten the timers and pass a seed."""
+
+    database_url: str = ""
+    """SQLAlchemy URL; empty means :func:`default_database_url`."""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    public_url: str | None = None
+    """The URL players open (e.g. behind a proxy); its origin is also allowed."""
+    allowed_origins: tuple[str, ...] = ()
+    """Extra ``scheme://host:port`` origins allowed to open the WebSocket."""
+    max_message_bytes: int = 4096
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    rate_strikes: int = 20
+    """Refused messages in a row (over the rate) after which the connection is closed."""
+    hello_timeout_seconds: float = 5.0
+    reconnect_grace_seconds: float = 60.0
+    default_turn_seconds: int | None = 30
+    default_time_bank_seconds: int = 60
+    bot_delay_seconds: float = 0.8
+    next_deal_seconds: float = 3.0
+    """Pause between deals, so that everyone can read the result."""
+    seed: int | None = None
+    """None: every deal is shuffled from a secure random seed; an int makes play reproducible."""
+    log_size: int = 50
+
+    def resolved_database_url(self) -> str:
+        """The database URL to use."""
+        return self.database_url or default_database_url()
+
+    @property
+    def base_url(self) -> str:
+        """The URL to print for the host."""
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::") else self.host
+        return f"http://{host}:{self.port}"

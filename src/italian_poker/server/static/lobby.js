@@ -1,0 +1,101 @@
+// The lobby: create a table (the host takes seat 0) or join one from an invite link.
+
+import { initialLang, saveLang, t, translatePage } from "/static/i18n.js";
+import { api, inviteFromLink, saveSeat } from "/static/seat_store.js";
+
+let lang = initialLang();
+
+function render() {
+  translatePage(document, lang);
+  document.title = t(lang, "lobby_title");
+  const button = document.getElementById("lang-switch");
+  button.textContent = t(lang, "lang_switch");
+  button.setAttribute("aria-label", t(lang, "lang_switch_label"));
+  document.querySelector("#create-form select[name=lang]").value = lang;
+}
+
+function showError(message) {
+  const box = document.getElementById("lobby-error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+function intOrNull(value) {
+  return value === "" || value === null ? null : Number.parseInt(value, 10);
+}
+
+async function submitting(form, work) {
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  showError("");
+  try {
+    await work();
+  } catch (error) {
+    showError(error.message);
+    button.disabled = false;
+  }
+}
+
+document.getElementById("create-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const data = new FormData(form);
+  const body = {
+    name: data.get("name").trim(),
+    preset: data.get("preset"),
+    seats: intOrNull(data.get("seats")),
+    stack: intOrNull(data.get("stack")),
+    ante: intOrNull(data.get("ante")),
+    structure: data.get("structure") || null,
+    turn_seconds: data.get("timer_on") ? intOrNull(data.get("turn_seconds")) : null,
+    time_bank_seconds: data.get("timer_on") ? intOrNull(data.get("time_bank_seconds")) ?? 0 : 0,
+    host_nickname: data.get("host_nickname").trim(),
+    lang: data.get("lang"),
+  };
+  submitting(form, async () => {
+    const created = await api("POST", "/api/tables", body);
+    saveSeat(created.invite, created);
+    window.location.assign(created.invite_url || `/t/${created.invite}`);
+  });
+});
+
+document.getElementById("join-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const data = new FormData(form);
+  const invite = inviteFromLink(data.get("link"));
+  if (!invite) {
+    showError(t(lang, "bad_invite"));
+    return;
+  }
+  submitting(form, async () => {
+    const seat = await api("POST", `/api/tables/${invite}/seats`, {
+      nickname: data.get("nickname").trim(),
+    });
+    saveSeat(invite, seat);
+    window.location.assign(`/t/${invite}`);
+  });
+});
+
+document.getElementById("lang-switch").addEventListener("click", () => {
+  lang = lang === "it" ? "en" : "it";
+  saveLang(lang);
+  render();
+});
+
+document.querySelector("#create-form select[name=lang]").addEventListener("change", (event) => {
+  lang = event.target.value;
+  saveLang(lang);
+  render();
+});
+
+const timerBox = document.querySelector("#create-form input[name=timer_on]");
+function syncTimer() {
+  for (const name of ["turn_seconds", "time_bank_seconds"]) {
+    document.querySelector(`#create-form input[name=${name}]`).disabled = !timerBox.checked;
+  }
+}
+timerBox.addEventListener("change", syncTimer);
+
+syncTimer();
+render();

@@ -1,0 +1,74 @@
+// The seat a browser holds at each table: its player token (and host token), kept per invite
+// in sessionStorage (this tab) and localStorage (this browser), so a reload reconnects to the
+// same seat. Tokens never appear in the page.
+
+const PREFIX = "italian-poker.seat.";
+
+/** The saved seat for `invite`: {player_token, host_token, seat} or null. */
+export function loadSeat(invite) {
+  const key = PREFIX + invite;
+  const text = sessionStorage.getItem(key) ?? localStorage.getItem(key);
+  if (!text) return null;
+  try {
+    const seat = JSON.parse(text);
+    return seat && typeof seat.player_token === "string" ? seat : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Save the seat taken at `invite`. */
+export function saveSeat(invite, seat) {
+  const text = JSON.stringify({
+    player_token: seat.player_token,
+    host_token: seat.host_token ?? null,
+    seat: seat.seat ?? null,
+  });
+  sessionStorage.setItem(PREFIX + invite, text);
+  localStorage.setItem(PREFIX + invite, text);
+}
+
+/** Forget the seat at `invite` (its token was refused). */
+export function forgetSeat(invite) {
+  sessionStorage.removeItem(PREFIX + invite);
+  localStorage.removeItem(PREFIX + invite);
+}
+
+/** The invite in a link such as "https://host/t/abc" or "/t/abc", or null. */
+export function inviteFromLink(text) {
+  const match = /\/t\/([A-Za-z0-9_-]{16,})\/?(?:[?#].*)?$/.exec((text || "").trim());
+  return match ? match[1] : null;
+}
+
+/** POST/GET JSON to the server; throws an Error carrying the server's message on failure. */
+export async function api(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = new Error(apiMessage(data) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    error.code = data && data.error;
+    throw error;
+  }
+  return data;
+}
+
+function apiMessage(data) {
+  if (!data) return "";
+  if (typeof data.message === "string") return data.message;
+  if (typeof data.detail === "string") return data.detail;
+  if (Array.isArray(data.detail)) return data.detail.map((d) => d.msg || String(d)).join("; ");
+  return "";
+}

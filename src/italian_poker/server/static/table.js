@@ -1,0 +1,794 @@
+// The browser table: one seat's view of the game, over the table's WebSocket.
+// The page holds no game data of its own: everything shown comes from the server's "state"
+// messages, which carry only what this seat may see.
+
+import {
+  ACTION_KEYS, SUIT_SYMBOLS, actionLabel, cardName, initialLang, parseCode, pick, rankText,
+  saveLang, t, translatePage,
+} from "/static/i18n.js";
+import { api, forgetSeat, loadSeat, saveSeat } from "/static/seat_store.js";
+
+const AMOUNT_KINDS = new Set(["open", "bet", "raise"]);
+const MAX_DRAW = 4; // 4.1
+const LIVE_PHASES = new Set(["blinds", "opening", "first-round", "draw", "second-round", "showdown"]);
+const PING_MS = 20000;
+
+const invite = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  lang: initialLang(),
+  langChosen: localStorage.getItem("italian-poker.lang") !== null,
+  seat: loadSeat(invite),
+  socket: null,
+  retries: 0,
+  closedForGood: false,
+  message: null, // the latest "state" message
+  selected: new Set(), // cards marked for the draw
+  handKey: "",
+  legalKey: "",
+  waiting: false, // an action was sent and no answer came yet
+  lastTurnAnnounced: null,
+  pending: [],
+  stackDrafts: new Map(), // chips the host is typing, by seat
+  pendingTimer: null,
+};
+
+// ---------------------------------------------------------------- helpers
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+function tr(key, values) {
+  return t(app.lang, key, values);
+}
+
+function showError(message) {
+  $("error-text").textContent = message;
+  $("error").hidden = !message;
+}
+
+function announce(text) {
+  if (!text) return;
+  app.pending.push(text);
+  if (app.pendingTimer) return;
+  app.pendingTimer = setTimeout(() => {
+    $("live").textContent = app.pending.join(" ");
+    app.pending = [];
+    app.pendingTimer = null;
+  }, 150);
+}
+
+function state() {
+  return app.message ? app.message.state : null;
+}
+
+function mySeat(st) {
+  if (!st || st.you === null || st.you === undefined) return null;
+  return st.seats.find((s) => s.seat === st.you) || null;
+}
+
+function legal(st) {
+  return st && Array.isArray(st.legal) ? st.legal : [];
+}
+
+function findLegal(kind) {
+  return legal(state()).find((a) => a.kind === kind) || null;
+}
+
+function keyFor(entry) {
+  return ACTION_KEYS[entry.kind] || entry.key || null;
+}
+
+function fourColour() {
+  return localStorage.getItem("italian-poker.four-colour") === "1";
+}
+
+// ---------------------------------------------------------------- cards
+
+/** A card face: rank and suit symbol, coloured by suit, with its spoken name. */
+function cardFace(code, { button = false, pressed = false, onclick = null } = {}) {
+  const card = parseCode(code);
+  if (!card) return cardBack();
+  const name = cardName(app.lang, code);
+  const attrs = {
+    class: `card suit-${card.suit}${pressed ? " selected" : ""}`,
+    "aria-label": pressed ? `${name}, ${tr("selected")}` : name,
+    "data-card": code,
+  };
+  const children = [
+    el("span", { class: "rank", "aria-hidden": "true", text: rankText(code) }),
+    el("span", { class: "suit", "aria-hidden": "true", text: SUIT_SYMBOLS[card.suit] }),
+  ];
+  if (button) {
+    return el("button", {
+      ...attrs, type: "button", "aria-pressed": pressed ? "true" : "false",
+      "data-fkey": `card-${code}`, onclick,
+    }, ...children);
+  }
+  return el("span", { ...attrs, role: "img" }, ...children);
+}
+
+function cardBack() {
+  return el("span", { class: "card back", role: "img", "aria-label": tr("hidden_card") });
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  translatePage(document, app.lang);
+  $("lang-switch").textContent = tr("lang_switch");
+  $("lang-switch").setAttribute("aria-label", tr("lang_switch_label"));
+  document.body.classList.toggle("four-colour", fourColour());
+  $("four-colour").checked = fourColour();
+  if ($("conn").dataset.state) $("conn").textContent = tr($("conn").dataset.state);
+  const st = state();
+  if (!st) return;
+  const focused = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset.fkey : null;
+  document.title = `${st.table.name} · ${tr("title")}`;
+  $("table-name").textContent = st.table.name;
+  renderCenter(st);
+  renderSeats(st);
+  renderHand(st);
+  renderActions(st);
+  renderResult(st);
+  renderLog(st);
+  renderHost(st);
+  renderSitToggle(st);
+  if (focused) {
+    const again = document.querySelector(`[data-fkey="${CSS.escape(focused)}"]`);
+    if (again && again !== document.activeElement) again.focus();
+  }
+}
+
+function phaseText(st) {
+  if (st.table.status === "paused") return tr("phase_paused");
+  const key = `phase_${st.phase}`;
+  const text = tr(key);
+  return text === key ? st.phase : text;
+}
+
+function renderCenter(st) {
+  $("pot").textContent = `${tr("pot")}: ${st.pot}`;
+  $("phase").textContent = phaseText(st);
+  const requirement = pick(app.lang, st.requirement);
+  $("requirement").textContent = requirement ? `${tr("to_open")}: ${requirement}` : "";
+  renderTurn(st);
+}
+
+function renderTurn(st) {
+  const node = $("turn");
+  if (st.to_act === null || st.to_act === undefined) {
+    node.textContent = "";
+    node.classList.remove("mine");
+    return;
+  }
+  const seat = st.seats.find((s) => s.seat === st.to_act);
+  const mine = st.to_act === st.you;
+  let text = mine ? tr("your_turn") : tr("waiting_for", { name: seat ? seat.name : "?" });
+  if (st.deadline) {
+    const left = Math.max(0, Math.ceil(st.deadline - Date.now() / 1000));
+    text += ` · ${tr("seconds_left", { s: left })}`;
+    if (mine && st.time_bank !== null && st.time_bank !== undefined) {
+      text += ` · ${tr("time_bank_left", { s: Math.floor(st.time_bank) })}`;
+    }
+  } else if (st.table.turn_seconds === null) {
+    text += ` · ${tr("timer_off")}`;
+  }
+  node.textContent = text;
+  node.classList.toggle("mine", mine);
+}
+
+function renderSeats(st) {
+  const list = $("seats");
+  list.replaceChildren();
+  const n = st.seats.length;
+  const me = st.you ?? 0;
+  const live = LIVE_PHASES.has(st.phase);
+  const dealt = live && st.phase !== "blinds";
+  for (const seat of st.seats) {
+    // Seats around the table, this seat at the bottom.
+    const angle = Math.PI / 2 + (2 * Math.PI * ((seat.seat - me + n) % n)) / n;
+    const x = 50 + 42 * Math.cos(angle);
+    const y = 50 + 40 * Math.sin(angle);
+    const classes = ["seat", `status-${seat.status}`];
+    if (seat.seat === st.to_act) classes.push("to-act");
+    if (seat.seat === st.you) classes.push("you");
+    const item = el("li", {
+      class: classes.join(" "),
+      style: `--x:${x.toFixed(1)}%;--y:${y.toFixed(1)}%`,
+      "data-seat": seat.seat,
+      "aria-current": seat.seat === st.to_act ? "true" : null,
+    });
+    if (seat.status === "empty") {
+      item.append(el("div", { class: "name", text: `${tr("seat")} ${seat.seat + 1}: ${tr("empty_seat")}` }));
+      list.append(item);
+      continue;
+    }
+    const tags = [];
+    if (seat.seat === st.you) tags.push(tr("you"));
+    if (seat.bot) tags.push(`${tr("bot")} ${tr(`level_${seat.bot}`)}`);
+    if (!seat.connected && !seat.bot) tags.push(tr("disconnected"));
+    const name = el("div", { class: "name" }, el("strong", { text: seat.name }));
+    if (tags.length) name.append(el("span", { class: "tags", text: ` (${tags.join(", ")})` }));
+    if (seat.seat === st.dealer) {
+      name.append(el("span", {
+        class: "dealer-button", role: "img", title: tr("dealer"), "aria-label": tr("dealer"),
+        text: tr("dealer_button"),
+      }));
+    }
+    item.append(name);
+    item.append(el("div", { class: "chips" },
+      el("span", { text: `${tr("stack_short")} ${seat.stack}` }),
+      seat.bet ? el("span", { class: "bet", text: ` · ${tr("bet_short")} ${seat.bet}` }) : null));
+    const status = [tr(seat.status === "active" && !live ? "status_seated" : `status_${seat.status}`)];
+    if (seat.changed !== null && seat.changed !== undefined) status.push(tr("changed", { n: seat.changed }));
+    if (seat.seat === st.to_act) status.push(tr("to_act"));
+    item.append(el("div", { class: "status", text: status.join(" · ") }));
+    const last = pick(app.lang, seat.last_action);
+    if (last) item.append(el("div", { class: "last-action", text: last }));
+    if (seat.seat !== st.you) {
+      const cards = el("div", { class: "seat-cards" });
+      if (Array.isArray(seat.cards) && seat.cards.length) {
+        cards.setAttribute("role", "group");
+        cards.setAttribute("aria-label", tr("cards_of", { name: seat.name }));
+        for (const code of seat.cards) cards.append(cardFace(code));
+        const label = pick(app.lang, seat.cards_label);
+        if (label) item.append(cards, el("div", { class: "cards-label", text: label }));
+        else item.append(cards);
+      } else if (dealt && seat.status === "active") {
+        cards.setAttribute("role", "img");
+        cards.setAttribute("aria-label", tr("hidden_cards", { n: 5 }));
+        for (let i = 0; i < 5; i += 1) {
+          cards.append(el("span", { class: "card back", "aria-hidden": "true" }));
+        }
+        item.append(cards);
+      }
+    }
+    list.append(item);
+  }
+}
+
+function drawEntry(st) {
+  return st.to_act === st.you ? legal(st).find((a) => a.kind === "draw") || null : null;
+}
+
+function maxDraw(entry) {
+  if (!entry) return MAX_DRAW;
+  const max = entry.max_cards ?? entry.max;
+  return typeof max === "number" && max >= 0 ? max : MAX_DRAW;
+}
+
+function renderHand(st) {
+  const hand = st.hand && Array.isArray(st.hand.cards) ? st.hand.cards : [];
+  const key = `${app.message.hand}:${hand.join(",")}`;
+  const draw = drawEntry(st);
+  if (key !== app.handKey || !draw) {
+    app.selected = new Set([...app.selected].filter((c) => draw && hand.includes(c)));
+    app.handKey = key;
+  }
+  const box = $("hand");
+  box.replaceChildren();
+  if (!hand.length) box.append(el("span", { class: "muted", text: tr("no_hand") }));
+  for (const code of hand) {
+    box.append(draw
+      ? cardFace(code, { button: true, pressed: app.selected.has(code), onclick: () => toggleCard(code) })
+      : cardFace(code));
+  }
+  const category = st.hand ? pick(app.lang, st.hand.category) : "";
+  $("category").textContent = category ? tr("hand_category", { category }) : "";
+  $("draw-controls").hidden = !draw;
+  if (draw) {
+    const max = maxDraw(draw);
+    $("draw-help").textContent = tr("draw_help", { max });
+    const n = app.selected.size;
+    const confirm = $("draw-confirm");
+    confirm.textContent = n ? `${tr("draw_confirm", { n })} (${tr("key_enter")})`
+      : `${tr("stand_pat")} (S / ${tr("key_enter")})`;
+    confirm.disabled = app.waiting;
+    confirm.dataset.fkey = "draw-confirm";
+  } else {
+    $("split").checked = false;
+  }
+}
+
+function renderActions(st) {
+  const box = $("action-buttons");
+  box.replaceChildren();
+  const entries = st.to_act === st.you ? legal(st).filter((a) => a.kind !== "draw") : [];
+  const signature = JSON.stringify([app.message.hand, app.message.seq, entries]);
+  const amountEntries = entries.filter((a) => AMOUNT_KINDS.has(a.kind) && a.min !== a.max);
+  $("actions").classList.toggle("has-actions", entries.length > 0);
+  if (!entries.length && !drawEntry(st)) {
+    box.append(el("p", { class: "muted", text: tr("no_actions") }));
+  }
+  for (const entry of entries) {
+    const key = keyFor(entry);
+    const label = pick(app.lang, entry.label) || actionLabel(app.lang, entry.kind);
+    const fixed = entry.min !== null && entry.min !== undefined && entry.min === entry.max;
+    let text = label;
+    if (fixed && !label.includes(String(entry.min))) text += ` ${entry.min}`;
+    const button = el("button", {
+      type: "button",
+      class: `action action-${entry.kind}`,
+      "data-kind": entry.kind,
+      "data-fkey": `action-${entry.kind}`,
+      "aria-keyshortcuts": key ? key.toUpperCase() : null,
+      "aria-label": key ? `${text} (${tr("key_hint", { key: key.toUpperCase() })})` : text,
+      disabled: app.waiting,
+      onclick: () => act(entry),
+    }, el("span", { text }), key ? el("kbd", { "aria-hidden": "true", text: key.toUpperCase() }) : null);
+    box.append(button);
+  }
+  const row = $("amount-row");
+  row.hidden = !amountEntries.length;
+  if (amountEntries.length) {
+    const low = Math.min(...amountEntries.map((a) => a.min));
+    const high = Math.max(...amountEntries.map((a) => a.max));
+    const input = $("amount");
+    input.min = String(low);
+    input.max = String(high);
+    if (signature !== app.legalKey) input.value = String(low);
+    $("amount-range").textContent = amountEntries
+      .map((a) => `${actionLabel(app.lang, a.kind)}: ${tr("amount_range", { min: a.min, max: a.max })}`)
+      .join(" · ");
+    input.setAttribute("aria-describedby", "amount-range");
+  }
+  app.legalKey = signature;
+}
+
+function renderResult(st) {
+  const box = $("result-lines");
+  box.replaceChildren();
+  const lines = st.result && Array.isArray(st.result.lines) ? st.result.lines : [];
+  if (!lines.length) {
+    box.append(el("p", { class: "muted", text: tr("no_result") }));
+    return;
+  }
+  for (const line of lines) box.append(el("p", { text: pick(app.lang, line) }));
+}
+
+function renderLog(st) {
+  const list = $("log-lines");
+  list.replaceChildren();
+  for (const entry of (st.log || []).slice(-50)) {
+    list.append(el("li", { text: pick(app.lang, entry) }));
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderSitToggle(st) {
+  const me = mySeat(st);
+  const button = $("sit-toggle");
+  button.hidden = !me;
+  if (!me) return;
+  const out = me.status === "sitting_out";
+  button.textContent = out ? tr("sit_in") : tr("sit_out");
+  button.dataset.mode = out ? "sit_in" : "sit_out";
+}
+
+function renderHost(st) {
+  $("host").hidden = !st.host;
+  if (!st.host) return;
+  const status = st.table.status;
+  $("start").hidden = status !== "lobby";
+  $("pause").hidden = status !== "playing";
+  $("resume").hidden = status !== "paused";
+  const list = $("host-seats");
+  list.replaceChildren();
+  for (const seat of st.seats) {
+    if (seat.status === "empty") continue;
+    const item = el("li", { class: "row" }, el("span", { class: "grow", text: `${seat.seat + 1}. ${seat.name}` }));
+    if (seat.seat !== st.you) {
+      const verb = seat.bot ? tr("remove") : tr("kick");
+      item.append(el("button", {
+        type: "button", class: "small", "data-fkey": `remove-${seat.seat}`,
+        "aria-label": `${verb}: ${seat.name}`, text: verb, onclick: () => removeSeat(seat),
+      }));
+    }
+    const draft = app.stackDrafts.get(seat.seat);
+    const input = el("input", {
+      type: "number", min: "0", value: draft ?? String(seat.stack), class: "stack-input",
+      "data-fkey": `stack-input-${seat.seat}`, "aria-label": `${tr("adjust_stack")}: ${seat.name}`,
+      oninput: (event) => app.stackDrafts.set(seat.seat, event.target.value),
+    });
+    item.append(input, el("button", {
+      type: "button", class: "small", "data-fkey": `stack-${seat.seat}`,
+      "aria-label": `${tr("adjust_stack")}: ${seat.name}`, text: tr("adjust_stack"),
+      onclick: () => adjustStack(seat, input.value),
+    }));
+    list.append(item);
+  }
+}
+
+// ---------------------------------------------------------------- actions
+
+function send(message) {
+  if (!app.socket || app.socket.readyState !== WebSocket.OPEN) {
+    showError(tr("reconnecting"));
+    return false;
+  }
+  app.socket.send(JSON.stringify(message));
+  return true;
+}
+
+function sendAction(action) {
+  const message = app.message;
+  if (!message) return;
+  const sent = send({
+    type: "action",
+    hand: message.hand,
+    seq: message.seq,
+    action: { kind: action.kind, amount: action.amount ?? null, cards: action.cards ?? [], split: !!action.split },
+  });
+  if (sent) {
+    app.waiting = true;
+    showError("");
+    render();
+  }
+}
+
+function act(entry) {
+  if (app.waiting) return;
+  if (AMOUNT_KINDS.has(entry.kind)) {
+    let amount = entry.min;
+    if (entry.min !== entry.max) {
+      const text = $("amount").value.trim();
+      amount = /^\d+$/.test(text) ? Number.parseInt(text, 10) : NaN;
+      if (!(amount >= entry.min && amount <= entry.max)) {
+        showError(tr("amount_bad", { min: entry.min, max: entry.max }));
+        $("amount").focus();
+        return;
+      }
+    }
+    sendAction({ kind: entry.kind, amount });
+    return;
+  }
+  sendAction({ kind: entry.kind });
+}
+
+function toggleCard(code) {
+  const st = state();
+  const draw = st && drawEntry(st);
+  if (!draw) return;
+  if (app.selected.has(code)) {
+    app.selected.delete(code);
+  } else if (app.selected.size >= maxDraw(draw)) {
+    showError(tr("draw_too_many", { max: maxDraw(draw) }));
+    return;
+  } else {
+    app.selected.add(code);
+  }
+  showError("");
+  render();
+}
+
+function confirmDraw(standPat = false) {
+  const st = state();
+  if (!st || !drawEntry(st) || app.waiting) return;
+  const hand = st.hand ? st.hand.cards : [];
+  const cards = standPat ? [] : hand.filter((c) => app.selected.has(c));
+  sendAction({ kind: "draw", cards, split: cards.length > 0 && $("split").checked });
+}
+
+async function hostCall(method, path, body) {
+  try {
+    await api(method, `/api/tables/${invite}${path}`, body, app.seat && app.seat.host_token);
+    showError("");
+    return true;
+  } catch (error) {
+    showError(`${tr("error_prefix")}: ${error.message}`);
+    return false;
+  }
+}
+
+function removeSeat(seat) {
+  hostCall("DELETE", `/seats/${seat.seat}`);
+}
+
+function adjustStack(seat, value) {
+  const amount = Number.parseInt(value, 10);
+  if (!(amount >= 0)) {
+    showError(tr("amount_bad", { min: 0, max: "∞" }));
+    return;
+  }
+  hostCall("POST", "/stacks", { seat: seat.seat, amount }).then((ok) => {
+    if (ok) app.stackDrafts.delete(seat.seat);
+  });
+}
+
+async function showLedger() {
+  const box = $("ledger");
+  try {
+    const data = await api("GET", `/api/tables/${invite}/ledger`, undefined, app.seat.host_token);
+    const rows = Array.isArray(data) ? data : data.entries || data.ledger || [];
+    box.replaceChildren();
+    if (!rows.length) {
+      box.append(el("p", { class: "muted", text: tr("ledger_empty") }));
+      return;
+    }
+    const head = el("tr", {}, ...["name", "ledger_kind", "ledger_amount", "ledger_hand"].map(
+      (k) => el("th", { scope: "col", text: tr(k) })));
+    const body = rows.map((r) => el("tr", {},
+      el("td", { text: r.nickname ?? r.name ?? "" }), el("td", { text: ledgerKind(r.kind) }),
+      el("td", { text: String(r.amount ?? "") }), el("td", { text: r.hand ?? r.hand_id ?? "" })));
+    box.append(el("table", { class: "ledger" }, el("caption", { text: tr("ledger") }),
+      el("thead", {}, head), el("tbody", {}, ...body)));
+  } catch (error) {
+    showError(`${tr("error_prefix")}: ${error.message}`);
+  }
+}
+
+function ledgerKind(kind) {
+  const key = `ledger_${kind}`;
+  const text = tr(key);
+  return text === key ? String(kind ?? "") : text;
+}
+
+async function showHistories() {
+  const box = $("histories");
+  try {
+    const data = await api("GET", `/api/tables/${invite}/histories`, undefined, app.seat.player_token);
+    const hands = Array.isArray(data) ? data : data.hands || data.histories || [];
+    box.replaceChildren();
+    for (const entry of hands) {
+      const hand = typeof entry === "object" && entry !== null ? entry.hand ?? entry.id : entry;
+      box.append(el("li", {}, el("button", {
+        type: "button", class: "small", text: `${tr("download")} #${hand}`,
+        onclick: () => downloadHistory(hand),
+      })));
+    }
+  } catch (error) {
+    showError(`${tr("error_prefix")}: ${error.message}`);
+  }
+}
+
+async function downloadHistory(hand) {
+  const response = await fetch(`/api/tables/${invite}/histories/${hand}.phh`, {
+    headers: { Authorization: `Bearer ${app.seat.player_token}` },
+  });
+  if (!response.ok) {
+    showError(`${tr("error_prefix")}: ${response.status}`);
+    return;
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = el("a", { href: url, download: `hand-${hand}.phh` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+async function copyInvite() {
+  const url = `${window.location.origin}/t/${invite}`;
+  try {
+    await navigator.clipboard.writeText(url);
+    announce(tr("copied"));
+    showError("");
+  } catch {
+    showError(tr("copy_failed", { url }));
+  }
+}
+
+// ---------------------------------------------------------------- keyboard
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  const typing = target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA");
+  const st = state();
+  if (!st || st.to_act !== st.you) return;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if (target && target.id === "amount" && key === "Enter") {
+    const entry = legal(st).find((a) => AMOUNT_KINDS.has(a.kind) && a.min !== a.max);
+    if (entry) {
+      event.preventDefault();
+      act(entry);
+    }
+    return;
+  }
+  if (typing) return;
+  const draw = drawEntry(st);
+  if (draw) {
+    const otherButton = target && target.tagName === "BUTTON" && !target.classList.contains("card")
+      && target.id !== "draw-confirm";
+    if (key === "Enter" && !otherButton) {
+      // Enter confirms the draw, also from a card (Space toggles the focused card).
+      event.preventDefault();
+      confirmDraw();
+      return;
+    }
+    if (key === "s") {
+      event.preventDefault();
+      confirmDraw(true);
+      return;
+    }
+    const hand = st.hand ? st.hand.cards : [];
+    const index = "12345".indexOf(key);
+    if (index >= 0 && index < hand.length) {
+      event.preventDefault();
+      toggleCard(hand[index]);
+      return;
+    }
+  }
+  const entry = legal(st).find((a) => a.kind !== "draw" && keyFor(a) === key);
+  if (entry) {
+    event.preventDefault();
+    act(entry);
+  }
+}
+
+// ---------------------------------------------------------------- connection
+
+function setConn(key) {
+  $("conn").textContent = tr(key);
+  $("conn").dataset.state = key;
+}
+
+function connect() {
+  if (!app.seat) return;
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${invite}`);
+  app.socket = socket;
+  setConn(app.retries ? "reconnecting" : "connecting");
+  let ping = null;
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify({ type: "hello", token: app.seat.player_token }));
+    ping = setInterval(() => send({ type: "ping" }), PING_MS);
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    onMessage(message);
+  });
+  socket.addEventListener("close", (event) => {
+    clearInterval(ping);
+    if (app.socket !== socket) return;
+    app.waiting = false;
+    if (event.code === 4401) {
+      forgetSeat(invite);
+      app.seat = null;
+      app.closedForGood = true;
+      showError(tr("token_refused"));
+      showJoin();
+      return;
+    }
+    if (event.code === 4404) {
+      app.closedForGood = true;
+      showError(tr("no_table"));
+      setConn("no_table");
+      return;
+    }
+    if (event.code === 4403) {
+      app.closedForGood = true;
+      showError(tr("origin_refused"));
+      setConn("origin_refused");
+      return;
+    }
+    if (app.closedForGood) return;
+    setConn("reconnecting");
+    app.retries += 1;
+    setTimeout(connect, Math.min(10000, 500 * 2 ** Math.min(app.retries, 5)));
+  });
+}
+
+function onMessage(message) {
+  if (message.type === "state") {
+    const before = state();
+    app.message = message;
+    if (!app.langChosen && message.state.table && ["en", "it"].includes(message.state.table.lang)) {
+      app.lang = message.state.table.lang; // the host's language until this player chooses
+    }
+    app.retries = 0;
+    app.waiting = false;
+    setConn("connected");
+    showGame();
+    render();
+    const st = message.state;
+    const turnKey = `${message.hand}:${st.to_act}:${st.phase}`;
+    if (st.to_act === st.you && st.you !== null && app.lastTurnAnnounced !== turnKey) {
+      announce(tr("your_turn"));
+    }
+    app.lastTurnAnnounced = st.to_act === st.you ? turnKey : null;
+    if (!before && st.log && st.log.length) {
+      // First view after (re)connecting: nothing to announce but the latest line.
+      announce(pick(app.lang, st.log[st.log.length - 1]));
+    }
+  } else if (message.type === "event") {
+    announce(pick(app.lang, message));
+  } else if (message.type === "error") {
+    app.waiting = false;
+    const text = message.code === "stale" ? tr("error_stale") : message.message || message.code;
+    showError(`${tr("error_prefix")}: ${text}`);
+    announce(text);
+    render();
+  }
+}
+
+function showGame() {
+  $("join").hidden = true;
+  $("game").hidden = false;
+}
+
+async function showJoin() {
+  $("game").hidden = true;
+  $("join").hidden = false;
+  try {
+    const lobby = await api("GET", `/api/tables/${invite}`);
+    if (lobby && lobby.name) $("table-name").textContent = lobby.name;
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+// ---------------------------------------------------------------- wiring
+
+$("join-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const nickname = new FormData(form).get("nickname").trim();
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const seat = await api("POST", `/api/tables/${invite}/seats`, { nickname });
+    saveSeat(invite, seat);
+    app.seat = loadSeat(invite);
+    app.closedForGood = false;
+    showError("");
+    connect();
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+$("lang-switch").addEventListener("click", () => {
+  app.lang = app.lang === "it" ? "en" : "it";
+  app.langChosen = true;
+  saveLang(app.lang);
+  render();
+});
+$("four-colour").addEventListener("change", (event) => {
+  localStorage.setItem("italian-poker.four-colour", event.target.checked ? "1" : "0");
+  render();
+});
+$("sit-toggle").addEventListener("click", (event) => send({ type: event.currentTarget.dataset.mode }));
+$("error-close").addEventListener("click", () => showError(""));
+$("draw-confirm").addEventListener("click", () => confirmDraw());
+$("start").addEventListener("click", () => hostCall("POST", "/start"));
+$("pause").addEventListener("click", () => hostCall("POST", "/pause"));
+$("resume").addEventListener("click", () => hostCall("POST", "/resume"));
+$("add-bot").addEventListener("click", () => hostCall("POST", "/bots", { level: $("bot-level").value }));
+$("copy-invite").addEventListener("click", copyInvite);
+$("ledger-show").addEventListener("click", showLedger);
+$("histories-show").addEventListener("click", showHistories);
+document.addEventListener("keydown", onKey);
+setInterval(() => {
+  const st = state();
+  if (st && st.deadline) renderTurn(st);
+}, 500);
+
+render();
+if (app.seat) {
+  connect();
+} else {
+  showJoin();
+}

@@ -1,0 +1,544 @@
+"""One live table in memory: its state, its connected players, its bots and its clocks.
+
+Every change goes the same way: the engine checks it (:meth:`TableState.apply` raises and
+changes nothing when it is not allowed), the event is written and committed, and only then is
+anyone told: each connected seat gets its own ``state`` built from its own view. Bots, the
+turn timer (with time bank, then an automatic check or fold), players who dropped (seat kept
+for the grace period, then sat out) and the next deal are asyncio tasks that act through the
+same path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.errors import ItalianPokerError, SeatError
+from italian_poker.engine.history import HandHistory
+from italian_poker.engine.match import MatchPhase
+from italian_poker.engine.policy import Policy
+from italian_poker.engine.rules import Rules
+from italian_poker.server.protocol import Clock, error_message, event_message, state_payload
+from italian_poker.server.settings import ServerSettings
+from italian_poker.server.store import Store, StoredTable
+from italian_poker.server.table_state import (
+    Effects,
+    EventKind,
+    TableState,
+    TableStatus,
+    auto_action,
+    new_seed,
+    parse_action,
+)
+
+BotFactory = Callable[[str, int | None], Policy]
+"""Level name and seed -> a bot (:func:`italian_poker.analysis.bots.make_bot`)."""
+
+log = logging.getLogger(__name__)
+
+CLIENT_QUEUE_LIMIT = 200
+"""Messages waiting for a client before it is dropped as too slow."""
+
+
+class Refusal(Exception):
+    """A request refused with a protocol error code and a message a player can act on."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(eq=False)
+class Client:
+    """One WebSocket connection of a seated player: messages go through its queue."""
+
+    seat: int
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; a client too far behind is disconnected."""
+        if self.queue.qsize() >= CLIENT_QUEUE_LIMIT:
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(message)
+
+
+@dataclass(slots=True)
+class Turn:
+    """The turn of a human seat under the timer."""
+
+    key: tuple[int | None, int, int]
+    seat: int
+    started: float
+    """time.monotonic() at the start of the turn."""
+    wall: float
+    bank: float
+
+
+def rules_from(stored: StoredTable) -> Rules:
+    """The table's rules from their stored JSON."""
+    return Rules.from_dict(stored.rules)
+
+
+class TableRuntime:
+    """A table being played. Call :meth:`start` once, then the ``async`` operations."""
+
+    def __init__(
+        self,
+        stored: StoredTable,
+        invite: str | None,
+        store: Store,
+        settings: ServerSettings,
+        bot_factory: BotFactory,
+    ) -> None:
+        self.id = stored.id
+        self.invite_hash = stored.invite_hash
+        self.invite = invite
+        self.host_token_hash = stored.host_token_hash
+        self.store = store
+        self.settings = settings
+        self.bot_factory = bot_factory
+        self.tokens: dict[int, str] = dict(stored.tokens)
+        self.state = self._replay(stored)
+        self.lock = asyncio.Lock()
+        self.clients: dict[int, set[Client]] = {}
+        self.bots: dict[tuple[int, str], Policy] = {}
+        self.banks: dict[int, float] = {}
+        self.turn: Turn | None = None
+        self.disconnected: dict[int, float] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self._pending: asyncio.Task[None] | None = None
+        self._pending_key: tuple[Any, ...] | None = None
+
+    def _replay(self, stored: StoredTable) -> TableState:
+        state = TableState(
+            stored.name, rules_from(stored), dict(stored.options), self.settings.log_size
+        )
+        for seq, kind, payload in stored.events:
+            state.apply(seq, EventKind(kind), payload)
+        return state
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """After a restart: nobody is connected yet, so every human seat is on its grace
+        period; bots and the timer pick up where the table was."""
+        now = time.monotonic()
+        for seat, slot in enumerate(self.state.slots):
+            if slot is None or slot.bot is not None or slot.sitting_out:
+                continue
+            if seat not in self.disconnected and seat not in self.clients:
+                self.disconnected[seat] = now
+                self._spawn(self._grace(seat, slot.nickname))
+        self._schedule()
+
+    async def stop(self) -> None:
+        """Cancel the table's tasks and close its connections."""
+        if self._pending is not None:
+            self._pending.cancel()
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for clients in self.clients.values():
+            for client in clients:
+                client.queue.put_nowait(None)
+
+    def _spawn(self, coro: Any) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    # --- the one way to change a table ----------------------------------------------------
+
+    def _commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
+        """Check and apply an event, persist it, then tell everyone. Caller holds the lock."""
+        state = self.state
+        seq = state.seq + 1
+        effects = state.apply(seq, kind, payload)
+        try:
+            self.store.commit_event(
+                self.id,
+                seq,
+                kind.value,
+                payload,
+                ledger=effects.ledger,
+                slots=state.slots,
+                tokens=self.tokens,
+                status=state.status.value,
+            )
+        except Exception:
+            # Not durable, so it did not happen: go back to what the log holds.
+            log.exception("table %s: event %s could not be saved", self.id, seq)
+            self.tokens = dict(self.store.load(self.id).tokens)
+            self.state = self._replay(self.store.load(self.id))
+            raise
+        self._track_turn()
+        self._broadcast(seq, effects)
+        self._schedule()
+        return effects
+
+    async def submit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
+        """Apply an event under the table's lock; engine errors become a :class:`Refusal`."""
+        async with self.lock:
+            try:
+                return self._commit(kind, payload)
+            except ItalianPokerError as error:
+                raise Refusal("illegal", str(error)) from None
+
+    # --- players --------------------------------------------------------------------------
+
+    def seat_for_token(self, hashed: str) -> int | None:
+        """The seat whose player holds this token hash."""
+        for seat, value in self.tokens.items():
+            if value == hashed:
+                return seat
+        return None
+
+    async def take_seat(
+        self, nickname: str, token_hash: str | None, bot: str | None, seat: int | None = None
+    ) -> int:
+        """Seat a player (with their token hash) or a bot in ``seat`` or the first free one."""
+        async with self.lock:
+            chosen = self.state.free_seat() if seat is None else seat
+            if chosen is None:
+                raise Refusal("full", "the table is full")
+            if self.state.slot_of(nickname) is not None:
+                raise Refusal("nickname_taken", f"the nickname {nickname!r} is taken here")
+            if token_hash is not None:
+                self.tokens[chosen] = token_hash
+            try:
+                self._commit(EventKind.SEAT, {"seat": chosen, "nickname": nickname, "bot": bot})
+            except ItalianPokerError as error:
+                self.tokens.pop(chosen, None)
+                raise Refusal("illegal", str(error)) from None
+            if bot is None and chosen not in self.clients:
+                # Not connected yet: the seat is kept for the grace period.
+                self.disconnected[chosen] = time.monotonic()
+                self._spawn(self._grace(chosen, nickname))
+            return chosen
+
+    async def remove_seat(self, seat: int) -> None:
+        """Kick a player or remove a bot: their token stops working now; during a deal they
+        are checked or folded automatically and leave when it ends."""
+        async with self.lock:
+            if not 0 <= seat < len(self.state.slots) or self.state.slots[seat] is None:
+                raise Refusal("empty", f"seat {seat} is empty", 404)
+            token = self.tokens.pop(seat, None)
+            try:
+                self._commit(EventKind.UNSEAT, {"seat": seat})
+            except ItalianPokerError as error:
+                if token is not None:
+                    self.tokens[seat] = token
+                raise Refusal("illegal", str(error)) from None
+            for client in self.clients.pop(seat, set()):
+                client.send(error_message("kicked", "the host removed you from the table"))
+                client.queue.put_nowait(None)
+
+    async def sit(self, seat: int, out: bool) -> None:
+        """Sit a player out (dealt out from the next deal; checked or folded meanwhile) or
+        back in."""
+        async with self.lock:
+            slot = self.state.slots[seat]
+            if slot is None or slot.sitting_out == out:
+                return
+            kind = EventKind.SIT_OUT if out else EventKind.SIT_IN
+            self._commit(kind, {"seat": seat})
+
+    async def act(self, seat: int, hand: Any, seq: Any, data: dict[str, Any]) -> None:
+        """A player's action from the WebSocket: refused (state unchanged) when stale, out of
+        turn, paused, malformed or illegal."""
+        async with self.lock:
+            state = self.state
+            if seq != state.seq or hand != state.hand:
+                raise Refusal(
+                    "stale",
+                    f"the table has moved on (hand {state.hand}, seq {state.seq}): "
+                    "look again and act on the latest state",
+                )
+            if state.status is TableStatus.PAUSED:
+                raise Refusal("paused", "the host has paused the game")
+            if state.actor_slot() != seat:
+                raise Refusal("not_your_turn", "it is not your turn")
+            try:
+                action = parse_action(data)
+            except ValueError as error:
+                raise Refusal("bad_message", str(error)) from None
+            self._use_bank(seat)
+            try:
+                self._commit(EventKind.ACTION, _action_payload(seat, action, auto=False))
+            except ItalianPokerError as error:
+                raise Refusal("illegal", str(error)) from None
+
+    # --- connections ----------------------------------------------------------------------
+
+    def connect(self, seat: int) -> Client:
+        """Register a connection of ``seat`` and send it the state."""
+        client = Client(seat)
+        first = not self.clients.get(seat)
+        self.clients.setdefault(seat, set()).add(client)
+        self.disconnected.pop(seat, None)
+        if first:
+            self._broadcast_state()
+        else:
+            client.send(self.state_message(seat))
+        return client
+
+    def disconnect(self, client: Client) -> None:
+        """Forget a connection; a seat left with none starts its grace period."""
+        clients = self.clients.get(client.seat)
+        if clients is None:
+            return
+        clients.discard(client)
+        if clients:
+            return
+        del self.clients[client.seat]
+        slot = self.state.slots[client.seat]
+        if slot is None:
+            return
+        self.disconnected[client.seat] = time.monotonic()
+        self._spawn(self._grace(client.seat, slot.nickname))
+        self._broadcast_state()
+
+    async def _grace(self, seat: int, nickname: str) -> None:
+        await asyncio.sleep(self.settings.reconnect_grace_seconds)
+        async with self.lock:
+            slot = self.state.slots[seat]
+            if seat not in self.disconnected or slot is None or slot.nickname != nickname:
+                return
+            if not slot.sitting_out:
+                self._commit(EventKind.SIT_OUT, {"seat": seat, "auto": True})
+
+    # --- telling players ------------------------------------------------------------------
+
+    def clock(self) -> Clock:
+        """The running turn timer, if any."""
+        turn = self.turn
+        seconds = self.state.options.get("turn_seconds")
+        if turn is None or seconds is None:
+            return Clock(None, None)
+        return Clock(turn.wall + float(seconds), turn.bank)
+
+    def state_message(self, seat: int) -> dict[str, Any]:
+        """The ``state`` message for ``seat``."""
+        state = self.state
+        return {
+            "type": "state",
+            "hand": state.hand,
+            "seq": state.seq,
+            "state": state_payload(
+                state,
+                seat,
+                invite=self.invite or "",
+                host=seat == 0,
+                connected=set(self.clients),
+                clock=self.clock(),
+            ),
+        }
+
+    def _broadcast(self, seq: int, effects: Effects) -> None:
+        for line in effects.lines:
+            message = event_message(seq, line)
+            for clients in self.clients.values():
+                for client in clients:
+                    client.send(message)
+        self._broadcast_state()
+
+    def _broadcast_state(self) -> None:
+        for seat, clients in self.clients.items():
+            if not clients:
+                continue
+            message = self.state_message(seat)
+            for client in clients:
+                client.send(message)
+
+    # --- who acts next --------------------------------------------------------------------
+
+    def _turn_key(self) -> tuple[int | None, int, int] | None:
+        state = self.state
+        actor = state.actor_slot()
+        match = state.match
+        if actor is None or match is None:
+            return None
+        count = len(match.deal.actions) if match.deal is not None else 0
+        if match.phase is MatchPhase.MAKE_UP:
+            count = -1
+        return (state.hand, actor, count)
+
+    def _track_turn(self) -> None:
+        """Start the clock of a new human turn."""
+        key = self._turn_key()
+        seconds = self.state.options.get("turn_seconds")
+        if key is None or seconds is None or self.state.status is not TableStatus.PLAYING:
+            self.turn = None
+            return
+        if self.turn is not None and self.turn.key == key:
+            return
+        seat = key[1]
+        slot = self.state.slots[seat]
+        if slot is None or slot.bot is not None:
+            self.turn = None
+            return
+        bank = self.banks.setdefault(seat, float(self.state.options.get("time_bank_seconds", 0)))
+        self.turn = Turn(key, seat, time.monotonic(), time.time(), bank)
+
+    def _use_bank(self, seat: int) -> None:
+        """Charge the time beyond the turn's seconds to the seat's time bank."""
+        turn = self.turn
+        seconds = self.state.options.get("turn_seconds")
+        if turn is None or turn.seat != seat or seconds is None:
+            return
+        over = time.monotonic() - turn.started - float(seconds)
+        if over > 0:
+            self.banks[seat] = max(0.0, turn.bank - over)
+
+    def _schedule(self) -> None:
+        """Start what happens next: a bot's move, an automatic move, the turn timer or the
+        next deal. One pending task at a time, keyed by the table's seq."""
+        state = self.state
+        key: tuple[Any, ...] = (state.seq, state.status)
+        if self._pending is not None and not self._pending.done():
+            if self._pending_key == key:
+                return
+            self._pending.cancel()
+        self._pending = None
+        self._pending_key = key
+        if state.status is not TableStatus.PLAYING:
+            return
+        actor = state.actor_slot()
+        if actor is not None:
+            slot = state.slots[actor]
+            assert slot is not None
+            if slot.bot is not None:
+                self._pending = self._spawn(self._bot_turn(state.seq, actor))
+            elif slot.leaving or slot.sitting_out:
+                self._pending = self._spawn(self._auto_turn(state.seq, actor, 0.0))
+            elif self.turn is not None and self.turn.seat == actor:
+                seconds = float(state.options.get("turn_seconds") or 0)
+                left = self.turn.started + seconds + self.turn.bank - time.monotonic()
+                self._pending = self._spawn(self._auto_turn(state.seq, actor, max(0.0, left)))
+            return
+        if state.match is not None and state.match.phase is MatchPhase.MAKE_UP:
+            return
+        if self._can_deal():
+            delay = self.settings.next_deal_seconds if state.match is not None else 0.0
+            self._pending = self._spawn(self._next_deal(state.seq, delay))
+
+    def _can_deal(self) -> bool:
+        """Two players to deal in, one of them a person (bots alone do not play on)."""
+        seats = self.state.dealable()
+        humans = [s for s in seats if (slot := self.state.slots[s]) and slot.bot is None]
+        return len(seats) >= 2 and bool(humans)
+
+    async def _bot_turn(self, seq: int, seat: int) -> None:
+        await asyncio.sleep(self.settings.bot_delay_seconds)
+        async with self.lock:
+            state = self.state
+            slot = state.slots[seat]
+            if state.seq != seq or state.actor_slot() != seat or slot is None or not slot.bot:
+                return
+            action = self._bot_action(seat, slot.bot, slot.nickname)
+            try:
+                self._commit(EventKind.ACTION, _action_payload(seat, action, auto=False))
+            except ItalianPokerError:
+                log.warning("table %s: bot %s chose %s, not allowed", self.id, seat, action)
+                self._commit(
+                    EventKind.ACTION,
+                    _action_payload(seat, auto_action(state.legal_actions()), auto=True),
+                )
+
+    def _bot_action(self, seat: int, level: str, nickname: str) -> Action:
+        key = (seat, nickname)
+        bot = self.bots.get(key)
+        if bot is None:
+            seed = None
+            if self.settings.seed is not None:
+                seed = self.settings.seed * 7919 + self.id * 101 + seat
+            bot = self.bots[key] = self.bot_factory(level, seed)
+        view = self.state.view(seat)
+        if view is None:
+            return auto_action(self.state.legal_actions())
+        try:
+            return bot.act(view)
+        except Exception:
+            log.exception("table %s: bot %s failed", self.id, seat)
+            return auto_action(self.state.legal_actions())
+
+    async def _auto_turn(self, seq: int, seat: int, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        async with self.lock:
+            state = self.state
+            if state.seq != seq or state.actor_slot() != seat:
+                return
+            if self.turn is not None and self.turn.seat == seat:
+                self.banks[seat] = 0.0
+            self._commit(
+                EventKind.ACTION, _action_payload(seat, auto_action(state.legal_actions()), True)
+            )
+
+    async def _next_deal(self, seq: int, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        async with self.lock:
+            state = self.state
+            if state.seq != seq or state.status is not TableStatus.PLAYING or state.in_deal:
+                return
+            if not self._can_deal():
+                return
+            seed = new_seed()
+            if self.settings.seed is not None:
+                seed = self.settings.seed * 1_000_003 + self.id * 10_007 + state.seq
+            try:
+                self._commit(EventKind.DEAL, {"seed": seed})
+            except SeatError:
+                log.info("table %s: no deal (%s)", self.id, state.status)
+
+    # --- histories ------------------------------------------------------------------------
+
+    def hands_of(self, seat: int) -> list[int]:
+        """The finished deals the player in ``seat`` was dealt in."""
+        slot = self.state.slots[seat]
+        match = self.state.match
+        if slot is None or match is None:
+            return []
+        return [c.number for c in match.completed if slot.nickname in c.start.names]
+
+    def history_for(self, seat: int, hand: int) -> tuple[HandHistory, int] | None:
+        """Finished deal ``hand`` and the player's seat in it, if they were dealt in."""
+        slot = self.state.slots[seat]
+        completed = self.state.completed(hand)
+        if slot is None or completed is None or slot.nickname not in completed.start.names:
+            return None
+        return HandHistory.from_completed(completed), completed.start.names.index(slot.nickname)
+
+    # --- host -----------------------------------------------------------------------------
+
+    async def host(self, kind: EventKind, payload: dict[str, Any] | None = None) -> None:
+        """A host's start, pause, resume or stack adjustment."""
+        await self.submit(kind, payload or {})
+
+
+def _action_payload(seat: int, action: Action, auto: bool) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "seat": seat,
+        "kind": action.kind.value,
+        "amount": action.amount,
+        "cards": [str(c) for c in action.cards],
+        "split": action.split,
+    }
+    if auto:
+        payload["auto"] = True
+    if action.kind is ActionKind.DRAW and not action.cards:
+        payload["cards"] = []
+    return payload

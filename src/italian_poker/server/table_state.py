@@ -1,0 +1,586 @@
+"""A table's state as its event log builds it: seats, status, the match, the public log.
+
+Everything that changes a table is an event ``(seq, kind, payload)``; :meth:`TableState.apply`
+applies one, with the engine checking every action, and is the only way the state changes.
+A restarted server replays a table's events in order and arrives exactly where it was. No
+I/O here: the runtime persists each event before anyone hears of it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.cards import Card, parse_card
+from italian_poker.engine.errors import ItalianPokerError, SeatError
+from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
+from italian_poker.engine.opening import OpeningRequirement, opening_requirement
+from italian_poker.engine.rules import Rules
+from italian_poker.engine.view import SeatView, seat_view
+from italian_poker.play.explain import deal_report, describe_event
+from italian_poker.play.i18n import Language, action_label
+from italian_poker.play.session import Event, FinishedDeal
+
+
+class TableStatus(StrEnum):
+    """Where a table stands."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    PAUSED = "paused"
+
+
+class EventKind(StrEnum):
+    """The kinds of events in a table's log."""
+
+    SEAT = "seat"
+    """A player or a bot takes a seat: ``{seat, nickname, bot}``."""
+    UNSEAT = "unseat"
+    """A seat is emptied (kick, bot removed): ``{seat}``; during a deal, at its end."""
+    START = "start"
+    PAUSE = "pause"
+    RESUME = "resume"
+    STACK = "stack"
+    """The host sets a seat's chips for the next deal: ``{seat, amount}``."""
+    SIT_OUT = "sit_out"
+    SIT_IN = "sit_in"
+    DEAL = "deal"
+    """The next deal begins: ``{seed, deck}`` (``deck``: the full deck order, once dealt)."""
+    ACTION = "action"
+    """``{seat, kind, amount, cards, split, auto}``; ``deck`` when it began a deal (5.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A public sentence in both languages."""
+
+    en: str
+    it: str
+
+    def as_json(self) -> dict[str, str]:
+        """``{"en", "it"}``."""
+        return {"en": self.en, "it": self.it}
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """A numbered public event of the table's log."""
+
+    seq: int
+    line: Line
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """A ledger row produced by an event."""
+
+    nickname: str
+    kind: str
+    amount: int
+    hand: int | None = None
+
+
+@dataclass(slots=True)
+class Slot:
+    """A taken seat. ``chips_due`` is what the player (re)joins the match with at the next
+    deal (a new seat, or the host's adjustment); ``leaving`` empties the seat when the deal
+    under way ends."""
+
+    nickname: str
+    bot: str | None
+    chips_due: int | None
+    sitting_out: bool = False
+    leaving: bool = False
+    last_action: Line | None = None
+    changed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """The public result of the last deal: narration and pots (winners as seat numbers)."""
+
+    hand: int
+    lines: tuple[Line, ...]
+    awards: tuple[dict[str, Any], ...]
+
+
+@dataclass(slots=True)
+class Effects:
+    """What applying an event produced: public log lines and ledger rows."""
+
+    lines: list[Line] = field(default_factory=list)
+    ledger: list[LedgerEntry] = field(default_factory=list)
+    deal_over: bool = False
+
+
+def both(make: Any) -> Line:
+    """A :class:`Line` from ``make(lang) -> str``."""
+    return Line(make(Language.EN), make(Language.IT))
+
+
+_AUTO_ORDER = (
+    ActionKind.CHECK,
+    ActionKind.PASS,
+    ActionKind.DECLINE,
+    ActionKind.FOLD,
+    ActionKind.SIT_OUT,
+    ActionKind.MUCK,
+    ActionKind.SHOW,
+    ActionKind.DRAW,
+)
+
+
+def auto_action(legal: Sequence[LegalAction]) -> Action:
+    """The action taken for a player who does not act: check if allowed, else fold (or pass,
+    decline a blind, sit out a make-up, muck or show, stand pat at the draw)."""
+    kinds = {option.kind for option in legal}
+    for kind in _AUTO_ORDER:
+        if kind in kinds:
+            return Action(kind)
+    first = legal[0]
+    return Action(first.kind, first.min_amount)
+
+
+class TableState:
+    """One table, rebuilt from its events. Seats are numbered 0..players-1 in table order."""
+
+    def __init__(self, name: str, rules: Rules, options: dict[str, Any], log_size: int = 50):
+        self.name = name
+        self.rules = rules
+        self.options = options
+        self.slots: list[Slot | None] = [None] * rules.players
+        self.status = TableStatus.LOBBY
+        self.match: Match | None = None
+        self.seq = 0
+        self.log: deque[LogLine] = deque(maxlen=log_size)
+        self.outcome: DealOutcome | None = None
+        self.deal_slots: list[int] = []
+        """Slot of each seat of the current (or last) deal."""
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def stack_default(self) -> int:
+        """The chips a new seat buys in for."""
+        return int(self.options["stack"])
+
+    def slot_of(self, nickname: str) -> int | None:
+        """The seat of ``nickname``, if seated."""
+        for i, slot in enumerate(self.slots):
+            if slot is not None and slot.nickname == nickname:
+                return i
+        return None
+
+    def free_seat(self) -> int | None:
+        """The lowest empty seat."""
+        return next((i for i, s in enumerate(self.slots) if s is None), None)
+
+    @property
+    def in_deal(self) -> bool:
+        """Whether a deal (or its 5.5 make-up decisions) is under way."""
+        return self.match is not None and self.match.phase in (
+            MatchPhase.IN_DEAL,
+            MatchPhase.MAKE_UP,
+        )
+
+    @property
+    def hand(self) -> int | None:
+        """The id of the current deal, else of the last one; None before the first."""
+        if self.match is None:
+            return None
+        if self.in_deal:
+            return len(self.match.completed) + 1
+        return len(self.match.completed) or None
+
+    def actor_slot(self) -> int | None:
+        """The seat to act, if any."""
+        if self.match is None:
+            return None
+        actor = self.match.actor
+        return None if actor is None else self.slot_of(actor)
+
+    def legal_actions(self) -> tuple[LegalAction, ...]:
+        """What the seat to act may do."""
+        return self.match.legal_actions() if self.match is not None else ()
+
+    def deal_index(self, slot: int) -> int | None:
+        """The seat number of ``slot`` in the current (or last) deal, if dealt in."""
+        try:
+            return self.deal_slots.index(slot)
+        except ValueError:
+            return None
+
+    def view(self, slot: int) -> SeatView | None:
+        """``slot``'s view of the current (or last) deal, if it was dealt in."""
+        match = self.match
+        index = self.deal_index(slot)
+        if match is None or match.deal is None or index is None:
+            return None
+        return seat_view(match.deal, index)
+
+    def public_view(self) -> SeatView | None:
+        """A view of the current (or last) deal to read public facts from only (pot, bets,
+        stacks, folds, shown hands): callers never read its ``hand`` or legal actions."""
+        match = self.match
+        if match is None or match.deal is None:
+            return None
+        return seat_view(match.deal, 0)
+
+    def stack(self, slot: int) -> int:
+        """The chips in front of ``slot`` now."""
+        seat = self.slots[slot]
+        if seat is None:
+            return 0
+        if seat.chips_due is not None and not self.in_deal:
+            return seat.chips_due
+        match = self.match
+        if match is not None:
+            live = match.phase is MatchPhase.IN_DEAL
+            if live and match.deal is not None and seat.nickname in match.deal_seats:
+                return match.deal.stacks[match.deal_seats.index(seat.nickname)]
+            for s in match.seats:
+                if s.name == seat.nickname:
+                    return s.stack
+            return 0
+        return seat.chips_due or 0
+
+    def requirement(self) -> OpeningRequirement:
+        """What opens the current (or next) deal."""
+        match = self.match
+        if match is not None and match.phase is MatchPhase.IN_DEAL and match.deal is not None:
+            return match.deal.requirement
+        min_pair = match.min_pair if match is not None else self.rules.min_pair
+        return opening_requirement(min_pair, self.rules.four_straight_flush_opens)
+
+    def dealable(self) -> list[int]:
+        """The seats that would be dealt in at the next deal (chips for an ante, not out)."""
+        limit = max(self.rules.ante + self.rules.dealer_ante, 1)
+        out = []
+        for i, slot in enumerate(self.slots):
+            if slot is None or slot.leaving or slot.sitting_out:
+                continue
+            if self.stack(i) >= limit and (slot.chips_due is not None or self._in_match(slot)):
+                out.append(i)
+        return out
+
+    def _in_match(self, slot: Slot) -> bool:
+        return self.match is not None and any(s.name == slot.nickname for s in self.match.seats)
+
+    def completed(self, hand: int) -> CompletedDeal | None:
+        """The finished deal ``hand``."""
+        if self.match is None or not 1 <= hand <= len(self.match.completed):
+            return None
+        return self.match.completed[hand - 1]
+
+    # --- applying ---------------------------------------------------------------------------
+
+    def apply(self, seq: int, kind: EventKind, payload: dict[str, Any]) -> Effects:
+        """Apply event ``seq``. Raises a specific error (state unchanged) when the event is
+        not allowed now. A live ``deal`` or ``action`` event gets ``deck`` added to
+        ``payload`` when it begins a deal, so that the log records the deck order."""
+        if seq != self.seq + 1:
+            raise ValueError(f"event {seq} out of order after {self.seq}")
+        handler = getattr(self, f"_on_{kind.value}")
+        effects: Effects = handler(payload)
+        self.seq = seq
+        for line in effects.lines:
+            self.log.append(LogLine(seq, line))
+        return effects
+
+    def _on_seat(self, payload: dict[str, Any]) -> Effects:
+        seat, nickname, bot = int(payload["seat"]), str(payload["nickname"]), payload["bot"]
+        if not 0 <= seat < len(self.slots) or self.slots[seat] is not None:
+            raise SeatError(f"seat {seat + 1} is not free")
+        if self.slot_of(nickname) is not None or (
+            self.match is not None and nickname in self.match.deal_seats
+        ):
+            raise SeatError(f"the nickname {nickname!r} is taken at this table")
+        stack = self.stack_default
+        self.slots[seat] = Slot(nickname, bot, chips_due=stack)
+        line = Line(f"{nickname} takes seat {seat + 1}", f"{nickname} si siede al posto {seat + 1}")
+        return Effects([line], [LedgerEntry(nickname, "buy_in", stack)])
+
+    def _on_unseat(self, payload: dict[str, Any]) -> Effects:
+        seat = int(payload["seat"])
+        slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
+        if slot is None:
+            raise SeatError(f"seat {seat + 1} is empty")
+        match = self.match
+        if self.in_deal and match is not None and slot.nickname in match.deal_seats:
+            slot.leaving = True
+            line = Line(
+                f"{slot.nickname} leaves the table after this deal",
+                f"{slot.nickname} lascia il tavolo dopo questa mano",
+            )
+            return Effects([line])
+        return self._remove(seat)
+
+    def _remove(self, seat: int) -> Effects:
+        slot = self.slots[seat]
+        assert slot is not None
+        amount = self.stack(seat)
+        if self.match is not None and self._in_match(slot):
+            self.match.leave(slot.nickname)
+        self.slots[seat] = None
+        line = Line(f"{slot.nickname} leaves the table", f"{slot.nickname} lascia il tavolo")
+        return Effects([line], [LedgerEntry(slot.nickname, "cash_out", amount, self.hand)])
+
+    def _on_start(self, payload: dict[str, Any]) -> Effects:
+        if self.status is not TableStatus.LOBBY:
+            raise SeatError("the game has already started")
+        if len(self.dealable()) < 2:
+            raise SeatError("at least two seated players (or bots) are needed to start")
+        self.status = TableStatus.PLAYING
+        return Effects([Line("The game starts", "Si comincia")])
+
+    def _on_pause(self, payload: dict[str, Any]) -> Effects:
+        if self.status is not TableStatus.PLAYING:
+            raise SeatError("only a game in play can be paused")
+        self.status = TableStatus.PAUSED
+        return Effects([Line("The host pauses the game", "L'organizzatore mette in pausa")])
+
+    def _on_resume(self, payload: dict[str, Any]) -> Effects:
+        if self.status is not TableStatus.PAUSED:
+            raise SeatError("the game is not paused")
+        self.status = TableStatus.PLAYING
+        return Effects([Line("The game resumes", "Si riprende")])
+
+    def _on_stack(self, payload: dict[str, Any]) -> Effects:
+        seat, amount = int(payload["seat"]), int(payload["amount"])
+        slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
+        if slot is None:
+            raise SeatError(f"seat {seat + 1} is empty")
+        if self.in_deal:
+            raise SeatError("stacks can be adjusted only between deals")
+        if amount < 1:
+            raise SeatError("a stack must be at least 1 chip")
+        before = self.stack(seat)
+        slot.chips_due = amount
+        line = Line(
+            f"The host sets {slot.nickname}'s chips to {amount}",
+            f"L'organizzatore porta le fiches di {slot.nickname} a {amount}",
+        )
+        return Effects([line], [LedgerEntry(slot.nickname, "adjust", amount - before)])
+
+    def _on_sit_out(self, payload: dict[str, Any]) -> Effects:
+        slot = self._slot(payload)
+        slot.sitting_out = True
+        return Effects([Line(f"{slot.nickname} sits out", f"{slot.nickname} sta fuori")])
+
+    def _on_sit_in(self, payload: dict[str, Any]) -> Effects:
+        slot = self._slot(payload)
+        slot.sitting_out = False
+        return Effects([Line(f"{slot.nickname} is back", f"{slot.nickname} rientra")])
+
+    def _slot(self, payload: dict[str, Any]) -> Slot:
+        seat = int(payload["seat"])
+        slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
+        if slot is None:
+            raise SeatError(f"seat {seat + 1} is empty")
+        return slot
+
+    def _on_deal(self, payload: dict[str, Any]) -> Effects:
+        if self.status is not TableStatus.PLAYING:
+            raise SeatError("the game is not in play")
+        if self.in_deal:
+            raise SeatError("a deal is already under way")
+        self._reconcile()
+        match = self.match
+        assert match is not None
+        seed = int(payload["seed"])
+        deck = payload.get("deck")
+        cards = tuple(parse_card(c) for c in deck) if deck else None
+        match.start_deal(deck=cards, seed=seed)
+        self.outcome = None
+        for slot in self.slots:
+            if slot is not None:
+                slot.last_action, slot.changed = None, None
+        effects = Effects()
+        number = len(match.completed) + 1
+        effects.lines.append(Line(f"Deal {number}", f"Mano {number}"))
+        self._after(payload, effects)
+        return effects
+
+    def _on_action(self, payload: dict[str, Any]) -> Effects:
+        match = self.match
+        if match is None or not self.in_deal:
+            raise SeatError("no deal is under way")
+        seat = int(payload["seat"])
+        slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
+        if slot is None:
+            raise SeatError(f"seat {seat + 1} is empty")
+        action = Action(
+            ActionKind(payload["kind"]),
+            None if payload.get("amount") is None else int(payload["amount"]),
+            tuple(parse_card(c) for c in payload.get("cards") or ()),
+            bool(payload.get("split", False)),
+        )
+        in_deal = match.phase is MatchPhase.IN_DEAL
+        match.apply(action, player=slot.nickname)
+        effects = Effects()
+        recorded = action
+        if in_deal and match.deal is not None:
+            record = self._last_record()
+            if record is not None:
+                recorded = record
+        self._describe(slot, recorded, effects, auto=bool(payload.get("auto")))
+        self._after(payload, effects)
+        return effects
+
+    def _last_record(self) -> Action | None:
+        match = self.match
+        assert match is not None
+        if match.phase is MatchPhase.IN_DEAL and match.deal is not None and match.deal.actions:
+            return match.deal.actions[-1].action
+        if match.completed:
+            return match.completed[-1].actions[-1].action if match.completed[-1].actions else None
+        return None
+
+    def _describe(self, slot: Slot, action: Action, effects: Effects, *, auto: bool) -> None:
+        face_up = self.rules.discards_face_up
+        changed = len(action.cards) if action.kind is ActionKind.DRAW else None
+        event = Event(
+            player=slot.nickname,
+            kind=action.kind,
+            amount=action.amount,
+            cards_changed=changed,
+            discards=action.cards if face_up and action.kind is ActionKind.DRAW else (),
+            split=action.split,
+        )
+        en = " ".join(describe_event(event, Language.EN))
+        it = " ".join(describe_event(event, Language.IT))
+        if auto:
+            en, it = en + " (automatic)", it + " (automatico)"
+        effects.lines.append(Line(en, it))
+        label = both(lambda lang: action_label(action.kind, lang))
+        if action.amount is not None:
+            label = Line(f"{label.en} {action.amount}", f"{label.it} {action.amount}")
+        slot.last_action = label
+        if changed is not None:
+            slot.changed = changed
+
+    def _after(self, payload: dict[str, Any], effects: Effects) -> None:
+        """After a deal or an action: record the deck of a deal that began, settle one that
+        ended."""
+        match = self.match
+        assert match is not None
+        if match.phase is MatchPhase.IN_DEAL and match.deal is not None:
+            names = match.deal_seats
+            slots = [self.slot_of(n) for n in names]
+            self.deal_slots = [s for s in slots if s is not None]
+            if not match.deal.actions and "deck" not in payload:
+                payload["deck"] = [str(c) for c in match.deal.deck_order]
+            return
+        if match.phase is MatchPhase.MAKE_UP:
+            return
+        if not match.completed or (self.outcome and self.outcome.hand == len(match.completed)):
+            return
+        if self.deal_slots and len(self.deal_slots) == len(match.completed[-1].start.names):
+            self._settle(match.completed[-1], effects)
+
+    def _settle(self, completed: CompletedDeal, effects: Effects) -> None:
+        """A deal ended: its narration, the ledger results, and seats leaving."""
+        match = self.match
+        assert match is not None and match.deal is not None
+        view = seat_view(match.deal, 0)
+        finished = FinishedDeal(completed.number, view, False, self.requirement())
+        lines = [
+            Line(en, it)
+            for en, it in zip(
+                deal_report(finished, Language.EN), deal_report(finished, Language.IT), strict=True
+            )
+        ]
+        result = completed.result
+        awards = tuple(
+            {
+                "amount": award.amount,
+                "winners": [self.deal_slots[w] for w in award.winners],
+                "shares": list(award.shares),
+                "reason": award.reason,
+            }
+            for award in result.awards
+        )
+        self.outcome = DealOutcome(completed.number, tuple(lines), awards)
+        effects.lines.extend(lines[1:])
+        effects.deal_over = True
+        for i, name in enumerate(completed.start.names):
+            net = result.stacks[i] - completed.start.stacks[i]
+            effects.ledger.append(LedgerEntry(name, "result", net, completed.number))
+        for seat, slot in enumerate(self.slots):
+            if slot is not None and slot.leaving:
+                removed = self._remove(seat)
+                effects.ledger.extend(removed.ledger)
+                effects.lines.extend(removed.lines)
+
+    def _reconcile(self) -> None:
+        """Bring the match's seats in line with the table's (between deals): new players,
+        adjusted stacks, sitting out, in seat order; the dealer button stays where it is."""
+        target: list[tuple[str, int, bool]] = []
+        for i, slot in enumerate(self.slots):
+            if slot is None or slot.leaving:
+                continue
+            if slot.chips_due is None and not self._in_match(slot):
+                continue  # busted: back only when the host gives chips
+            target.append((slot.nickname, self.stack(i), slot.sitting_out))
+        match = self.match
+        if match is None:
+            if len(target) < 2:
+                raise SeatError("at least two players are needed")
+            match = Match(self.rules, [(n, s) for n, s, _ in target])
+            self.match = match
+        current = [(s.name, s.stack, s.sitting_out) for s in match.seats]
+        if current != target:
+            dealer = match.dealer_name
+            names = [n for n, _, _ in target]
+            if dealer not in names:
+                order = [slot.nickname if slot else None for slot in self.slots]
+                start = order.index(dealer) if dealer in order else 0
+                ring = order[start:] + order[:start]
+                dealer = next((n for n in ring if n in names), names[0] if names else dealer)
+            for seat in list(match.seats):
+                match.leave(seat.name)
+            for name, stack, out in target:
+                match.join(name, stack)
+                if out:
+                    match.sit_out(name)
+            if dealer in names:
+                match.dealer_name = dealer
+        for slot in self.slots:
+            if slot is not None:
+                slot.chips_due = None
+
+
+def new_seed() -> int:
+    """A secure 63-bit seed for one deal's shuffle and reshuffles."""
+    return secrets.randbits(63)
+
+
+def parse_action(data: dict[str, Any]) -> Action:
+    """An :class:`Action` from the client's ``action`` object; raises ``ValueError``."""
+    try:
+        kind = ActionKind(str(data.get("kind")))
+    except ValueError:
+        raise ValueError(f"unknown action kind {data.get('kind')!r}") from None
+    amount = data.get("amount")
+    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
+        raise ValueError("amount must be a whole number of chips or null")
+    raw_cards = data.get("cards") or []
+    if not isinstance(raw_cards, list) or len(raw_cards) > 5:
+        raise ValueError("cards must be a list of at most 5 card codes")
+    cards: list[Card] = []
+    for text in raw_cards:
+        if not isinstance(text, str) or len(text) > 3:
+            raise ValueError("each card is a code like 'Ah' or 'Td'")
+        try:
+            cards.append(parse_card(text))
+        except ItalianPokerError as error:
+            raise ValueError(str(error)) from None
+    split = data.get("split", False)
+    if not isinstance(split, bool):
+        raise ValueError("split must be true or false")
+    return Action(kind, amount, tuple(cards), split)

@@ -1,0 +1,184 @@
+"""Shared fixtures of the server tests: a fresh database per test (SQLite always, PostgreSQL
+when ``ITALIAN_POKER_TEST_POSTGRES_URL`` is set; with ``ITALIAN_POKER_REQUIRE_POSTGRES=1`` a
+missing PostgreSQL fails instead of skipping), an app with instant bots, and helpers that
+drive the REST API and the WebSocket like a browser would."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from italian_poker.analysis.bots import make_bot
+from italian_poker.engine.policy import Policy
+from italian_poker.server.app import create_app
+from italian_poker.server.settings import ServerSettings
+
+POSTGRES_VARIABLE = "ITALIAN_POKER_TEST_POSTGRES_URL"
+REQUIRE_VARIABLE = "ITALIAN_POKER_REQUIRE_POSTGRES"
+ORIGIN = "http://testserver"
+
+
+def bot_factory(level: str, seed: int | None) -> Policy:
+    """The real bots, as ``cli.py`` passes them."""
+    return make_bot(level, seed=seed)
+
+
+def _backends() -> list[str]:
+    backends = ["sqlite"]
+    if os.environ.get(POSTGRES_VARIABLE) or os.environ.get(REQUIRE_VARIABLE) == "1":
+        backends.append("postgresql")
+    return backends
+
+
+def _fresh_postgres(url: str) -> str:
+    """Empty the test database's public schema; fail or skip when it cannot be reached."""
+    import psycopg
+
+    from italian_poker.server.database import normalise_url
+
+    plain = normalise_url(url).replace("postgresql+psycopg://", "postgresql://", 1)
+    try:
+        with psycopg.connect(plain, autocommit=True, connect_timeout=5) as connection:
+            connection.execute("DROP SCHEMA IF EXISTS public CASCADE")
+            connection.execute("CREATE SCHEMA public")
+    except psycopg.Error as error:
+        if os.environ.get(REQUIRE_VARIABLE) == "1":
+            pytest.fail(f"PostgreSQL is required but unreachable at {url}: {error}")
+        pytest.skip(f"PostgreSQL unreachable: {error}")
+    return url
+
+
+@pytest.fixture(params=_backends())
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database for this test."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    url = os.environ.get(POSTGRES_VARIABLE, "")
+    if not url:
+        pytest.fail(f"{REQUIRE_VARIABLE}=1 but {POSTGRES_VARIABLE} is not set")
+    return _fresh_postgres(url)
+
+
+@pytest.fixture
+def settings(database_url: str) -> ServerSettings:
+    """Fast settings: instant bots and deals, no turn timer, reproducible shuffles."""
+    return ServerSettings(
+        database_url=database_url,
+        bot_delay_seconds=0.0,
+        next_deal_seconds=0.0,
+        reconnect_grace_seconds=30.0,
+        default_turn_seconds=None,
+        seed=11,
+    )
+
+
+AppFactory = Callable[..., FastAPI]
+
+
+@pytest.fixture
+def make_app(settings: ServerSettings) -> AppFactory:
+    """``make_app(**changes)``: an app on this test's database with changed settings."""
+
+    def factory(**changes: Any) -> FastAPI:
+        return create_app(replace(settings, **changes), bot_factory)
+
+    return factory
+
+
+@pytest.fixture
+def client(make_app: AppFactory) -> Iterator[TestClient]:
+    """A running app (lifespan entered)."""
+    with TestClient(make_app()) as running:
+        yield running
+
+
+def create_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    """``POST /api/tables`` with defaults for a quick game (no timer)."""
+    data = {"name": "Test", "host_nickname": "Anna", "seats": 4, "turn_seconds": None} | body
+    response = client.post("/api/tables", json=data)
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The ``Authorization`` header for ``token``."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def join(client: TestClient, invite: str, nickname: str) -> dict[str, Any]:
+    """Take a seat."""
+    response = client.post(f"/api/tables/{invite}/seats", json={"nickname": nickname})
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def connect(
+    client: TestClient, invite: str, token: str, origin: str = ORIGIN
+) -> WebSocketTestSession:
+    """Open the table's WebSocket and say hello (enter it with ``with``)."""
+    return client.websocket_connect(f"/ws/tables/{invite}", headers={"origin": origin})
+
+
+def hello(ws: WebSocketTestSession, token: str) -> dict[str, Any]:
+    """Say hello and return the first state."""
+    ws.send_json({"type": "hello", "token": token})
+    return next_state(ws)
+
+
+def next_message(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind``, skipping others."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return dict(message)
+
+
+def next_state(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next ``state`` message."""
+    return next_message(ws, "state")
+
+
+def state_where(
+    ws: WebSocketTestSession, predicate: Callable[[dict[str, Any]], bool], limit: int = 500
+) -> dict[str, Any]:
+    """Read states until one satisfies ``predicate``."""
+    for _ in range(limit):
+        message = next_state(ws)
+        if predicate(message):
+            return message
+    raise AssertionError("no state matched")
+
+
+PASSIVE = ("check", "pass", "decline", "call", "show", "muck", "make-up", "fold")
+
+
+def passive_action(state: dict[str, Any]) -> dict[str, Any]:
+    """A legal action that keeps the deal going cheaply: check, pass, call, stand pat."""
+    legal = {option["kind"]: option for option in state["state"]["legal"]}
+    for kind in PASSIVE:
+        if kind in legal:
+            return {"kind": kind, "amount": None, "cards": [], "split": False}
+    if "draw" in legal:
+        return {"kind": "draw", "amount": None, "cards": [], "split": False}
+    option = next(iter(legal.values()))
+    return {"kind": option["kind"], "amount": option["min"], "cards": [], "split": False}
+
+
+def act(ws: WebSocketTestSession, state: dict[str, Any], action: dict[str, Any]) -> None:
+    """Send ``action`` on the latest ``state``."""
+    ws.send_json({"type": "action", "hand": state["hand"], "seq": state["seq"], "action": action})
+
+
+def catch_up(ws: WebSocketTestSession, state: dict[str, Any], seq: int) -> dict[str, Any]:
+    """``state`` if it is already at ``seq`` (or later), else the first state that is."""
+    if state["seq"] >= seq:
+        return state
+    return state_where(ws, lambda m: m["seq"] >= seq)

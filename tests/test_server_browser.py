@@ -1,0 +1,508 @@
+"""End to end in a real browser (issue 5): two players in separate browser contexts and a bot
+play a full deal, including the draw, at the online table; no page ever holds another
+player's hidden cards.
+
+Playwright drives Debian's Chromium (``/usr/bin/chromium``; no browser is downloaded). The
+server runs in-process (uvicorn in a thread, SQLite in a temporary directory, a fixed seed,
+no bot delay, no turn timer).
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from italian_poker.engine.actions import ActionKind
+from italian_poker.engine.cards import Card
+from italian_poker.engine.deal import Phase
+from italian_poker.engine.policy import Policy
+from italian_poker.play.i18n import ACTION_KEYS, ACTION_LABELS
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SEED = 20240
+DEAL_SECONDS = 40.0
+"""Longest time the deal may take in the browser."""
+
+sync_api = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+from italian_poker.analysis.bots import make_bot  # noqa: E402
+from italian_poker.server.app import BOT_LEVELS, STATIC, create_app  # noqa: E402
+from italian_poker.server.settings import ServerSettings  # noqa: E402
+
+Page = Any  # playwright.sync_api.Page
+
+
+def bot_factory(level: str, seed: int | None) -> Policy:
+    """The bots of layer 4, as the composition root passes them."""
+    return make_bot(level, seed=seed)
+
+
+# --- the server in a thread --------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class RunningServer:
+    app: Any
+    base_url: str
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[RunningServer]:
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    settings = ServerSettings(
+        database_url=f"sqlite:///{tmp_path / 'server.sqlite3'}",
+        host="127.0.0.1",
+        port=port,
+        public_url=base_url,
+        seed=SEED,
+        bot_delay_seconds=0.0,
+        default_turn_seconds=None,
+        next_deal_seconds=600.0,  # the result stays on screen for the checks
+    )
+    app = create_app(settings, bot_factory=bot_factory)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    uv = uvicorn.Server(config)
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not uv.started:
+        assert thread.is_alive(), "the server did not start"
+        assert time.monotonic() < deadline, "the server took too long to start"
+        time.sleep(0.05)
+    try:
+        yield RunningServer(app, base_url)
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is missing (apt-get install chromium)")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+# --- what a page may not show ------------------------------------------------------------
+
+
+def table_state(app: Any, invite: str) -> Any:
+    """The server's in-memory :class:`TableState` of the table at ``invite``."""
+    for runtime in runtimes(app):
+        if getattr(runtime, "invite", None) == invite:
+            return runtime.state
+    raise AssertionError(f"no table runtime for invite {invite!r}")
+
+
+def runtimes(app: Any) -> list[Any]:
+    return list(app.state.server.tables.values())
+
+
+def held_cards(state: Any, slot: int) -> set[Card]:
+    """Every card the seat in ``slot`` held in the current (or last) deal: its hand and its
+    discards."""
+    match = state.match
+    if match is None or match.deal is None or slot not in state.deal_slots:
+        return set()
+    deal = match.deal
+    index = state.deal_slots.index(slot)
+    cards = set(deal.hands[index])
+    for record in deal.actions:
+        if record.seat == index and record.action.kind is ActionKind.DRAW:
+            cards.update(record.action.cards)
+    return cards
+
+
+def hidden_from(state: Any, viewer: int) -> set[Card]:
+    """Cards of the other seats that ``viewer`` may not see: everything they held, less what
+    was shown at the showdown and the opener's proof (3.3), less the viewer's own cards."""
+    match = state.match
+    if match is None or match.deal is None:
+        return set()
+    deal = match.deal
+    hidden: set[Card] = set()
+    for slot in state.deal_slots:
+        if slot != viewer:
+            hidden |= held_cards(state, slot)
+    if deal.showdown is not None:
+        for index in deal.showdown.shown:
+            hidden -= set(deal.hands[index])
+    if deal.result is not None:
+        hidden -= set(deal.result.proof)
+    if deal.rules.discards_face_up:
+        for record in deal.actions:
+            if record.action.kind is ActionKind.DRAW:
+                hidden -= set(record.action.cards)
+    return hidden - held_cards(state, viewer)
+
+
+def read_hidden(app: Any, invite: str, viewer: int) -> set[Card]:
+    """:func:`hidden_from`, read from the test's thread while the server's thread plays on:
+    read again if the deal changed under the reading."""
+    for _ in range(5):
+        try:
+            return hidden_from(table_state(app, invite), viewer)
+        except RuntimeError:  # a dict changed size while being read
+            time.sleep(0.01)
+    return hidden_from(table_state(app, invite), viewer)
+
+
+_RANK_EN = (
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
+)
+_RANK_IT = (
+    "Due",
+    "Tre",
+    "Quattro",
+    "Cinque",
+    "Sei",
+    "Sette",
+    "Otto",
+    "Nove",
+    "Dieci",
+    "Jack",
+    "Donna",
+    "Re",
+    "Asso",
+)
+_SUIT_EN = {"s": "spades", "c": "clubs", "d": "diamonds", "h": "hearts"}
+_SUIT_IT = {"s": "picche", "c": "fiori", "d": "quadri", "h": "cuori"}
+
+
+def notations(card: Card) -> tuple[list[re.Pattern[str]], list[str]]:
+    """Ways a card may be written: code patterns (``Th``, ``10h``) for the HTML, and phrases
+    (``Ten of hearts``, ``Dieci di cuori``, ``10 di cuori``) and symbols (``10♥``)."""
+    rank, suit = card.rank.letter, card.suit.letter
+    codes = [rank + suit] + (["10" + suit] if rank == "T" else [])
+    patterns = [re.compile(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])") for code in codes]
+    i = card.rank - 2
+    phrases = [
+        f"{_RANK_EN[i]} of {_SUIT_EN[suit]}".lower(),
+        f"{_RANK_IT[i]} di {_SUIT_IT[suit]}".lower(),
+        f"{card.rank.italian} di {_SUIT_IT[suit]}".lower(),
+        card.symbol,
+        rank + card.suit.symbol,
+    ]
+    return patterns, phrases
+
+
+def assert_no_hidden_cards(page: Page, app: Any, invite: str, viewer: int, who: str) -> None:
+    """``page`` (the view of ``viewer``) holds none of the other seats' hidden cards, in its
+    HTML or its text, in any notation."""
+    html = page.content()
+    text = re.sub(r"\s+", "", page.inner_text("body"))
+    lowered = html.lower()
+    hidden = read_hidden(app, invite, viewer)
+    for card in hidden:
+        patterns, phrases = notations(card)
+        for pattern in patterns:
+            assert not pattern.search(html), f"{who}'s page shows hidden card {card}"
+        for phrase in phrases:
+            assert phrase.lower() not in lowered, f"{who}'s page names hidden card {card}"
+            assert phrase.replace(" ", "") not in text, f"{who}'s page shows hidden card {card}"
+
+
+_PHH_CARDS = re.compile(r"^(?:[2-9TJQKA?][hdcs?])+$")
+
+
+def history_cards(text: str) -> set[str]:
+    """The card codes written in the actions of a hand history (``"d dh p2 AhQd8cJc9h"``;
+    unknown cards are ``??``)."""
+    cards: set[str] = set()
+    for action in re.findall(r'^\s*"([^"]*)",?\s*$', text, flags=re.MULTILINE):
+        for token in action.split():
+            if _PHH_CARDS.match(token):
+                cards.update(token[i : i + 2] for i in range(0, len(token), 2))
+    cards.discard("??")
+    return cards
+
+
+# --- driving a page ----------------------------------------------------------------------
+
+PRIORITY = ("blind", "call", "check", "show", "decline", "open", "pass", "make-up", "fold")
+"""What a player does when it is their turn: a blind (so that the pot is played and the
+draw comes, Art. 2), then call, check, show; never a raise."""
+KEYS = {
+    "blind": "i",
+    "call": "v",
+    "check": "b",
+    "show": "s",
+    "decline": "n",
+    "open": "a",
+    "pass": "p",
+    "make-up": "e",
+    "fold": "f",
+}
+
+
+def my_turn(page: Page) -> bool:
+    """Whether the page offers an action now."""
+    return bool(
+        page.evaluate(
+            """() => {
+              const draw = document.getElementById('draw-controls');
+              return !!document.querySelector('#action-buttons button.action:not([disabled])')
+                || (!draw.hidden && !document.getElementById('draw-confirm').disabled);
+            }"""
+        )
+    )
+
+
+def take_turn(page: Page, use_keys: bool, refuse_split: bool = False) -> str:
+    """Act once on ``page``: by clicks, or by keyboard shortcuts. At the draw, change the
+    first and third cards; with ``refuse_split``, first announce a split opening that the
+    server refuses (4.4: only the opener may), and check that the page keeps its view."""
+    if page.is_visible("#draw-controls"):
+        cards = page.locator("#hand button.card")
+        assert cards.count() == 5
+        assert page.get_attribute("#hand button.card >> nth=0", "aria-label")
+        cards.nth(0).click()
+        cards.nth(1).click()
+        cards.nth(1).click()  # unmark again
+        cards.nth(2).click()
+        marked = page.locator("#hand button.card[aria-pressed=true]")
+        assert marked.count() == 2
+        if refuse_split:
+            page.check("#split")
+            page.click("#draw-confirm")
+            page.wait_for_selector("#error:not([hidden])")
+            assert "4.4" in page.inner_text("#error-text")
+            assert marked.count() == 2 and page.is_visible("#draw-controls")
+            page.uncheck("#split")
+            page.click("#error-close")
+        if use_keys:
+            page.keyboard.press("Enter")
+        else:
+            page.click("#draw-confirm")
+        return "draw"
+    kinds = page.eval_on_selector_all(
+        "#action-buttons button.action", "buttons => buttons.map(b => b.dataset.kind)"
+    )
+    for kind in PRIORITY:
+        if kind in kinds:
+            if use_keys:
+                page.locator("body").press(KEYS[kind])
+            else:
+                page.click(f"#action-buttons button[data-kind='{kind}']")
+            return kind
+    raise AssertionError(f"no expected action among {kinds}")
+
+
+def seat_of(page: Page) -> int:
+    return int(page.get_attribute("li.seat.you", "data-seat") or "-1")
+
+
+# --- the test ----------------------------------------------------------------------------
+
+
+def test_two_players_and_a_bot_play_a_deal_in_the_browser(
+    server: RunningServer, browser: Any
+) -> None:
+    errors: list[str] = []
+    host_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    guest_context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, accept_downloads=True
+    )
+    host = host_context.new_page()
+    guest = guest_context.new_page()
+    for page in (host, guest):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_default_timeout(10_000)
+
+    # The host creates the table in the lobby (no turn timer) and lands at its seat.
+    host.goto(server.base_url + "/")
+    host.fill("input[name=host_nickname]", "Alice")
+    host.fill("input[name=name]", "Prova")
+    host.select_option("select[name=lang]", "en")
+    host.uncheck("input[name=timer_on]")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_function(
+        "() => location.pathname.startsWith('/t/') || !document.getElementById('lobby-error')"
+        "?.hidden"
+    )
+    assert re.search(r"/t/[A-Za-z0-9_-]{22,}$", host.url), host.inner_text("#lobby-error")
+    invite = host.url.rsplit("/t/", 1)[1]
+    host.wait_for_selector("li.seat.you")
+
+    # The second player follows the invite link and takes a seat by nickname.
+    guest.goto(host.url)
+    guest.fill("#join-form input[name=nickname]", "Bruno")
+    guest.click("#join-form button[type=submit]")
+    guest.wait_for_selector("li.seat.you")
+    host.wait_for_selector("li.seat:has-text('Bruno')")
+
+    # The host adds a bot and starts.
+    host.select_option("#bot-level", "simple")
+    host.click("#add-bot")
+    host.wait_for_selector("li.seat:has-text('bot')")
+    host.click("#start")
+    host.wait_for_selector("#pot:has-text('Pot')")
+
+    viewers = {"host": (host, seat_of(host)), "guest": (guest, seat_of(guest))}
+    assert viewers["host"][1] != viewers["guest"][1]
+    done: list[str] = []
+    deadline = time.monotonic() + DEAL_SECONDS
+    while True:
+        for who, (page, seat) in viewers.items():
+            assert_no_hidden_cards(page, server.app, invite, seat, who)
+        if (
+            host.locator("#result-lines p:not(.muted)").count()
+            and guest.locator("#result-lines p:not(.muted)").count()
+        ):
+            break
+        assert time.monotonic() < deadline, f"the deal did not finish; actions: {done}"
+        acted = False
+        for who, (page, seat) in viewers.items():
+            if my_turn(page):
+                state = table_state(server.app, invite)
+                deal = state.match.deal
+                not_opener = deal.opener is None or state.deal_slots[deal.opener] != seat
+                refuse = who == "host" and not_opener and "refused-split" not in done
+                if refuse and page.is_visible("#draw-controls"):
+                    done.append("refused-split")
+                done.append(
+                    f"{who}:{take_turn(page, use_keys=(who == 'guest'), refuse_split=refuse)}"
+                )
+                acted = True
+                page.wait_for_function(
+                    "() => !document.querySelector('#action-buttons button.action[disabled]')"
+                )
+        if not acted:
+            time.sleep(0.1)
+
+    assert "host:draw" in done and "guest:draw" in done, done
+    assert "refused-split" in done, done
+    assert any(a.startswith("guest:") and a != "guest:draw" for a in done), done
+    for who, (page, seat) in viewers.items():
+        assert_no_hidden_cards(page, server.app, invite, seat, who)
+        # The result is explained, and the public log tells the deal.
+        assert page.locator("#result-lines p").count() >= 1
+        assert page.locator("#log-lines li").count() >= 5
+        # Every card and action shown has a text label.
+        for card in page.locator(".card:not([aria-hidden=true])").all():
+            assert card.get_attribute("aria-label")
+    # The live region announces game events politely.
+    assert host.get_attribute("#live", "aria-live") == "polite"
+    assert (host.text_content("#live") or "").strip()
+    # Italian: labels from i18n.js, narration from the server's Italian lines.
+    host.click("#lang-switch")
+    assert host.inner_text("#result-heading") == "Risultato della mano"
+    first_card = host.locator("#hand .card").first
+    assert re.search(r" di (cuori|quadri|fiori|picche)$", first_card.get_attribute("aria-label"))
+    assert_no_hidden_cards(host, server.app, invite, viewers["host"][1], "host")
+    assert errors == []
+    # The check is not vacuous: the host's page would be caught showing a bot's hidden card.
+    hidden = sorted(read_hidden(server.app, invite, viewers["host"][1]), key=str)
+    assert hidden, "the other seats should hold cards the host never saw"
+    host.evaluate(
+        "code => document.getElementById('log-lines').append(Object.assign("
+        "document.createElement('li'), {textContent: 'x ' + code}))",
+        str(hidden[0]),
+    )
+    with pytest.raises(AssertionError, match="hidden card"):
+        assert_no_hidden_cards(host, server.app, invite, viewers["host"][1], "host")
+    # A reload reconnects the guest to the same seat with the same view.
+    seat = viewers["guest"][1]
+    guest.reload()
+    guest.wait_for_selector("li.seat.you")
+    assert seat_of(guest) == seat
+    assert_no_hidden_cards(guest, server.app, invite, seat, "guest")
+    # The guest downloads the deal's history: redacted to what the guest saw.
+    guest.click("#histories-show")
+    with guest.expect_download() as download_info:
+        guest.click("#histories button >> nth=0")
+    path = download_info.value.path()
+    assert path is not None
+    history = Path(path).read_text(encoding="utf-8")
+    assert history.strip()
+    written = history_cards(history)
+    assert len(written) >= 7  # the guest's own five cards and two drawn
+    leaked = written & {str(c) for c in read_hidden(server.app, invite, seat)}
+    assert not leaked, f"the guest's history shows hidden cards {leaked}"
+    host_context.close()
+    guest_context.close()
+
+
+# --- the page's labels, in both languages --------------------------------------------------
+
+_ENTRY = re.compile(
+    r'^\s*"?([a-z0-9_-]+)"?: \[\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)",?\s*\],?', re.M
+)
+
+
+def js_table(source: str, name: str) -> dict[str, tuple[str, str]]:
+    """The ``const name = { key: ["English", "Italiano"], ... }`` table of i18n.js."""
+    start = source.index(f"const {name} = {{")
+    block = source[start : source.index("\n};", start)]
+    entries = {m[1]: (m[2], m[3]) for m in _ENTRY.finditer(block)}
+    assert len(entries) == block.count(": ["), f"an entry of {name} is not written as expected"
+    return entries
+
+
+def test_every_label_of_the_pages_exists_in_english_and_italian() -> None:
+    source = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    messages = js_table(source, "MESSAGES")
+    for key, (english, italian) in messages.items():
+        assert english.strip() and italian.strip(), key
+    used: set[str] = set()
+    for page in ("index.html", "table.html"):
+        html = (STATIC / page).read_text(encoding="utf-8")
+        used.update(re.findall(r'data-i18n(?:-label)?="([a-z0-9_-]+)"', html))
+    for script in ("table.js", "lobby.js", "i18n.js"):
+        js = (STATIC / script).read_text(encoding="utf-8")
+        used.update(re.findall(r'\btr?\((?:lang, )?"([a-z0-9_-]+)"', js))
+        used.update(re.findall(r'setConn\("([a-z0-9_-]+)"\)', js))
+    server_phases = {"lobby", "paused", "between-deals", "make-up", "over"}
+    used.update(f"phase_{phase}" for phase in {p.value for p in Phase} | server_phases)
+    used.update(
+        f"status_{s}" for s in ("active", "seated", "folded", "out", "sitting_out", "empty")
+    )
+    used.update(f"level_{level}" for level in BOT_LEVELS)
+    assert used - messages.keys() == set()
+    # Actions: the game's own names, and the same one-key shortcuts as the terminal game.
+    labels = js_table(source, "ACTION_LABELS")
+    assert labels == {kind.value: pair for kind, pair in ACTION_LABELS.items()}
+    keys = dict(re.findall(r'"?([a-z-]+)"?: "([a-z])"', source[source.index("ACTION_KEYS = {") :]))
+    expected = {kind.value: key for kind, key in ACTION_KEYS.items() if len(key) == 1}
+    assert {k: keys[k] for k in expected} == expected

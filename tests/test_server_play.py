@@ -1,0 +1,100 @@
+"""Turn timer with automatic check or fold, the reconnect grace period, sitting out, and
+the histories each player may download (only what they saw)."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+from server_fixtures import (
+    AppFactory,
+    act,
+    bearer,
+    catch_up,
+    connect,
+    create_table,
+    hello,
+    join,
+    passive_action,
+    state_where,
+)
+
+pytest_plugins = ["server_fixtures"]
+
+
+def _start(client: TestClient, **body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    table = create_table(client, **body)
+    other = join(client, table["invite"], "Bruno")
+    host = bearer(table["host_token"])
+    started = client.post(f"/api/tables/{table['invite']}/start", headers=host)
+    assert started.status_code == 200
+    return table, other
+
+
+def test_turn_timer_acts_automatically(make_app: AppFactory) -> None:
+    with TestClient(make_app()) as client:
+        table, _ = _start(client, turn_seconds=1, time_bank_seconds=0)
+        with connect(client, table["invite"], "") as ws:
+            state = hello(ws, table["player_token"])
+            assert state["state"]["deadline"] is not None
+            assert state["state"]["deadline"] <= time.time() + 1.5
+            started = time.monotonic()
+            auto = state_where(
+                ws, lambda m: any("(automatic)" in e["en"] for e in m["state"]["log"])
+            )
+            assert time.monotonic() - started < 5
+            assert auto["seq"] > state["seq"]
+
+
+def test_dropped_player_is_sat_out_after_grace(make_app: AppFactory) -> None:
+    with TestClient(make_app(reconnect_grace_seconds=0.2)) as client:
+        table, other = _start(client)
+        invite = table["invite"]
+        with connect(client, invite, "") as ws:
+            hello(ws, table["player_token"])
+            state_where(ws, lambda m: any(e["en"] == "Bruno sits out" for e in m["state"]["log"]))
+        lobby = client.get(f"/api/tables/{invite}").json()
+        assert lobby["seats"][1]["sitting_out"] is True
+        # Back within the game: sit in again.
+        back = client.post(f"/api/tables/{invite}/sit-in", headers=bearer(other["player_token"]))
+        assert back.json()["seats"][1]["sitting_out"] is False
+
+
+def test_histories_show_only_what_the_player_saw(client: TestClient) -> None:
+    table, other = _start(client)
+    invite = table["invite"]
+    with connect(client, invite, "") as wa, connect(client, invite, "") as wb:
+        hello(wa, table["player_token"])
+        sb = hello(wb, other["player_token"])
+        sa = state_where(wa, lambda m: m["seq"] >= sb["seq"])
+        for _ in range(100):
+            if sa["state"]["result"] is not None:
+                break
+            actor = sa["state"]["to_act"]
+            sb = catch_up(wb, sb, sa["seq"])
+            ws, state = (wa, sa) if actor == 0 else (wb, sb)
+            act(ws, state, passive_action(state))
+            target = sa["seq"]
+            sa = state_where(wa, lambda m, t=target: m["seq"] > t)
+    mine = bearer(table["player_token"])
+    hands = client.get(f"/api/tables/{invite}/histories", headers=mine).json()["hands"]
+    assert hands == [1]
+    record = client.get(f"/api/tables/{invite}/histories/1", headers=mine).json()
+    theirs = client.get(
+        f"/api/tables/{invite}/histories/1", headers=bearer(other["player_token"])
+    ).json()
+    me = record["you"]
+    for dealt in record["dealt"]:
+        assert (dealt["cards"] is not None) == (dealt["seat"] == me)
+    their_cards = {c for d in theirs["dealt"] if d["seat"] == theirs["you"] for c in d["cards"]}
+    shown = {c for a in record["actions"] if a["kind"] == "show" for c in a.get("cards", [])}
+    phh = client.get(f"/api/tables/{invite}/histories/1.phh", headers=mine)
+    assert phh.status_code == 200 and "attachment" in phh.headers["content-disposition"]
+    text = phh.text
+    assert "_deck" not in text and "??" in text
+    written = set(re.findall(r"(?:10|[2-9TJQKA])[hdcs]", text.split("[_rules]")[0]))
+    assert not (their_cards - shown) & written
+    assert client.get(f"/api/tables/{invite}/histories/2", headers=mine).status_code == 404
+    assert client.get(f"/api/tables/{invite}/histories", headers=bearer("x")).status_code == 403
