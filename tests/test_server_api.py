@@ -7,8 +7,6 @@ import json
 from fastapi.testclient import TestClient
 from server_fixtures import bearer, connect, create_table, hello, join, state_where
 
-pytest_plugins = ["server_fixtures"]
-
 
 def test_create_table_gives_long_invite_and_tokens(client: TestClient) -> None:
     table = create_table(client)

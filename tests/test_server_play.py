@@ -21,8 +21,6 @@ from server_fixtures import (
     state_where,
 )
 
-pytest_plugins = ["server_fixtures"]
-
 
 def _start(client: TestClient, **body: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     table = create_table(client, **body)

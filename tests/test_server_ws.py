@@ -24,8 +24,6 @@ from server_fixtures import (
 )
 from starlette.websockets import WebSocketDisconnect
 
-pytest_plugins = ["server_fixtures"]
-
 LIVE = ("blinds", "opening", "first-round", "draw", "second-round", "showdown")
 
 
