@@ -77,6 +77,8 @@ class BettingRound:
     """5.2(b): someone checked in the second round, so parol is no longer available."""
     parols: set[int] = field(default_factory=set)
     """5.2(c): who said parol."""
+    parol_open: bool = False
+    """5.2(c): the second round began with parol allowed and nobody in the hand all-in."""
 
     @classmethod
     def begin(cls, rules: Rules, players: int, *, second: bool) -> BettingRound:
@@ -214,15 +216,16 @@ class BettingRound:
         max_to = all_in if high is None else min(current + high, all_in)
         return min(min_to, max_to), max_to
 
+    def everyone_said_parol(self) -> bool:
+        """5.4(a): the round ended with every player saying parol: nobody bet (a parol answered
+        by a bet must be called or folded, 5.4(c), 5.4(d)) and nobody checked (5.2(b))."""
+        return self.first_bettor is None and not self.checked and bool(self.parols)
+
     def parol_available(self, deal: Deal) -> bool:
-        """5.2(c): until someone bets or checks; decided: not with a player all-in."""
-        if not deal.rules.parol_allowed or self.checked or self.current_bet != 0:
-            return False
-        stacks, folded = deal.stacks, deal.folded
-        for s in range(deal.n):  # noqa: SIM110 - a loop costs a third of all() over a generator
-            if not folded[s] and stacks[s] <= 0:
-                return False
-        return True
+        """5.2(c): until someone bets or checks; decided: not with a player all-in. Nobody's
+        chips move and nobody folds before the first bet, so who is all-in is known from the
+        start of the round (:attr:`parol_open`)."""
+        return self.parol_open and not self.checked and self.current_bet == 0
 
     # --- actions --------------------------------------------------------------------------
 

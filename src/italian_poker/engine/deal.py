@@ -41,6 +41,7 @@ from italian_poker.engine.errors import (
     OpeningRequirementError,
     SeatError,
 )
+from italian_poker.engine.frozen import new_instance, open_twin, slot_setters
 from italian_poker.engine.hand_rank import HandRank
 from italian_poker.engine.opening import opening_requirement
 from italian_poker.engine.rules import AllPassPolicy, Direction, Rules, SecondRoundStarter
@@ -110,7 +111,7 @@ class Outcome(StrEnum):
     """Every player said parol (5.4(a)): the pot carries to the next deal (5.5)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class DealStart:
     """Everything a deal needs to begin; a :class:`~italian_poker.engine.match.Match` builds it.
 
@@ -133,6 +134,62 @@ class DealStart:
     deck: tuple[Card, ...] | None = None
     seed: int | None = None
     reshuffles: tuple[tuple[Card, ...], ...] = ()
+
+    def __init__(
+        self,
+        rules: Rules,
+        names: tuple[str, ...],
+        stacks: tuple[int, ...],
+        dealer: int = 0,
+        carried: int = 0,
+        min_pair: Rank | None = None,
+        blinds_allowed: bool = True,
+        makeups: tuple[int, ...] = (),
+        deck: tuple[Card, ...] | None = None,
+        seed: int | None = None,
+        reshuffles: tuple[tuple[Card, ...], ...] = (),
+    ) -> None:
+        # The dataclass's own ``__init__``, through the slots' setters (engine/frozen.py): a
+        # deal starts from one of these every time.
+        _SET_RULES(self, rules)
+        _SET_NAMES(self, names)
+        _SET_START_STACKS(self, stacks)
+        _SET_DEALER(self, dealer)
+        _SET_START_CARRIED(self, carried)
+        _SET_MIN_PAIR(self, min_pair)
+        _SET_BLINDS_ALLOWED(self, blinds_allowed)
+        _SET_START_MAKEUPS(self, makeups)
+        _SET_DECK(self, deck)
+        _SET_SEED(self, seed)
+        _SET_RESHUFFLES(self, reshuffles)
+
+
+(
+    _SET_RULES,
+    _SET_NAMES,
+    _SET_START_STACKS,
+    _SET_DEALER,
+    _SET_START_CARRIED,
+    _SET_MIN_PAIR,
+    _SET_BLINDS_ALLOWED,
+    _SET_START_MAKEUPS,
+    _SET_DECK,
+    _SET_SEED,
+    _SET_RESHUFFLES,
+) = slot_setters(
+    DealStart,
+    "rules",
+    "names",
+    "stacks",
+    "dealer",
+    "carried",
+    "min_pair",
+    "blinds_allowed",
+    "makeups",
+    "deck",
+    "seed",
+    "reshuffles",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +227,12 @@ class DealResult:
             for seat, share in zip(award.winners, award.shares, strict=True):
                 won[seat] = won.get(seat, 0) + share
         return won
+
+
+# The records of every action and of the result, built as an open twin then frozen (see
+# engine/frozen.py): ``ActionRecord(seat, action, phase)``, ``DealResult(...)``.
+_OpenRecord = open_twin(ActionRecord)
+_OpenResult = open_twin(DealResult)
 
 
 class Deal:
@@ -463,11 +526,15 @@ class Deal:
             action = self._checked(action, legal)
         elif kind in AMOUNT_KINDS:
             self._checked(action, legal)
-        record = ActionRecord(actor, action, self.phase)
+        record = new_instance(_OpenRecord)  # ActionRecord(actor, action, self.phase)
+        record.seat = actor
+        record.action = action
+        record.phase = self.phase
+        record.__class__ = ActionRecord
         self._legal = None
         self.actions.append(record)
         self._HANDLERS[kind](self, actor, action)
-        return record
+        return record  # type: ignore[no-any-return]
 
     def _seat_name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < self.n else f"seat {seat}"
@@ -594,7 +661,7 @@ class Deal:
         self._end_round()
         if self.phase is _FIRST_ROUND:
             self._start_draw()
-        elif betting.current_bet == 0 and betting.parols and betting.parols >= set(self._actors()):
+        elif betting.everyone_said_parol():
             self._finish_parol()  # 5.4(a)
         else:
             self._start_showdown()  # 5.4(b), 5.4(d)
@@ -632,8 +699,11 @@ class Deal:
         if len(actors) < 2:
             self._start_showdown()
             return
-        self.round.pending = set(actors)
-        self.round.may_raise = set(actors)
+        second = self.round
+        second.pending = set(actors)
+        second.may_raise = set(actors)
+        # 5.2(c), decided: no parol with a player all-in (every live seat has chips).
+        second.parol_open = self.rules.parol_allowed and len(actors) == self.folded.count(False)
         self.actor = self._second_round_first(first_round)
 
     def _second_round_first(self, first_round: BettingRound) -> int:
@@ -727,16 +797,17 @@ class Deal:
     ) -> None:
         self.phase = _COMPLETE
         self.actor = None
-        self.result = DealResult(
-            outcome=outcome,
-            stacks=tuple(self.stacks),
-            awards=awards,
-            carried=carried,
-            returned=returned,
-            shown=dict(self.shown),
-            makeups=makeups,
-            proof=opening_proof(self),
-        )
+        result = new_instance(_OpenResult)  # DealResult(outcome, stacks, ...), as below
+        result.outcome = outcome
+        result.stacks = tuple(self.stacks)
+        result.awards = awards
+        result.carried = carried
+        result.returned = returned
+        result.shown = dict(self.shown)
+        result.makeups = makeups
+        result.proof = opening_proof(self)
+        result.__class__ = DealResult
+        self.result = result
 
     _HANDLERS: ClassVar[dict[ActionKind, Callable[[Deal, int, Action], None]]] = {
         ActionKind.BLIND: _on_blind,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import _random
 import random
 import secrets
 import struct
@@ -85,16 +86,25 @@ class Deck:
         cards = self.cards
         size = len(cards)
         if seed is None:
-            keys = struct.unpack(f">{size}Q", secrets.token_bytes(8 * size))
+            keys = _keys_format(">", size).unpack(secrets.token_bytes(8 * size))
         else:
             # One call for all the keys: the same 64-bit keys, in the same order, as
             # ``getrandbits(64)`` card by card (the words come least significant first).
-            bits = random.Random(seed).getrandbits(64 * size)
-            keys = struct.unpack(f"<{size}Q", bits.to_bytes(8 * size, "little"))
+            # An int seeds the C generator under random.Random directly, as random.Random
+            # itself does (its seed() hands ints straight to it), without the Python layer.
+            source = _random.Random(seed) if type(seed) is int else random.Random(seed)
+            bits = source.getrandbits(64 * size)
+            keys = _keys_format("<", size).unpack(bits.to_bytes(8 * size, "little"))
         return tuple([card for _, card in sorted(zip(keys, cards, strict=True), key=_KEY)])
 
 
 _KEY = itemgetter(0)
+
+
+@cache
+def _keys_format(order: str, size: int) -> struct.Struct:
+    """``size`` unsigned 64-bit keys, big-endian (``">"``) or little-endian (``"<"``)."""
+    return struct.Struct(f"{order}{size}Q")
 
 
 @cache

@@ -185,8 +185,15 @@ def best_ranks(ranks: Sequence[HandRank]) -> list[int]:
     other wins (minimum over maximum, maximum over medium, medium over minimum).
     Otherwise the highest ``value`` wins.
     """
-    if not ranks:
-        return []
+    for rank in ranks:
+        if rank.straight_flush_class is not None:
+            break
+    else:
+        # No straight flush: the highest value wins (the usual case, decided at once).
+        if not ranks:
+            return []
+        top = max([r.value for r in ranks])
+        return [i for i, r in enumerate(ranks) if r.value == top]
     best_by_class: dict[StraightFlushClass, int] = {}
     for i, rank in enumerate(ranks):
         cls = rank.straight_flush_class

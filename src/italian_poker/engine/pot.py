@@ -23,6 +23,12 @@ def build_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) ->
     eligible seats are merged.
     """
     levels = sorted({c for c, alive in zip(committed, live, strict=True) if alive and c > 0})
+    if len(levels) == 1:
+        # The usual case, nobody all-in for less: one pot of every chip, for the live seats
+        # who put in that level.
+        level = levels[0]
+        reached = tuple([seat for seat, c in enumerate(committed) if c >= level and live[seat]])
+        return [Pot(sum(committed) + dead, reached)]
     amounts: list[int] = []
     eligibles: list[tuple[int, ...]] = []
     previous = 0

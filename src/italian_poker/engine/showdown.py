@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card
+from italian_poker.engine.frozen import new_instance, open_twin
 from italian_poker.engine.hand_rank import HandRank, StraightFlushClass, best_ranks, evaluate
 from italian_poker.engine.opening import opening_combination
 from italian_poker.engine.pot import Pot, build_pots, split_amount
@@ -35,6 +36,27 @@ class PotAward:
     winners: tuple[int, ...]
     shares: tuple[int, ...]
     reason: str
+
+
+_OpenAward = open_twin(PotAward)
+
+
+def _pot_award(
+    amount: int,
+    eligible: tuple[int, ...],
+    winners: tuple[int, ...],
+    shares: tuple[int, ...],
+    reason: str,
+) -> PotAward:
+    """``PotAward(amount, eligible, winners, shares, reason)``, built as an open twin."""
+    award = new_instance(_OpenAward)
+    award.amount = amount
+    award.eligible = eligible
+    award.winners = winners
+    award.shares = shares
+    award.reason = reason
+    award.__class__ = PotAward
+    return award  # type: ignore[no-any-return]
 
 
 @dataclass(slots=True)
@@ -80,12 +102,25 @@ class Showdown:
         if not deal.rules.muck_allowed or not shown:
             return False
         mine = self.ranks[seat]
+        value = mine.value
+        cyclic = mine.straight_flush_class is not None
         for pot in self.pots:
-            if seat not in pot.eligible:
+            eligible = pot.eligible
+            if seat not in eligible:
                 continue
-            ranks = [mine]
-            ranks += [shown[s] for s in pot.eligible if s in shown]
-            if 0 in best_ranks(ranks):
+            if cyclic:
+                # 7.2: straight flushes beat each other in a cycle; best_ranks applies it.
+                ranks = [mine]
+                ranks += [shown[s] for s in eligible if s in shown]
+                if 0 in best_ranks(ranks):
+                    return False
+                continue
+            # Any other hand is beaten exactly by a shown hand of higher value (a straight
+            # flush has a higher value than every other hand).
+            for s in eligible:
+                if s in shown and shown[s].value > value:
+                    break
+            else:
                 return False
         return True
 
@@ -145,16 +180,12 @@ def _award_pot(deal: Deal, pot: Pot, shown: dict[int, HandRank] | None) -> PotAw
         winners = [eligible[i] for i in best]
         reason = _reason(ranks, best)
     if len(winners) == 1:
-        return PotAward(pot.amount, eligible, (winners[0],), (pot.amount,), reason)
+        return _pot_award(pot.amount, eligible, (winners[0],), (pot.amount,), reason)
     ordered = _odd_chip_order(deal, winners, shown or {})
     shares = split_amount(pot.amount, ordered)
     in_order = sorted(winners)
-    return PotAward(
-        amount=pot.amount,
-        eligible=eligible,
-        winners=tuple(in_order),
-        shares=tuple(shares[w] for w in in_order),
-        reason=reason,
+    return _pot_award(
+        pot.amount, eligible, tuple(in_order), tuple([shares[w] for w in in_order]), reason
     )
 
 
@@ -174,10 +205,12 @@ def _deciding_suit(rank: HandRank) -> int:
 
 def _reason(ranks: list[HandRank], winner_indices: list[int]) -> str:
     """Why the winners won, e.g. ``la minima batte la massima``."""
+    best = ranks[winner_indices[0]]
+    if best.straight_flush_class is None:
+        return f"best hand: {best.description}"
     classes = {r.straight_flush_class for r in ranks if r.straight_flush_class is not None}
     if len(winner_indices) == 3 and len(classes) == 3:
         return "three straight flushes, minimum, medium and maximum: the pot is split (7.3)"
-    best = ranks[winner_indices[0]]
     if best.straight_flush_class is StraightFlushClass.MINIMUM and (
         StraightFlushClass.MAXIMUM in classes
     ):
