@@ -688,6 +688,12 @@ def dumps(history: HandHistory) -> str:
     else:
         lines.append("_reshuffles = []")
     lines += ["actions = [", *_action_lines(history), "]"]
+    return "\n".join([*lines, *_result_and_rules_lines(history)]) + "\n"
+
+
+def _result_and_rules_lines(history: HandHistory) -> list[str]:
+    """The TOML lines after the actions: the result, the rules and the pot awards."""
+    lines: list[str] = []
     result = history.result
     if result is not None:
         lines += [
@@ -708,7 +714,7 @@ def dumps(history: HandHistory) -> str:
             f"shares = {toml_value(award.shares)}",
             f"reason = {toml_string(award.reason)}",
         ]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 # --- TOML reading -----------------------------------------------------------------------------
@@ -1187,24 +1193,4 @@ def dumps_redacted(history: HandHistory, viewer: int) -> str:
             entry = history.actions[i]
             lines.append(f"  {toml_string(_redacted_action_line(history, viewer, entry))},")
     lines.append("]")
-    result = history.result
-    if result is not None:
-        lines += [
-            f"finishing_stacks = {toml_value(result.stacks)}",
-            f"winnings = {toml_value(result.winnings)}",
-            f"_outcome = {toml_string(result.outcome.value)}",
-            f"_carried_out = {result.carried}",
-        ]
-    lines += ["", "[_rules]"]
-    lines += [f"{k} = {toml_value(v)}" for k, v in history.rules.to_dict().items() if v is not None]
-    for award in result.awards if result is not None else ():
-        lines += [
-            "",
-            "[[_awards]]",
-            f"amount = {award.amount}",
-            f"eligible = {toml_value([_seat(s) for s in award.eligible])}",
-            f"winners = {toml_value([_seat(s) for s in award.winners])}",
-            f"shares = {toml_value(award.shares)}",
-            f"reason = {toml_string(award.reason)}",
-        ]
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *_result_and_rules_lines(history)]) + "\n"
