@@ -654,16 +654,11 @@ def _bet_fields(rules: Rules) -> dict[str, int]:
     return {"min_bet": rules.min_bet}
 
 
-def dumps(history: HandHistory) -> str:
-    """The history as PHH-based TOML text (see ``docs/hand-history.md``)."""
-    lines = [
-        "# Italian Poker hand history: PHH with Italian extensions (docs/hand-history.md)",
-        f"variant = {toml_string(VARIANT)}",
-        f"_format = {FORMAT_VERSION}",
-    ]
-    if history.number is not None:
-        lines.append(f"hand = {history.number}")
-    lines += [
+def _table_lines(history: HandHistory) -> list[str]:
+    """The TOML lines before the deck and actions: hand number, antes, bets, seats, stacks."""
+    lines = [f"hand = {history.number}"] if history.number is not None else []
+    return [
+        *lines,
         f"antes = {toml_value(_antes(history))}",
         *(f"{k} = {v}" for k, v in _bet_fields(history.rules).items()),
         f"starting_stacks = {toml_value(history.stacks)}",
@@ -674,6 +669,18 @@ def dumps(history: HandHistory) -> str:
         f"_min_pair = {toml_string(history.min_pair.label)}",
         f"_blinds_allowed = {toml_value(history.blinds_allowed)}",
         f"_makeups = {toml_value(history.makeups)}",
+    ]
+
+
+def dumps(history: HandHistory) -> str:
+    """The history as PHH-based TOML text (see ``docs/hand-history.md``)."""
+    lines = [
+        "# Italian Poker hand history: PHH with Italian extensions (docs/hand-history.md)",
+        f"variant = {toml_string(VARIANT)}",
+        f"_format = {FORMAT_VERSION}",
+    ]
+    lines += [
+        *_table_lines(history),
         "_deck = [",
         *(
             "  " + ", ".join(toml_string(str(c)) for c in history.deck[k : k + 13]) + ","
@@ -1167,19 +1174,8 @@ def dumps_redacted(history: HandHistory, viewer: int) -> str:
         "_redacted = true",
         f"_viewer = {toml_string(_seat(viewer))}",
     ]
-    if history.number is not None:
-        lines.append(f"hand = {history.number}")
     lines += [
-        f"antes = {toml_value(_antes(history))}",
-        *(f"{k} = {v}" for k, v in _bet_fields(history.rules).items()),
-        f"starting_stacks = {toml_value(history.stacks)}",
-        f"players = {toml_value(history.names)}",
-        f"seat_count = {history.rules.players}",
-        f"_dealer = {toml_string(_seat(history.dealer))}",
-        f"_carried = {history.carried}",
-        f"_min_pair = {toml_string(history.min_pair.label)}",
-        f"_blinds_allowed = {toml_value(history.blinds_allowed)}",
-        f"_makeups = {toml_value(history.makeups)}",
+        *_table_lines(history),
         "actions = [",
     ]
     dealt = list(history.dealt)
