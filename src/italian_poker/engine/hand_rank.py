@@ -233,12 +233,27 @@ def best_ranks(ranks: Sequence[HandRank]) -> list[int]:
 
 
 _Row = tuple[Any, ...]
-"""A row of ``_Tables.by_weight``: 16 results or ``None``, a shift, checked results or ``None``.
-A plain tuple, not a class, because :func:`evaluate` reads it on every call."""
+"""A row of ``_Tables.by_weight``; see :class:`_Tables`. A plain tuple, not a class, because
+:func:`evaluate` reads it on every call."""
 
-_SHIFT = 16
-_CHECKED = 17
-_NO_ROW: _Row = (None,) * 16 + (0, None)
+_INVALID = 6
+"""The row index a nibble maps to when it cannot come from five distinct cards (always ``None``)."""
+
+
+def _suit_index(nibble: int) -> int:
+    """The row index of the result for a nibble: 2 + the highest suit held (2 for none)."""
+    return 2 + max(nibble.bit_length() - 1, 0)
+
+
+_HELD_MAPS = tuple(
+    tuple(_suit_index(n) if n.bit_count() == held else _INVALID for n in range(16))
+    for held in range(5)
+)
+"""``_HELD_MAPS[k][nibble]``: the row index for a deciding rank held ``k`` times (five cards
+are distinct only if its nibble has ``k`` suits), else :data:`_INVALID`."""
+_ANY_MAP = tuple(_suit_index(n) for n in range(16))
+"""The row index by nibble for rows whose results are read only after a full duplicate check."""
+_NO_ROW: _Row = (0, _ANY_MAP, None, None, None, None, None, None)
 """The row of a weight no hand of the deck has: a card below the deck, or repeated."""
 
 
@@ -255,13 +270,16 @@ class _Tables:
     :func:`evaluate` reads the same results through ``by_weight``, a list indexed by the sum of
     the five cards' rank weights (the low :data:`WEIGHT_BITS` bits of the sum of their
     ``Card.code``), and ``flush_by_weight``, a dict from that sum to results by suit. With
-    ``total`` the sum of the codes and ``row = by_weight[weight]``, ``nibble`` is
-    ``(total >> row[16]) & 15``, the suits held in the deciding rank, and ``row[nibble]`` the
-    result, or ``None`` unless that nibble proves the five cards distinct: it does when the
-    deciding rank is the only rank that repeats (or none does) and holds as many suits as
-    cards. Otherwise (two pair, full house, a Fantini pair) ``row[17]`` holds the results by
-    nibble, to read once the set of cards is found to have five members. ``row[16]`` counts
-    the :data:`WEIGHT_BITS` below the set of cards; ``plain`` shifts do not.
+    ``total`` the sum of the codes and ``row = by_weight[weight]``, ``row[0]`` is the bit
+    position, in ``total``, of the suits held in the deciding rank, and ``row[1]`` maps that
+    nibble to a row index: ``2 + suit`` for the highest suit held, whose result sits in
+    ``row[2 + suit]``, or :data:`_INVALID` (``row[6]`` is ``None``) for a nibble that five
+    distinct cards cannot give. The nibble proves the cards distinct when the deciding rank is
+    the only rank that repeats (or none does) and holds as many suits as cards (a repeated card
+    always loses a bit). Otherwise (two pair, full house, a Fantini pair) ``row[2:6]`` are
+    ``None`` and ``row[7]`` holds the results by suit, to read once the set of cards is found
+    to have five members. The eight entries fit in two cache lines, one for most rows.
+    ``row[0]`` counts the :data:`WEIGHT_BITS` below the set of cards; ``plain`` shifts do not.
     """
 
     players: int
@@ -367,12 +385,11 @@ def _weight_row(counts: Counter[int], shift: int, by_nibble: tuple[HandRank, ...
         # Suits never matter (three or four of a kind): read the repeated rank's nibble.
         shift = 4 * (repeated[0] - 2)
     decider = shift // 4 + 2
+    by_suit = tuple(by_nibble[1 << suit] for suit in range(4))
     if repeated in ([], [decider]):
         # k cards of one rank hold k suits unless one of them repeats.
-        held = counts[decider]
-        row = tuple(r if nibble.bit_count() == held else None for nibble, r in enumerate(by_nibble))
-        return (*row, WEIGHT_BITS + shift, None)
-    return (*(None,) * 16, WEIGHT_BITS + shift, by_nibble)
+        return (WEIGHT_BITS + shift, _HELD_MAPS[counts[decider]], *by_suit, None, None)
+    return (WEIGHT_BITS + shift, _ANY_MAP, None, None, None, None, None, by_suit)
 
 
 def _build(players: int, tiebreak: Tiebreak) -> _Tables:
@@ -439,8 +456,11 @@ def _build(players: int, tiebreak: Tiebreak) -> _Tables:
     return _Tables(players, plain, flush, by_weight, flush_by_weight)
 
 
-_TABLES: dict[str, list[_Tables | None]] = {
-    rule.value: [None] * (MAX_PLAYERS + 1) for rule in Tiebreak
+_UNBUILT = _Tables(MAX_PLAYERS + 1, {}, {}, [], {})
+"""Stands for tables not built yet. No ``players`` argument can be its ``players`` (10), as
+10 cannot index the lists of :data:`_TABLES`."""
+_TABLES: dict[str, list[_Tables]] = {
+    rule.value: [_UNBUILT] * (MAX_PLAYERS + 1) for rule in Tiebreak
 }
 """The tables built so far, by tie-break rule and number of players."""
 _STANDARD_TABLES = _TABLES[Tiebreak.STANDARD.value]
@@ -456,7 +476,7 @@ def _tables(players: int, tiebreak: Tiebreak | str) -> _Tables:
         raise ValueError(f"tiebreak must be 'standard' or 'fantini', got {tiebreak!r}") from None
     by_players = _TABLES[rule.value]
     tables = by_players[players]
-    if tables is None:
+    if tables is _UNBUILT:
         tables = by_players[players] = _build(players, rule)
     return tables
 
@@ -475,10 +495,10 @@ def evaluate(
     try:
         tables = (_STANDARD_TABLES if tiebreak == "standard" else _TABLES[tiebreak])[players]
     except (KeyError, TypeError, IndexError):  # a bad rule, or 4.0, "4" or 10 players
-        tables = None
+        tables = _UNBUILT
     # Identity, not equality: CPython shares one object per small int, so an int from 2 to 9
     # passes, while -1 (which indexes from the end), True or numpy's 4 get the full check.
-    if tables is None or tables.players is not players:
+    if tables.players is not players:
         tables = _tables(players, tiebreak)
     hand: Any = cards  # text fails the unpacking below and is parsed there
     a: Card
@@ -502,14 +522,14 @@ def evaluate(
             row = tables.by_weight[total & _WEIGHT_MASK]
         except IndexError:  # a rank below the deck
             row = _NO_ROW
-        nibble: int = (total >> row[_SHIFT]) & 15
-        result: HandRank | None = row[nibble]
+        index: int = row[1][(total >> row[0]) & 15]
+        result: HandRank | None = row[index]
         if result is not None:
             return result
-        checked: tuple[HandRank, ...] | None = row[_CHECKED]
+        checked: tuple[HandRank, ...] | None = row[7]
         # Distinct cards add without carries; a repeated card always loses a bit.
         if checked is not None and (total >> WEIGHT_BITS).bit_count() == 5:
-            return checked[nibble]
+            return checked[index - 2]
     _reject((a, b, c, d, e), players)
 
 
