@@ -5,16 +5,20 @@ drive the REST API and the WebSocket like a browser would."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
+from starlette.types import Message
+from starlette.websockets import WebSocketDisconnect
 
 from italian_poker.analysis.bots import make_bot
 from italian_poker.engine.policy import Policy
@@ -24,6 +28,8 @@ from italian_poker.server.settings import ServerSettings
 POSTGRES_VARIABLE = "ITALIAN_POKER_TEST_POSTGRES_URL"
 REQUIRE_VARIABLE = "ITALIAN_POKER_REQUIRE_POSTGRES"
 ORIGIN = "http://testserver"
+RECEIVE_SECONDS = 5.0
+"""Longest wait for a server message before the test fails (a server bug must not hang)."""
 
 
 def bot_factory(level: str, seed: int | None) -> Policy:
@@ -133,10 +139,34 @@ def hello(ws: WebSocketTestSession, token: str) -> dict[str, Any]:
     return next_state(ws)
 
 
-def next_message(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    """The next message of type ``kind``, skipping others."""
+def receive_json(ws: WebSocketTestSession, timeout: float = RECEIVE_SECONDS) -> Any:
+    """The server's next message, decoded; fails the test when none comes within
+    ``timeout`` seconds, and raises ``WebSocketDisconnect`` when the server closed.
+
+    Starlette's test session has no receive timeout: this waits on the session's own stream
+    in the session's event loop (its portal) under an anyio deadline, so nothing is left
+    blocked behind when the wait ends."""
+
+    async def receive() -> Message | None:
+        with anyio.move_on_after(timeout):
+            return await ws._send_rx.receive()
+        return None
+
+    message = ws.portal.call(receive)
+    if message is None:
+        pytest.fail(f"the server sent nothing within {timeout:g} s")
+    if message["type"] == "websocket.close":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason", ""))
+    return json.loads(message["text"])
+
+
+def next_message(
+    ws: WebSocketTestSession, kind: str, timeout: float = RECEIVE_SECONDS
+) -> dict[str, Any]:
+    """The next message of type ``kind``, skipping others; the test fails when the server
+    sends nothing for ``timeout`` seconds."""
     while True:
-        message = ws.receive_json()
+        message = receive_json(ws, timeout)
         if message["type"] == kind:
             return dict(message)
 

@@ -3,8 +3,9 @@ play a full deal, including the draw, at the online table; no page ever holds an
 player's hidden cards.
 
 Playwright drives Debian's Chromium (``/usr/bin/chromium``; no browser is downloaded). The
-server runs in-process (uvicorn in a thread, SQLite in a temporary directory, a fixed seed,
-no bot delay, no turn timer).
+server runs in-process (uvicorn in a thread, a fixed seed, no bot delay, no turn timer), once
+per database backend like the other server tests: SQLite in a temporary directory, and
+PostgreSQL when ``ITALIAN_POKER_TEST_POSTGRES_URL`` is set (``database_url`` fixture).
 """
 
 from __future__ import annotations
@@ -71,11 +72,12 @@ class RunningServer:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[RunningServer]:
+def server(database_url: str) -> Iterator[RunningServer]:
+    """The server on a fresh database of each backend (``server_fixtures.database_url``)."""
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     settings = ServerSettings(
-        database_url=f"sqlite:///{tmp_path / 'server.sqlite3'}",
+        database_url=database_url,
         host="127.0.0.1",
         port=port,
         public_url=base_url,

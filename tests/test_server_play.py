@@ -7,6 +7,7 @@ import re
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from server_fixtures import (
     AppFactory,
@@ -17,6 +18,7 @@ from server_fixtures import (
     create_table,
     hello,
     join,
+    next_message,
     passive_action,
     state_where,
 )
@@ -96,3 +98,15 @@ def test_histories_show_only_what_the_player_saw(client: TestClient) -> None:
     assert not (their_cards - shown) & written
     assert client.get(f"/api/tables/{invite}/histories/2", headers=mine).status_code == 404
     assert client.get(f"/api/tables/{invite}/histories", headers=bearer("x")).status_code == 403
+
+
+def test_waiting_for_a_silent_server_fails_instead_of_hanging(client: TestClient) -> None:
+    table = create_table(client)
+    with connect(client, table["invite"], "") as ws:
+        began = time.monotonic()
+        # No hello yet: the server waits for it and sends nothing.
+        with pytest.raises(pytest.fail.Exception, match=r"sent nothing within 0\.3 s"):
+            next_message(ws, "state", timeout=0.3)
+        assert time.monotonic() - began < 3
+        # Nothing was lost or left waiting: the connection goes on as before.
+        assert hello(ws, table["player_token"])["state"]["you"] == 0

@@ -51,9 +51,6 @@ class SeatRow(Base):
     player_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     bot_level: Mapped[str | None] = mapped_column(String(20), nullable=True)
     sitting_out: Mapped[bool] = mapped_column(default=False)
-    connected_at: Mapped[datetime | None] = mapped_column(
-        DateTime(timezone=True), nullable=True
-    )
 
 
 class TableEventRow(Base):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from italian_poker.play.storage import data_dir
@@ -42,6 +43,9 @@ class ServerSettings:
     seed: int | None = None
     """None: every deal is shuffled from a secure random seed; an int makes play reproducible."""
     log_size: int = 50
+    clock: Callable[[], float] = time.time
+    """Wall-clock seconds since the epoch that the turn timer reads (the event log's commit
+    times are on the same clock); tests pass a clock they can move."""
 
     def resolved_database_url(self) -> str:
         """The database URL to use."""

@@ -2,27 +2,73 @@
 
 :meth:`Store.commit_event` writes one event with everything it implies (ledger rows, the
 seats, the table's status) in a single transaction: the event is durable when it returns.
+It is on the path of every action, so it uses SQLAlchemy Core statements, and it touches the
+``seats`` rows and the table's status only when they differ from what it last wrote (the
+:class:`Store` remembers that per table; after a failed commit it reads the rows again).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC
 from typing import Any
 
-from sqlalchemy import Engine, delete, select
+from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from italian_poker.server.database import session_factory
-from italian_poker.server.models import LedgerRow, SeatRow, TableEventRow, TableRow, utcnow
+from italian_poker.server.models import (
+    Base,
+    LedgerRow,
+    SeatRow,
+    TableEventRow,
+    TableRow,
+    utcnow,
+)
 from italian_poker.server.table_state import LedgerEntry, Slot
 
 
 def token_hash(token: str) -> str:
     """The sha256 hex digest stored in place of an invite or a token."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+SeatRecord = tuple[str, str | None, bool, str | None]
+"""A seat as the ``seats`` table holds it: nickname, bot level, sitting out, token hash."""
+
+Seating = tuple[SeatRecord | None, ...]
+"""Every seat of a table in order, None where empty."""
+
+
+def _table(model: type[Base]) -> Table:
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+_TABLES = _table(TableRow)
+_SEATS = _table(SeatRow)
+_EVENTS = _table(TableEventRow)
+_LEDGER = _table(LedgerRow)
+
+
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """What the database holds for a table's seats and status, as last written or read."""
+
+    seating: Seating
+    status: str
+
+
+def seating_of(slots: Sequence[Slot | None], tokens: Mapping[int, str]) -> Seating:
+    """The seats' rows that ``slots`` and ``tokens`` call for, up to the last taken seat."""
+    last = max((seat for seat, slot in enumerate(slots) if slot is not None), default=-1)
+    return tuple(
+        None if slot is None else (slot.nickname, slot.bot, slot.sitting_out, tokens.get(seat))
+        for seat, slot in enumerate(slots[: last + 1])
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +91,14 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions: sessionmaker[Session] = session_factory(engine)
+        self._autocommit: Engine | None = None
+        """Connections on which each statement commits by itself. That spares a database
+        server the round trips of BEGIN and COMMIT; not for SQLite, which has no round trips
+        and where switching a connection to it and back costs two PRAGMAs."""
+        if engine.dialect.name != "sqlite":
+            self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._written: dict[int, _Written] = {}
+        """Per table, the seats and status as last committed (or read)."""
 
     def create_table(
         self,
@@ -68,7 +122,9 @@ class Store:
             )
             session.add(row)
             session.flush()
-            return row.id
+            table_id = row.id
+        self._written[table_id] = _Written((), "lobby")
+        return table_id
 
     def load_all(self) -> list[StoredTable]:
         """Every table with its event log, oldest table first."""
@@ -83,6 +139,12 @@ class Store:
             .order_by(TableEventRow.seq)
         ).all()
         seats = session.scalars(select(SeatRow).where(SeatRow.table_id == row.id)).all()
+        self._written[row.id] = _Written(
+            _seating_of_rows(
+                (s.seat, s.nickname, s.bot_level, s.sitting_out, s.player_token_hash) for s in seats
+            ),
+            row.status,
+        )
         return StoredTable(
             id=row.id,
             invite_hash=row.invite_hash,
@@ -102,6 +164,21 @@ class Store:
                 raise KeyError(table_id)
             return self._stored(session, row)
 
+    def event_time(self, table_id: int, seq: int) -> float | None:
+        """When event ``seq`` of the table was committed, in seconds since the epoch (the
+        turn clock of a restarted table starts from it); None if there is no such event."""
+        with self.sessions() as session:
+            created = session.scalar(
+                select(TableEventRow.created).where(
+                    TableEventRow.table_id == table_id, TableEventRow.seq == seq
+                )
+            )
+        if created is None:
+            return None
+        if created.tzinfo is None:  # SQLite keeps no time zone: the value is in UTC
+            created = created.replace(tzinfo=UTC)
+        return created.timestamp()
+
     def commit_event(
         self,
         table_id: int,
@@ -117,52 +194,41 @@ class Store:
         """Append event ``seq`` with its ledger rows, and bring the seats and the status in
         line, in one transaction."""
         now = utcnow()
-        with self.sessions.begin() as session:
-            session.add(
-                TableEventRow(table_id=table_id, seq=seq, kind=kind, payload=payload, created=now)
-            )
-            for entry in ledger:
-                session.add(
-                    LedgerRow(
-                        table_id=table_id,
-                        nickname=entry.nickname,
-                        kind=entry.kind,
-                        amount=entry.amount,
-                        hand=entry.hand,
-                        created=now,
+        event = {"table_id": table_id, "seq": seq, "kind": kind, "payload": payload, "created": now}
+        seating = seating_of(slots, tokens)
+        written = self._written.pop(table_id, None)
+        if self._autocommit is not None and not ledger and written == _Written(seating, status):
+            # The common case, an action: one INSERT that commits by itself.
+            with self._autocommit.connect() as connection:
+                connection.execute(insert(_EVENTS), event)
+        else:
+            with self.engine.begin() as connection:
+                connection.execute(insert(_EVENTS), event)
+                if ledger:
+                    connection.execute(
+                        insert(_LEDGER),
+                        [
+                            {
+                                "table_id": table_id,
+                                "nickname": entry.nickname,
+                                "kind": entry.kind,
+                                "amount": entry.amount,
+                                "hand": entry.hand,
+                                "created": now,
+                            }
+                            for entry in ledger
+                        ],
                     )
-                )
-            rows = {
-                r.seat: r
-                for r in session.scalars(select(SeatRow).where(SeatRow.table_id == table_id))
-            }
-            for seat, slot in enumerate(slots):
-                row = rows.get(seat)
-                if slot is None or (row is not None and row.nickname != slot.nickname):
-                    if row is not None:
-                        session.delete(row)
-                        session.flush()
-                    row = None
-                if slot is None:
-                    continue
-                if row is None:
-                    row = SeatRow(table_id=table_id, seat=seat, nickname=slot.nickname)
-                    session.add(row)
-                row.bot_level = slot.bot
-                row.sitting_out = slot.sitting_out
-                row.player_token_hash = tokens.get(seat)
-            table = session.get(TableRow, table_id)
-            assert table is not None
-            table.status = status
-
-    def set_connected(self, table_id: int, seat: int, when: datetime | None) -> None:
-        """Record when a seat's player connected (None: disconnected)."""
-        with self.sessions.begin() as session:
-            row = session.scalars(
-                select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-            ).first()
-            if row is not None:
-                row.connected_at = when
+                if written is None:
+                    written = _read_written(connection, table_id)
+                if seating != written.seating:
+                    _write_seats(connection, table_id, written.seating, seating)
+                if status != written.status:
+                    connection.execute(
+                        update(_TABLES).where(_TABLES.c.id == table_id).values(status=status)
+                    )
+        # Only once committed: after a failure there is no entry, and the next commit reads.
+        self._written[table_id] = _Written(seating, status)
 
     def ledger(self, table_id: int) -> list[dict[str, Any]]:
         """The table's ledger, oldest first."""
@@ -187,3 +253,55 @@ class Store:
             session.execute(delete(TableEventRow).where(TableEventRow.table_id == table_id))
             session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             session.execute(delete(TableRow).where(TableRow.id == table_id))
+        self._written.pop(table_id, None)
+
+
+def _seating_of_rows(rows: Iterable[tuple[int, str, str | None, bool, str | None]]) -> Seating:
+    """The seating from ``seats`` rows ``(seat, nickname, bot, sitting out, token hash)``."""
+    by_seat: dict[int, SeatRecord] = {
+        seat: (nickname, bot, bool(sitting_out), token)
+        for seat, nickname, bot, sitting_out, token in rows
+    }
+    return tuple(by_seat.get(seat) for seat in range(max(by_seat, default=-1) + 1))
+
+
+def _read_written(connection: Connection, table_id: int) -> _Written:
+    """The seats and status of a table as the database holds them now."""
+    rows = connection.execute(
+        select(
+            _SEATS.c.seat,
+            _SEATS.c.nickname,
+            _SEATS.c.bot_level,
+            _SEATS.c.sitting_out,
+            _SEATS.c.player_token_hash,
+        ).where(_SEATS.c.table_id == table_id)
+    )
+    seating = _seating_of_rows((r[0], r[1], r[2], r[3], r[4]) for r in rows)
+    status = connection.execute(
+        select(_TABLES.c.status).where(_TABLES.c.id == table_id)
+    ).scalar_one()
+    return _Written(seating, status)
+
+
+def _write_seats(connection: Connection, table_id: int, old: Seating, new: Seating) -> None:
+    """Bring the ``seats`` rows from ``old`` to ``new``: one statement per changed seat."""
+    for seat in range(max(len(old), len(new))):
+        before = old[seat] if seat < len(old) else None
+        after = new[seat] if seat < len(new) else None
+        if before == after:
+            continue
+        where = (_SEATS.c.table_id == table_id) & (_SEATS.c.seat == seat)
+        if after is None:
+            connection.execute(delete(_SEATS).where(where))
+            continue
+        nickname, bot_level, sitting_out, token = after
+        values = {
+            "nickname": nickname,
+            "bot_level": bot_level,
+            "sitting_out": sitting_out,
+            "player_token_hash": token,
+        }
+        if before is None:
+            connection.execute(insert(_SEATS), {"table_id": table_id, "seat": seat, **values})
+        else:
+            connection.execute(update(_SEATS).where(where).values(**values))

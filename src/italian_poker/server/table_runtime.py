@@ -71,16 +71,17 @@ class Client:
         self.queue.put_nowait(message)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Turn:
     """The turn of a human seat under the timer."""
 
-    key: tuple[int | None, int, int]
+    since: int
+    """Seq of the event that began the turn (:attr:`TableState.turn_since`)."""
     seat: int
     started: float
-    """time.monotonic() at the start of the turn."""
-    wall: float
+    """When the turn began, on ``settings.clock``: when that event was committed."""
     bank: float
+    """The seat's time bank at the start of the turn."""
 
 
 def rules_from(stored: StoredTable) -> Rules:
@@ -111,7 +112,6 @@ class TableRuntime:
         self.lock = asyncio.Lock()
         self.clients: dict[int, set[Client]] = {}
         self.bots: dict[tuple[int, str], Policy] = {}
-        self.banks: dict[int, float] = {}
         self.turn: Turn | None = None
         self.disconnected: dict[int, float] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -130,7 +130,9 @@ class TableRuntime:
 
     def start(self) -> None:
         """After a restart: nobody is connected yet, so every human seat is on its grace
-        period; bots and the timer pick up where the table was."""
+        period; bots and the timer pick up where the table was. A turn under way keeps the
+        time it had: its clock runs from the commit of the event that began it, with the time
+        bank the log recorded, so an overdue turn is checked or folded at once."""
         now = time.monotonic()
         for seat, slot in enumerate(self.state.slots):
             if slot is None or slot.bot is not None or slot.sitting_out:
@@ -138,6 +140,8 @@ class TableRuntime:
             if seat not in self.disconnected and seat not in self.clients:
                 self.disconnected[seat] = now
                 self._spawn(self._grace(seat, slot.nickname))
+        if self.turn is None:
+            self._track_turn(restored=True)
         self._schedule()
 
     async def stop(self) -> None:
@@ -180,8 +184,9 @@ class TableRuntime:
         except Exception:
             # Not durable, so it did not happen: go back to what the log holds.
             log.exception("table %s: event %s could not be saved", self.id, seq)
-            self.tokens = dict(self.store.load(self.id).tokens)
-            self.state = self._replay(self.store.load(self.id))
+            stored = self.store.load(self.id)
+            self.tokens = dict(stored.tokens)
+            self.state = self._replay(stored)
             raise
         self._track_turn()
         self._broadcast(seq, effects)
@@ -274,9 +279,9 @@ class TableRuntime:
                 action = parse_action(data)
             except ValueError as error:
                 raise Refusal("bad_message", str(error)) from None
-            self._use_bank(seat)
+            bank = self._use_bank(seat)
             try:
-                self._commit(EventKind.ACTION, _action_payload(seat, action, auto=False))
+                self._commit(EventKind.ACTION, _action_payload(seat, action, False, bank))
             except ItalianPokerError as error:
                 raise Refusal("illegal", str(error)) from None
 
@@ -327,7 +332,7 @@ class TableRuntime:
         seconds = self.state.options.get("turn_seconds")
         if turn is None or seconds is None:
             return Clock(None, None)
-        return Clock(turn.wall + float(seconds), turn.bank)
+        return Clock(turn.started + float(seconds), turn.bank)
 
     def state_message(self, seat: int) -> dict[str, Any]:
         """The ``state`` message for ``seat``."""
@@ -364,43 +369,39 @@ class TableRuntime:
 
     # --- who acts next --------------------------------------------------------------------
 
-    def _turn_key(self) -> tuple[int | None, int, int] | None:
+    def _track_turn(self, restored: bool = False) -> None:
+        """Start the clock of a new human turn, or keep the one running. A ``restored`` turn
+        (after a restart) began when the event that began it was committed."""
         state = self.state
+        since = state.turn_since
         actor = state.actor_slot()
-        match = state.match
-        if actor is None or match is None:
-            return None
-        count = len(match.deal.actions) if match.deal is not None else 0
-        if match.phase is MatchPhase.MAKE_UP:
-            count = -1
-        return (state.hand, actor, count)
-
-    def _track_turn(self) -> None:
-        """Start the clock of a new human turn."""
-        key = self._turn_key()
-        seconds = self.state.options.get("turn_seconds")
-        if key is None or seconds is None or self.state.status is not TableStatus.PLAYING:
+        if since is None or actor is None or state.options.get("turn_seconds") is None:
             self.turn = None
             return
-        if self.turn is not None and self.turn.key == key:
+        if self.turn is not None and self.turn.since == since:
             return
-        seat = key[1]
-        slot = self.state.slots[seat]
+        slot = state.slots[actor]
         if slot is None or slot.bot is not None:
             self.turn = None
             return
-        bank = self.banks.setdefault(seat, float(self.state.options.get("time_bank_seconds", 0)))
-        self.turn = Turn(key, seat, time.monotonic(), time.time(), bank)
+        now = self.settings.clock()
+        started = now
+        if restored:
+            committed = self.store.event_time(self.id, since)
+            if committed is not None:
+                started = min(committed, now)
+        self.turn = Turn(since, actor, started, state.bank(actor))
 
-    def _use_bank(self, seat: int) -> None:
-        """Charge the time beyond the turn's seconds to the seat's time bank."""
+    def _use_bank(self, seat: int) -> float | None:
+        """The seat's time bank left once the time it took beyond the turn's seconds is
+        charged to it; None when the seat is not on the clock. The ``action`` event records
+        it (``bank``), and the table's state takes it from there."""
         turn = self.turn
         seconds = self.state.options.get("turn_seconds")
         if turn is None or turn.seat != seat or seconds is None:
-            return
-        over = time.monotonic() - turn.started - float(seconds)
-        if over > 0:
-            self.banks[seat] = max(0.0, turn.bank - over)
+            return None
+        over = max(0.0, self.settings.clock() - turn.started - float(seconds))
+        return round(max(0.0, turn.bank - over), 3)
 
     def _schedule(self) -> None:
         """Start what happens next: a bot's move, an automatic move, the turn timer or the
@@ -425,8 +426,10 @@ class TableRuntime:
                 self._pending = self._spawn(self._auto_turn(state.seq, actor, 0.0))
             elif self.turn is not None and self.turn.seat == actor:
                 seconds = float(state.options.get("turn_seconds") or 0)
-                left = self.turn.started + seconds + self.turn.bank - time.monotonic()
-                self._pending = self._spawn(self._auto_turn(state.seq, actor, max(0.0, left)))
+                left = self.turn.started + seconds + self.turn.bank - self.settings.clock()
+                self._pending = self._spawn(
+                    self._auto_turn(state.seq, actor, max(0.0, left), expired=True)
+                )
             return
         if state.match is not None and state.match.phase is MatchPhase.MAKE_UP:
             return
@@ -474,18 +477,21 @@ class TableRuntime:
             log.exception("table %s: bot %s failed", self.id, seat)
             return auto_action(self.state.legal_actions())
 
-    async def _auto_turn(self, seq: int, seat: int, delay: float) -> None:
+    async def _auto_turn(self, seq: int, seat: int, delay: float, expired: bool = False) -> None:
+        """Check or fold for ``seat`` after ``delay``. The time the turn took is charged to
+        the bank as for any move; a turn whose seconds and bank ran out (``expired``) leaves
+        no bank."""
         if delay:
             await asyncio.sleep(delay)
         async with self.lock:
             state = self.state
             if state.seq != seq or state.actor_slot() != seat:
                 return
-            if self.turn is not None and self.turn.seat == seat:
-                self.banks[seat] = 0.0
-            self._commit(
-                EventKind.ACTION, _action_payload(seat, auto_action(state.legal_actions()), True)
-            )
+            bank = self._use_bank(seat)
+            if expired and bank is not None:
+                bank = 0.0
+            action = auto_action(state.legal_actions())
+            self._commit(EventKind.ACTION, _action_payload(seat, action, True, bank))
 
     async def _next_deal(self, seq: int, delay: float) -> None:
         if delay:
@@ -529,7 +535,10 @@ class TableRuntime:
         await self.submit(kind, payload or {})
 
 
-def _action_payload(seat: int, action: Action, auto: bool) -> dict[str, Any]:
+def _action_payload(
+    seat: int, action: Action, auto: bool, bank: float | None = None
+) -> dict[str, Any]:
+    """The ``action`` event's payload; ``bank``: the seat's time bank left after it."""
     payload: dict[str, Any] = {
         "seat": seat,
         "kind": action.kind.value,
@@ -539,6 +548,8 @@ def _action_payload(seat: int, action: Action, auto: bool) -> dict[str, Any]:
     }
     if auto:
         payload["auto"] = True
+    if bank is not None:
+        payload["bank"] = bank
     if action.kind is ActionKind.DRAW and not action.cards:
         payload["cards"] = []
     return payload

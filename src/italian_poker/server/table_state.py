@@ -26,6 +26,9 @@ from italian_poker.play.explain import deal_report, describe_event
 from italian_poker.play.i18n import Language, action_label
 from italian_poker.play.session import Event, FinishedDeal
 
+TurnKey = tuple[int | None, int, int]
+"""What tells one turn from the next: (deal, seat to act, moves so far)."""
+
 
 class TableStatus(StrEnum):
     """Where a table stands."""
@@ -52,7 +55,9 @@ class EventKind(StrEnum):
     DEAL = "deal"
     """The next deal begins: ``{seed, deck}`` (``deck``: the full deck order, once dealt)."""
     ACTION = "action"
-    """``{seat, kind, amount, cards, split, auto}``; ``deck`` when it began a deal (5.5)."""
+    """``{seat, kind, amount, cards, split, auto, bank}``; ``deck`` when it began a deal (5.5).
+    ``bank``: the seat's time bank left after the action (seats on the turn timer only; logs
+    written before it was recorded lack it, and the bank then stays as it was)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +166,12 @@ class TableState:
         self.outcome: DealOutcome | None = None
         self.deal_slots: list[int] = []
         """Slot of each seat of the current (or last) deal."""
+        self.banks: dict[int, float] = {}
+        """Time bank left per seat, as its last ``action`` event recorded it; a seat missing
+        here has the full bank (:meth:`bank`)."""
+        self.turn_since: int | None = None
+        """Seq of the event that began the turn under way (None: nobody is on the clock)."""
+        self._turn: TurnKey | None = None
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -203,6 +214,23 @@ class TableState:
             return None
         actor = self.match.actor
         return None if actor is None else self.slot_of(actor)
+
+    def turn_key(self) -> TurnKey | None:
+        """The turn under way: (deal, seat to act, moves so far in the deal, or -1 during
+        the 5.5 make-up decisions); None when nobody is to act or the game is not in play."""
+        match = self.match
+        actor = self.actor_slot()
+        if actor is None or match is None or self.status is not TableStatus.PLAYING:
+            return None
+        count = len(match.deal.actions) if match.deal is not None else 0
+        if match.phase is MatchPhase.MAKE_UP:
+            count = -1
+        return (self.hand, actor, count)
+
+    def bank(self, slot: int) -> float:
+        """The time bank ``slot`` has left: spent only beyond a turn's seconds, never
+        refilled while the player keeps the seat."""
+        return self.banks.get(slot, float(self.options.get("time_bank_seconds") or 0))
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the seat to act may do."""
@@ -288,6 +316,11 @@ class TableState:
         handler = getattr(self, f"_on_{kind.value}")
         effects: Effects = handler(payload)
         self.seq = seq
+        key = self.turn_key()
+        if key != self._turn:
+            # A new turn (a move, a deal, a resume) begins with this event; one that leaves
+            # the seat to act and the count of moves as they were does not restart it.
+            self._turn, self.turn_since = key, None if key is None else seq
         for line in effects.lines:
             self.log.append(LogLine(seq, line))
         return effects
@@ -302,6 +335,7 @@ class TableState:
             raise SeatError(f"the nickname {nickname!r} is taken at this table")
         stack = self.stack_default
         self.slots[seat] = Slot(nickname, bot, chips_due=stack)
+        self.banks.pop(seat, None)  # a newcomer has the full time bank
         line = Line(f"{nickname} takes seat {seat + 1}", f"{nickname} si siede al posto {seat + 1}")
         return Effects([line], [LedgerEntry(nickname, "buy_in", stack)])
 
@@ -327,6 +361,7 @@ class TableState:
         if self.match is not None and self._in_match(slot):
             self.match.leave(slot.nickname)
         self.slots[seat] = None
+        self.banks.pop(seat, None)
         line = Line(f"{slot.nickname} leaves the table", f"{slot.nickname} lascia il tavolo")
         return Effects([line], [LedgerEntry(slot.nickname, "cash_out", amount, self.hand)])
 
@@ -420,8 +455,11 @@ class TableState:
             tuple(parse_card(c) for c in payload.get("cards") or ()),
             bool(payload.get("split", False)),
         )
+        bank = _bank(payload)
         in_deal = match.phase is MatchPhase.IN_DEAL
         match.apply(action, player=slot.nickname)
+        if bank is not None:
+            self.banks[seat] = bank
         effects = Effects()
         recorded = action
         if in_deal and match.deal is not None:
@@ -553,6 +591,16 @@ class TableState:
         for slot in self.slots:
             if slot is not None:
                 slot.chips_due = None
+
+
+def _bank(payload: dict[str, Any]) -> float | None:
+    """The ``bank`` of an ``action`` payload: seconds, at least 0; None when absent."""
+    value = payload.get("bank")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"a time bank is a number of seconds, not {value!r}")
+    return max(0.0, float(value))
 
 
 def new_seed() -> int:

@@ -1,0 +1,39 @@
+"""The Alembic migrations: a database made by an older revision upgrades to the current schema
+with its rows kept (on SQLite and, when configured, PostgreSQL)."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import inspect, text
+
+from italian_poker.server.database import MIGRATIONS, make_engine, upgrade
+
+
+def test_a_0001_database_upgrades_and_keeps_its_seats(database_url: str) -> None:
+    engine = make_engine(database_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        connection.execute(
+            text(
+                "INSERT INTO tables (id, invite_hash, name, rules, options, host_token_hash,"
+                " status, created) VALUES (1, 'i', 'Old table', '{}', '{}', 'h', 'lobby',"
+                " CURRENT_TIMESTAMP)"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO seats (table_id, seat, nickname, sitting_out, connected_at)"
+                " VALUES (1, 0, 'Anna', false, CURRENT_TIMESTAMP)"
+            )
+        )
+    upgrade(engine)  # 0002: seats.connected_at, never used, is dropped
+    columns = {c["name"] for c in inspect(engine).get_columns("seats")}
+    assert "connected_at" not in columns
+    with engine.connect() as connection:
+        rows = connection.execute(text("SELECT table_id, seat, nickname FROM seats")).all()
+    assert [tuple(r) for r in rows] == [(1, 0, "Anna")]
+    engine.dispose()
