@@ -513,7 +513,7 @@ def evaluate(
         if isinstance(cards, str):
             return evaluate(parse_cards(cards), players=players, tiebreak=tiebreak)
         raise HandSizeError(_size_message(cards)) from None
-    if a.suit is b.suit is c.suit is d.suit is e.suit:
+    if a.suit is b.suit and a.suit is c.suit and a.suit is d.suit and a.suit is e.suit:
         by_suit = tables.flush_by_weight.get(total & _WEIGHT_MASK)
         if by_suit is not None:  # five distinct ranks, so five distinct cards
             return by_suit[a.suit]
