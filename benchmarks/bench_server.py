@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
@@ -267,7 +267,7 @@ def server_process(
             child.wait()
 
 
-async def wait_until_up(client: httpx.AsyncClient, child: subprocess.Popen[bytes]) -> float:
+async def wait_until_up(client: httpx2.AsyncClient, child: subprocess.Popen[bytes]) -> float:
     """Poll the lobby page until the server answers; returns the seconds it took."""
     began = time.perf_counter()
     while time.perf_counter() - began < 60:
@@ -277,7 +277,7 @@ async def wait_until_up(client: httpx.AsyncClient, child: subprocess.Popen[bytes
             response = await client.get("/")
             if response.status_code < 500:
                 return time.perf_counter() - began
-        except httpx.TransportError:
+        except httpx2.TransportError:
             pass
         await asyncio.sleep(0.1)
     raise SystemExit("the server did not answer within 60 s")
@@ -286,7 +286,7 @@ async def wait_until_up(client: httpx.AsyncClient, child: subprocess.Popen[bytes
 # --- Set-up through the REST API ----------------------------------------------------------
 
 
-def _checked(response: httpx.Response) -> dict[str, Any]:
+def _checked(response: httpx2.Response) -> dict[str, Any]:
     if response.status_code >= 400:
         raise SystemExit(
             f"{response.request.method} {response.request.url.path}: "
@@ -296,7 +296,7 @@ def _checked(response: httpx.Response) -> dict[str, Any]:
     return body
 
 
-async def create_table(client: httpx.AsyncClient, index: int, args: argparse.Namespace) -> Table:
+async def create_table(client: httpx2.AsyncClient, index: int, args: argparse.Namespace) -> Table:
     """Create one table, seat its human clients and its server-side bots."""
     seats = args.clients + args.server_bots
     created = _checked(
@@ -333,7 +333,7 @@ async def create_table(client: httpx.AsyncClient, index: int, args: argparse.Nam
     return Table(index, invite, str(created["host_token"]), tuple(humans))
 
 
-async def start_table(client: httpx.AsyncClient, table: Table) -> None:
+async def start_table(client: httpx2.AsyncClient, table: Table) -> None:
     """Start the table's match (host only)."""
     _checked(
         await client.post(
@@ -366,8 +366,8 @@ def percentile(sorted_values: Sequence[float], fraction: float) -> float:
 
 
 async def run(args: argparse.Namespace, base_url: str, child: subprocess.Popen[bytes]) -> int:
-    limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
-    async with httpx.AsyncClient(base_url=base_url, timeout=30, limits=limits) as client:
+    limits = httpx2.Limits(max_connections=16, max_keepalive_connections=16)
+    async with httpx2.AsyncClient(base_url=base_url, timeout=30, limits=limits) as client:
         startup = await wait_until_up(client, child)
         print(f"server up in {startup:.1f} s at {base_url}", flush=True)
         began = time.perf_counter()
