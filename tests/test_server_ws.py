@@ -20,6 +20,7 @@ from server_fixtures import (
     next_message,
     next_state,
     passive_action,
+    receive_json,
     state_where,
 )
 from starlette.websockets import WebSocketDisconnect
@@ -73,7 +74,7 @@ def test_wrong_token_is_refused(client: TestClient) -> None:
         ws.send_json({"type": "hello", "token": "not-a-token"})
         assert next_message(ws, "error")["code"] == "unauthorized"
         with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
+            receive_json(ws)
     assert closed.value.code == 4401
 
 
@@ -141,7 +142,7 @@ def test_oversized_message_closes(client: TestClient) -> None:
         assert error["code"] == "too_large"
         with pytest.raises(WebSocketDisconnect) as closed:
             while True:
-                ws.receive_json()
+                receive_json(ws)
     assert closed.value.code == 1009
 
 
@@ -152,7 +153,7 @@ def test_rate_limit(make_app: AppFactory) -> None:
             hello(ws, table["player_token"])
             for _ in range(4):
                 ws.send_json({"type": "ping"})
-            codes = [ws.receive_json() for _ in range(4)]
+            codes = [receive_json(ws) for _ in range(4)]
             assert [m["type"] for m in codes[:3]] == ["pong"] * 3
             assert codes[3] == {
                 "type": "error",
@@ -163,7 +164,7 @@ def test_rate_limit(make_app: AppFactory) -> None:
                 ws.send_json({"type": "ping"})
             with pytest.raises(WebSocketDisconnect) as closed:
                 while True:
-                    ws.receive_json()
+                    receive_json(ws)
         assert closed.value.code == 1008
 
 
@@ -208,6 +209,37 @@ def test_views_hold_only_own_cards_through_a_deal(client: TestClient) -> None:
         bot_cards = message["state"]["seats"][2]["cards"]
         assert not bot_cards or message["state"]["phase"] in ("showdown", "between-deals")
     assert sa["state"]["result"]["lines"]
+
+
+def test_connections_of_one_seat_share_its_state_and_no_other(client: TestClient) -> None:
+    """A seat's message is encoded once and sent to each of its connections; the other seat
+    gets its own, with the same public part and only its own cards."""
+    table, other = _two_players(client)
+    invite = table["invite"]
+    with (
+        connect(client, invite, "") as wa,
+        connect(client, invite, "") as wa_again,
+        connect(client, invite, "") as wb,
+    ):
+        hello(wa, table["player_token"])
+        hello(wa_again, table["player_token"])
+        sb = hello(wb, other["player_token"])
+        sa = state_where(wa, lambda m: m["seq"] >= sb["seq"] and m["state"]["to_act"] != 2)
+        sb = catch_up(wb, sb, sa["seq"])
+        ws, state = (wa, sa) if sa["state"]["to_act"] == 0 else (wb, sb)
+        act(ws, state, passive_action(state))
+        after = state_where(wa, lambda m: m["seq"] > sa["seq"])
+        again = state_where(wa_again, lambda m: m["seq"] >= after["seq"])
+        theirs = state_where(wb, lambda m: m["seq"] >= after["seq"])
+    assert again == after and theirs["seq"] == after["seq"]
+    mine, yours = after["state"], theirs["state"]
+    assert mine["phase"] in LIVE and (mine["you"], yours["you"]) == (0, 1)
+    for key in ("table", "to_act", "phase", "pot", "dealer", "log", "result"):
+        assert yours[key] == mine[key], key
+    assert mine["seats"][0]["cards"] and yours["seats"][1]["cards"]
+    assert mine["seats"][1]["cards"] is None and yours["seats"][0]["cards"] is None
+    assert mine["hand"]["cards"] == mine["seats"][0]["cards"]
+    assert yours["hand"]["cards"] == yours["seats"][1]["cards"]
 
 
 def test_restart_mid_deal_loses_nothing(make_app: AppFactory) -> None:

@@ -470,12 +470,13 @@ async def _send_and_close(websocket: WebSocket, message: dict[str, Any], code: i
 
 
 async def _writer(websocket: WebSocket, client: Client) -> None:
+    """Send the client's queued messages (encoded once, shared with other connections)."""
     while True:
-        message = await client.queue.get()
-        if message is None:
+        text = await client.queue.get()
+        if text is None:
             await _close(websocket, 1000, "bye")
             return
-        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+        await websocket.send_text(text)
 
 
 class RateLimit:
@@ -539,7 +540,7 @@ async def _reader(
             if kind == "ping":
                 client.send({"type": "pong"})
             elif kind == "hello":
-                client.send(runtime.state_message(client.seat))
+                client.send_text(runtime.state_text(client.seat))
             elif kind in ("sit_out", "sit_in"):
                 await runtime.sit(client.seat, kind == "sit_out")
             else:

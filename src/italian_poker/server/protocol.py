@@ -3,23 +3,31 @@ checks on what a client sends.
 
 A seat's own cards come only from its own view; other seats' cards only from ``shown`` (the
 showdown). The Deal itself is never read here.
+
+Messages are encoded to JSON text once and the same text goes to every connection it is for:
+a change builds the public part of the ``state`` once (:func:`public_state`, with the log's
+text kept per table by :class:`LogText`), then each seat's message adds that seat's own part
+(:func:`state_text`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from italian_poker.engine.actions import ActionKind, LegalAction
-from italian_poker.engine.cards import Card
+from italian_poker.engine.cards import ALL_CARDS, Card
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.view import SeatView
 from italian_poker.play.i18n import ACTION_KEYS, Language, action_label, suit_name
-from italian_poker.server.table_state import Line, TableState, TableStatus
+from italian_poker.server.table_state import Line, LogLine, TableState, TableStatus
 
 MESSAGE_TYPES = frozenset({"hello", "action", "sit_out", "sit_in", "ping"})
+
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 
 
 class BadMessage(ValueError):
@@ -47,11 +55,22 @@ def card_label(card: Card, lang: Language) -> str:
     return f"{_RANK_NAMES[card.rank - 2]} of {suit_name(card.suit, lang)}"
 
 
+_CODES = tuple(str(card) for card in ALL_CARDS)
+_LABELS = {
+    lang.value: tuple(card_label(card, lang) for card in ALL_CARDS)
+    for lang in (Language.EN, Language.IT)
+}
+
+
+def card_codes(cards: tuple[Card, ...]) -> list[str]:
+    """``["Ah", "Td", ...]``."""
+    return [_CODES[card.index] for card in cards]
+
+
 def cards_label(cards: tuple[Card, ...]) -> dict[str, str]:
     """Text labels of ``cards`` in both languages."""
     return {
-        lang.value: ", ".join(card_label(c, lang) for c in cards)
-        for lang in (Language.EN, Language.IT)
+        lang: ", ".join(labels[card.index] for card in cards) for lang, labels in _LABELS.items()
     }
 
 
@@ -88,17 +107,70 @@ def _seat_status(state: TableState, slot: int, public: SeatView | None) -> str:
     return "active"
 
 
-def state_payload(
-    state: TableState,
-    slot: int | None,
-    *,
-    invite: str,
-    host: bool,
-    connected: set[int],
-    clock: Clock,
-) -> dict[str, Any]:
-    """The ``state`` object for the player in ``slot``: only what that seat may know."""
-    own = state.view(slot) if slot is not None else None
+def encode(message: dict[str, Any]) -> str:
+    """A message as the compact JSON text sent to clients."""
+    return _ENCODE(message)
+
+
+class LogText:
+    """A table's public log as JSON text for the ``state`` messages: each line is encoded
+    once, when it is first seen, and the text is joined again only when the log has changed.
+
+    The log only grows at its end (dropping its oldest lines beyond its length), and a table
+    rebuilt from its events has new line objects: the lines after the last one seen, found
+    by identity, are the new ones, and when it is not there everything is encoded again."""
+
+    def __init__(self) -> None:
+        self._last: LogLine | None = None
+        self._lines: list[str] = []
+        self._text = "[]"
+
+    def text(self, log: Sequence[LogLine]) -> str:
+        """``log`` as a JSON list of ``{"seq", "en", "it"}``."""
+        size = len(log)
+        last = log[-1] if size else None
+        if last is self._last and size == len(self._lines):
+            return self._text
+        new = 0
+        while new < size and log[size - 1 - new] is not self._last:
+            new += 1
+        kept = self._lines[len(self._lines) - (size - new) :] if new < size else []
+        self._lines = kept + [_log_entry(line) for line in list(log)[size - new :]]
+        self._last = last
+        self._text = "[" + ",".join(self._lines) + "]"
+        return self._text
+
+
+def _log_entry(entry: LogLine) -> str:
+    return _ENCODE({"seq": entry.seq, "en": entry.line.en, "it": entry.line.it})
+
+
+@dataclass(frozen=True, slots=True)
+class PublicState:
+    """What every seat's ``state`` message has in common, built and encoded once per change
+    (:func:`public_state`); :func:`state_text` adds what only one seat may see. It reads the
+    table as it was when built: use it before the table changes again."""
+
+    state: TableState
+    table: str
+    """The ``table`` object's JSON text."""
+    before_seats: str
+    """The members ``dealer`` to ``requirement`` as JSON text (``"dealer":0,...``)."""
+    seats: tuple[dict[str, Any], ...]
+    """Each seat's public entry: no cards but those shown at the showdown."""
+    seat_texts: tuple[str, ...]
+    """The same entries as JSON text."""
+    after_legal: str
+    """The members ``log`` and ``result`` as JSON text."""
+    live: bool
+    actor: int | None
+
+
+def public_state(
+    state: TableState, *, invite: str, connected: set[int], clock: Clock, log: LogText
+) -> PublicState:
+    """The public part of every seat's ``state``, from the table and the public view only
+    (never a seat's own view)."""
     public = state.public_view()
     match = state.match
     live = match is not None and match.phase is MatchPhase.IN_DEAL
@@ -123,42 +195,25 @@ def state_payload(
                 entry["bet"] = public.round_bets[index]
             shown = public.shown.get(index)
             if shown:
-                entry["cards"] = [str(c) for c in shown]
+                entry["cards"] = card_codes(shown)
                 entry["cards_label"] = cards_label(shown)
-        if own is not None and i == slot and own.hand and (live or index is not None):
-            entry["cards"] = [str(c) for c in own.hand]
-            entry["cards_label"] = cards_label(own.hand)
         seats.append(entry)
-    hand: dict[str, Any] | None = None
-    if own is not None and own.hand:
-        hand = {"cards": [str(c) for c in own.hand], "category": None}
-        if len(own.hand) == 5:
-            rank = evaluate(own.hand, players=own.players, tiebreak=own.rules.tiebreak)
-            hand["category"] = {"en": rank.describe("en"), "it": rank.describe("it")}
-    actor = state.actor_slot()
-    legal: list[dict[str, Any]] = []
-    if slot is not None and actor == slot and state.status is TableStatus.PLAYING:
-        if own is not None and live:
-            legal = _legal(own.legal_actions)
-        elif match is not None and match.phase is MatchPhase.MAKE_UP:
-            legal = _legal(state.legal_actions())
     requirement = state.requirement()
     dealer = None
     if public is not None and state.deal_slots:
         dealer = state.deal_slots[public.dealer]
     outcome = state.outcome
-    return {
-        "table": {
-            "name": state.name,
-            "invite": invite,
-            "status": state.status.value,
-            "preset": state.options.get("preset"),
-            "options": state.options,
-            "turn_seconds": state.options.get("turn_seconds"),
-            "lang": state.options.get("lang", "it"),
-        },
-        "you": slot,
-        "host": host,
+    table = {
+        "name": state.name,
+        "invite": invite,
+        "status": state.status.value,
+        "preset": state.options.get("preset"),
+        "options": state.options,
+        "turn_seconds": state.options.get("turn_seconds"),
+        "lang": state.options.get("lang", "it"),
+    }
+    actor = state.actor_slot()
+    before_seats = {
         "dealer": dealer,
         "to_act": actor,
         "deadline": clock.deadline,
@@ -166,18 +221,61 @@ def state_payload(
         "phase": (public.phase.value if live and public is not None else _between(state)),
         "pot": public.pot if live and public is not None else (match.carried if match else 0),
         "requirement": {"en": requirement.describe("en"), "it": requirement.describe("it")},
-        "seats": seats,
-        "hand": hand if live or (own is not None and outcome is not None) else None,
-        "legal": legal,
-        "log": [{"seq": e.seq, **e.line.as_json()} for e in state.log],
-        "result": None
+    }
+    result = (
+        None
         if outcome is None or live
         else {
             "hand": outcome.hand,
             "lines": [line.as_json() for line in outcome.lines],
             "awards": list(outcome.awards),
-        },
-    }
+        }
+    )
+    return PublicState(
+        state=state,
+        table=_ENCODE(table),
+        before_seats=_ENCODE(before_seats)[1:-1],
+        seats=tuple(seats),
+        seat_texts=tuple(_ENCODE(entry) for entry in seats),
+        after_legal=f'"log":{log.text(state.log)},"result":{_ENCODE(result)}',
+        live=live,
+        actor=actor,
+    )
+
+
+def state_text(public: PublicState, slot: int, *, host: bool) -> str:
+    """The ``state`` message for the player in ``slot`` as JSON text: the public part and
+    only what that seat may know (its own cards and hand, its legal actions), read from its
+    own view."""
+    state = public.state
+    own = state.view(slot)
+    live = public.live
+    seats = list(public.seat_texts)
+    hand: dict[str, Any] | None = None
+    if own is not None and own.hand:
+        cards = card_codes(own.hand)
+        seats[slot] = _ENCODE(
+            dict(public.seats[slot], cards=cards, cards_label=cards_label(own.hand))
+        )
+        hand = {"cards": cards, "category": None}
+        if len(own.hand) == 5:
+            rank = evaluate(own.hand, players=own.players, tiebreak=own.rules.tiebreak)
+            hand["category"] = {"en": rank.describe("en"), "it": rank.describe("it")}
+    legal: list[dict[str, Any]] = []
+    match = state.match
+    if public.actor == slot and state.status is TableStatus.PLAYING:
+        if own is not None and live:
+            legal = _legal(own.legal_actions)
+        elif match is not None and match.phase is MatchPhase.MAKE_UP:
+            legal = _legal(state.legal_actions())
+    shown_hand = hand if live or (own is not None and state.outcome is not None) else None
+    # The members in the order the message has always had (the browser reads them by name).
+    payload = (
+        f'{{"table":{public.table},"you":{slot},"host":{"true" if host else "false"},'
+        f'{public.before_seats},"seats":[{",".join(seats)}],"hand":{_ENCODE(shown_hand)},'
+        f'"legal":{_ENCODE(legal)},{public.after_legal}}}'
+    )
+    return f'{{"type":"state","hand":{_ENCODE(state.hand)},"seq":{state.seq},"state":{payload}}}'
 
 
 def _between(state: TableState) -> str:

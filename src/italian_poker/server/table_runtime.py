@@ -2,7 +2,8 @@
 
 Every change goes the same way: the engine checks it (:meth:`TableState.apply` raises and
 changes nothing when it is not allowed), the event is written and committed, and only then is
-anyone told: each connected seat gets its own ``state`` built from its own view. Bots, the
+anyone told: each connected seat gets its own ``state`` built from its own view (the public
+part built and each message encoded once, the same text sent to all its connections). Bots, the
 turn timer (with time bank, then an automatic check or fold), players who dropped (seat kept
 for the grace period, then sat out) and the next deal are asyncio tasks that act through the
 same path.
@@ -24,7 +25,16 @@ from italian_poker.engine.history import HandHistory
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
-from italian_poker.server.protocol import Clock, error_message, event_message, state_payload
+from italian_poker.server.protocol import (
+    Clock,
+    LogText,
+    PublicState,
+    encode,
+    error_message,
+    event_message,
+    public_state,
+    state_text,
+)
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.store import Store, StoredTable
 from italian_poker.server.table_state import (
@@ -58,17 +68,22 @@ class Refusal(Exception):
 
 @dataclass(eq=False)
 class Client:
-    """One WebSocket connection of a seated player: messages go through its queue."""
+    """One WebSocket connection of a seated player: messages, as JSON text, go through its
+    queue (None closes the connection)."""
 
     seat: int
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message``; a client too far behind is disconnected."""
+        """Encode and queue ``message``."""
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue an encoded message; a client too far behind is disconnected."""
         if self.queue.qsize() >= CLIENT_QUEUE_LIMIT:
             self.queue.put_nowait(None)
             return
-        self.queue.put_nowait(message)
+        self.queue.put_nowait(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +124,7 @@ class TableRuntime:
         self.bot_factory = bot_factory
         self.tokens: dict[int, str] = dict(stored.tokens)
         self.state = self._replay(stored)
+        self.log_text = LogText()
         self.lock = asyncio.Lock()
         self.clients: dict[int, set[Client]] = {}
         self.bots: dict[tuple[int, str], Policy] = {}
@@ -296,7 +312,7 @@ class TableRuntime:
         if first:
             self._broadcast_state()
         else:
-            client.send(self.state_message(seat))
+            client.send_text(self.state_text(seat))
         return client
 
     def disconnect(self, client: Client) -> None:
@@ -334,38 +350,41 @@ class TableRuntime:
             return Clock(None, None)
         return Clock(turn.started + float(seconds), turn.bank)
 
-    def state_message(self, seat: int) -> dict[str, Any]:
-        """The ``state`` message for ``seat``."""
-        state = self.state
-        return {
-            "type": "state",
-            "hand": state.hand,
-            "seq": state.seq,
-            "state": state_payload(
-                state,
-                seat,
-                invite=self.invite or "",
-                host=seat == 0,
-                connected=set(self.clients),
-                clock=self.clock(),
-            ),
-        }
+    def public_state(self) -> PublicState:
+        """What every seat's ``state`` message has in common now."""
+        return public_state(
+            self.state,
+            invite=self.invite or "",
+            connected=set(self.clients),
+            clock=self.clock(),
+            log=self.log_text,
+        )
+
+    def state_text(self, seat: int, public: PublicState | None = None) -> str:
+        """The ``state`` message for ``seat`` as JSON text (``public``: built for this
+        change already)."""
+        return state_text(public or self.public_state(), seat, host=seat == 0)
 
     def _broadcast(self, seq: int, effects: Effects) -> None:
         for line in effects.lines:
-            message = event_message(seq, line)
+            text = encode(event_message(seq, line))
             for clients in self.clients.values():
                 for client in clients:
-                    client.send(message)
+                    client.send_text(text)
         self._broadcast_state()
 
     def _broadcast_state(self) -> None:
+        """Each connected seat's own ``state``: the public part built once, each seat's
+        message encoded once for all of its connections."""
+        if not self.clients:
+            return
+        public = self.public_state()
         for seat, clients in self.clients.items():
             if not clients:
                 continue
-            message = self.state_message(seat)
+            text = self.state_text(seat, public)
             for client in clients:
-                client.send(message)
+                client.send_text(text)
 
     # --- who acts next --------------------------------------------------------------------
 
