@@ -6,15 +6,26 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from italian_poker.analysis.bots import make_bot
+from italian_poker.engine.cards import ALL_CARDS, parse_card
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
-from italian_poker.server.protocol import Clock, LogText, PublicState, public_state, state_text
+from italian_poker.play.i18n import Language
+from italian_poker.server.protocol import (
+    Clock,
+    LogText,
+    PublicState,
+    card_label,
+    public_state,
+    state_text,
+)
 from italian_poker.server.table_runtime import _action_payload
 from italian_poker.server.table_state import (
     EventKind,
@@ -25,6 +36,9 @@ from italian_poker.server.table_state import (
 )
 
 NICKNAMES = ("Anna", "Núria", "Bruno", "Ça va", "Eve")
+
+
+STATIC = Path(__file__).parent.parent / "src" / "italian_poker" / "server" / "static"
 
 
 def _apply(state: TableState, kind: EventKind, payload: dict[str, Any]) -> None:
@@ -139,3 +153,19 @@ def test_log_text_of_a_rebuilt_table_is_rebuilt() -> None:
 
 def _line(text: str) -> Line:
     return Line(text, text.upper())
+
+
+def test_card_labels_name_ranks_in_words_as_the_browser_does() -> None:
+    """The server's card labels (``cards_label``) and the browser's own (static/i18n.js) say
+    the same, so a screen reader hears one name per card: ``Dieci di cuori``, not ``10``."""
+    script = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    block = script[script.index("const RANK_NAMES") :]
+    for lang in (Language.EN, Language.IT):
+        names = block[block.index(f"{lang.value}: {{") :]
+        names = names[: names.index("}")]
+        words = dict(re.findall(r'(\w+): "([^"]+)"', names))
+        for card in ALL_CARDS:
+            rank_word = words[str(card)[0]]
+            assert card_label(card, lang).startswith(f"{rank_word} "), (card, lang)
+    assert card_label(parse_card("Th"), Language.IT) == "Dieci di cuori"
+    assert card_label(parse_card("Qs"), Language.EN) == "Queen of spades"

@@ -42,17 +42,23 @@ class Clock:
     time_bank: float | None
 
 
-_RANK_NAMES = (
-    "Two", "Three", "Four", "Five", "Six", "Seven", "Eight",
-    "Nine", "Ten", "Jack", "Queen", "King", "Ace",
-)
+_RANK_NAMES = {
+    Language.EN: (
+        "Two", "Three", "Four", "Five", "Six", "Seven", "Eight",
+        "Nine", "Ten", "Jack", "Queen", "King", "Ace",
+    ),
+    Language.IT: (
+        "Due", "Tre", "Quattro", "Cinque", "Sei", "Sette", "Otto",
+        "Nove", "Dieci", "Jack", "Donna", "Re", "Asso",
+    ),
+}  # fmt: skip
+"""Rank names in words, as the browser's ``RANK_NAMES`` (static/i18n.js) spells them."""
 
 
 def card_label(card: Card, lang: Language) -> str:
-    """``Ace of hearts`` / ``Asso di cuori``."""
-    if lang is Language.IT:
-        return f"{card.rank.italian} di {suit_name(card.suit, lang)}"
-    return f"{_RANK_NAMES[card.rank - 2]} of {suit_name(card.suit, lang)}"
+    """``Ace of hearts`` / ``Asso di cuori``, ``Ten of hearts`` / ``Dieci di cuori``."""
+    joiner = "di" if lang is Language.IT else "of"
+    return f"{_RANK_NAMES[lang][card.rank - 2]} {joiner} {suit_name(card.suit, lang)}"
 
 
 _CODES = tuple(str(card) for card in ALL_CARDS)
