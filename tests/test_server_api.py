@@ -53,8 +53,12 @@ def test_bots_start_pause_kick_stacks_and_ledger(client: TestClient) -> None:
     assert alone.status_code == 409  # at least two players
     bot = client.post(f"/api/tables/{invite}/bots", json={"level": "simple"}, headers=host).json()
     other = join(client, invite, "Bruno")
-    assert client.post(f"/api/tables/{invite}/stacks", json={"seat": 1, "amount": 150},
-                       headers=host).status_code == 200
+    assert (
+        client.post(
+            f"/api/tables/{invite}/stacks", json={"seat": 1, "amount": 150}, headers=host
+        ).status_code
+        == 200
+    )
     lobby = client.get(f"/api/tables/{invite}").json()
     assert lobby["seats"][bot["seat"]]["bot"] == "simple"
     assert lobby["seats"][bot["seat"]]["stack"] == 150
@@ -67,16 +71,23 @@ def test_bots_start_pause_kick_stacks_and_ledger(client: TestClient) -> None:
         paused = client.post(f"/api/tables/{invite}/pause", headers=host).json()
         assert paused["status"] == "paused"
         state = state_where(ws, lambda m: m["state"]["table"]["status"] == "paused")
-        ws.send_json({"type": "action", "hand": state["hand"], "seq": state["seq"],
-                      "action": {"kind": "pass"}})
+        ws.send_json(
+            {
+                "type": "action",
+                "hand": state["hand"],
+                "seq": state["seq"],
+                "action": {"kind": "pass"},
+            }
+        )
         error = json.loads(ws.receive_text())
         while error["type"] != "error":
             error = json.loads(ws.receive_text())
         assert error["code"] in ("paused", "not_your_turn")
         resumed = client.post(f"/api/tables/{invite}/resume", headers=host).json()
         assert resumed["status"] == "playing"
-        busy = client.post(f"/api/tables/{invite}/stacks", json={"seat": 0, "amount": 5},
-                           headers=host)
+        busy = client.post(
+            f"/api/tables/{invite}/stacks", json={"seat": 0, "amount": 5}, headers=host
+        )
         assert busy.status_code == 409  # only between deals
     ledger = client.get(f"/api/tables/{invite}/ledger", headers=host).json()["ledger"]
     kinds = [(row["nickname"], row["kind"], row["amount"]) for row in ledger]
@@ -90,12 +101,20 @@ def test_kick_invalidates_token(client: TestClient) -> None:
     table = create_table(client)
     invite, host = table["invite"], bearer(table["host_token"])
     other = join(client, invite, "Bruno")
-    assert client.post(f"/api/tables/{invite}/sit-out",
-                       headers=bearer(other["player_token"])).status_code == 200
+    assert (
+        client.post(
+            f"/api/tables/{invite}/sit-out", headers=bearer(other["player_token"])
+        ).status_code
+        == 200
+    )
     assert client.get(f"/api/tables/{invite}").json()["seats"][1]["sitting_out"] is True
     assert client.delete(f"/api/tables/{invite}/seats/1", headers=host).status_code == 200
-    assert client.post(f"/api/tables/{invite}/sit-in",
-                       headers=bearer(other["player_token"])).status_code == 403
+    assert (
+        client.post(
+            f"/api/tables/{invite}/sit-in", headers=bearer(other["player_token"])
+        ).status_code
+        == 403
+    )
     assert client.delete(f"/api/tables/{invite}/seats/0", headers=host).status_code == 409
 
 
