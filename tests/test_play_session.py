@@ -111,6 +111,18 @@ FULL_DEAL_STOCK = "Js Ah"
 """The human changes 8c 9s and draws a full house, jacks full of aces."""
 
 
+def session_at_human_draw() -> Session:
+    """The full deal, the human having declined the blind and opened with jacks for 1: the
+    human is to draw."""
+    session, _ = new_session()
+    session.start_deal(deck=deck(FULL_DEAL_HANDS, FULL_DEAL_STOCK))
+    session.act(Action(K.DECLINE))
+    session.play_bots()
+    session.act(Action(K.OPEN, 1))
+    session.play_bots()
+    return session
+
+
 def play_full_deal(session: Session) -> None:
     """Decline the blind, open, change two, bet, show: the scripted full deal."""
     assert session.legal_actions()[0].kind is K.BLIND  # Art. 2: before any card is seen
@@ -186,12 +198,7 @@ def test_illegal_human_actions_are_refused_and_change_nothing() -> None:
 
 
 def test_split_opening_is_announced_for_the_human_opener() -> None:
-    session, _ = new_session()
-    session.start_deal(deck=deck(FULL_DEAL_HANDS, FULL_DEAL_STOCK))
-    session.act(Action(K.DECLINE))
-    session.play_bots()
-    session.act(Action(K.OPEN, 1))
-    session.play_bots()
+    session = session_at_human_draw()
     # Discarding one jack breaks the opening: 4.4 asks for the announcement.
     action = session.draw_action([0])
     assert action.split and action.cards == parse_cards("Jh")
@@ -227,12 +234,7 @@ def test_bots_draws_show_how_many_cards_changed(preset_name: str, face_up: bool)
 
 
 def test_spectator_view_hides_the_seats_private_cards() -> None:
-    session, _ = new_session()
-    session.start_deal(deck=deck(FULL_DEAL_HANDS, FULL_DEAL_STOCK))
-    session.act(Action(K.DECLINE))
-    session.play_bots()
-    session.act(Action(K.OPEN, 1))
-    session.play_bots()
+    session = session_at_human_draw()
     session.act(session.draw_action([2, 3]))
     own = session.match.view("Player")
     hidden = spectator_view(own)
