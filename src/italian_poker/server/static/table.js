@@ -55,6 +55,10 @@ function tr(key, values) {
   return t(app.lang, key, values);
 }
 
+function showFailure(error) {
+  showError(`${tr("error_prefix")}: ${error.message}`);
+}
+
 function showError(message) {
   $("error-text").textContent = message;
   $("error").hidden = !message;
@@ -490,7 +494,7 @@ async function hostCall(method, path, body) {
     showError("");
     return true;
   } catch (error) {
-    showError(`${tr("error_prefix")}: ${error.message}`);
+    showFailure(error);
     return false;
   }
 }
@@ -514,7 +518,7 @@ async function showLedger() {
   const box = $("ledger");
   try {
     const data = await api("GET", `/api/tables/${invite}/ledger`, undefined, app.seat.host_token);
-    const rows = Array.isArray(data) ? data : data.entries || data.ledger || [];
+    const rows = data.ledger;
     box.replaceChildren();
     if (!rows.length) {
       box.append(el("p", { class: "muted", text: tr("ledger_empty") }));
@@ -523,12 +527,12 @@ async function showLedger() {
     const head = el("tr", {}, ...["name", "ledger_kind", "ledger_amount", "ledger_hand"].map(
       (k) => el("th", { scope: "col", text: tr(k) })));
     const body = rows.map((r) => el("tr", {},
-      el("td", { text: r.nickname ?? r.name ?? "" }), el("td", { text: ledgerKind(r.kind) }),
-      el("td", { text: String(r.amount ?? "") }), el("td", { text: r.hand ?? r.hand_id ?? "" })));
+      el("td", { text: r.nickname }), el("td", { text: ledgerKind(r.kind) }),
+      el("td", { text: String(r.amount) }), el("td", { text: r.hand ?? "" })));
     box.append(el("table", { class: "ledger" }, el("caption", { text: tr("ledger") }),
       el("thead", {}, head), el("tbody", {}, ...body)));
   } catch (error) {
-    showError(`${tr("error_prefix")}: ${error.message}`);
+    showFailure(error);
   }
 }
 
@@ -542,17 +546,15 @@ async function showHistories() {
   const box = $("histories");
   try {
     const data = await api("GET", `/api/tables/${invite}/histories`, undefined, app.seat.player_token);
-    const hands = Array.isArray(data) ? data : data.hands || data.histories || [];
     box.replaceChildren();
-    for (const entry of hands) {
-      const hand = typeof entry === "object" && entry !== null ? entry.hand ?? entry.id : entry;
+    for (const hand of data.hands) {
       box.append(el("li", {}, el("button", {
         type: "button", class: "small", text: `${tr("download")} #${hand}`,
         onclick: () => downloadHistory(hand),
       })));
     }
   } catch (error) {
-    showError(`${tr("error_prefix")}: ${error.message}`);
+    showFailure(error);
   }
 }
 
