@@ -245,12 +245,12 @@ def _suit_index(nibble: int) -> int:
     return 2 + max(nibble.bit_length() - 1, 0)
 
 
-_HELD_MAPS = tuple(
-    tuple(_suit_index(n) if n.bit_count() == held else _INVALID for n in range(16))
-    for held in range(5)
-)
-"""``_HELD_MAPS[k][nibble]``: the row index for a deciding rank held ``k`` times (five cards
-are distinct only if its nibble has ``k`` suits), else :data:`_INVALID`."""
+_HELD_MAPS = {
+    held: tuple(_suit_index(n) if n.bit_count() == held else _INVALID for n in range(16))
+    for held in range(1, 5)
+}
+"""``_HELD_MAPS[k][nibble]``: the row index for a deciding rank held ``k`` (1 to 4) times
+(five cards are distinct only if its nibble has ``k`` suits), else :data:`_INVALID`."""
 _ANY_MAP = tuple(_suit_index(n) for n in range(16))
 """The row index by nibble for rows whose results are read only after a full duplicate check."""
 _NO_ROW: _Row = (0, _ANY_MAP, None, None, None, None, None, None)
