@@ -212,3 +212,28 @@ def catch_up(ws: WebSocketTestSession, state: dict[str, Any], seq: int) -> dict[
     if state["seq"] >= seq:
         return state
     return state_where(ws, lambda m: m["seq"] >= seq)
+
+
+def play_until(
+    sockets: dict[int, WebSocketTestSession],
+    states: dict[int, dict[str, Any]],
+    stop: Callable[[dict[str, Any]], bool],
+    choose: Callable[[dict[str, Any]], dict[str, Any]] = passive_action,
+    limit: int = 400,
+) -> dict[int, dict[str, Any]]:
+    """The seats in ``sockets`` (every seat of the table that is not a bot) play
+    ``choose(state)`` in turn until ``stop`` holds for the latest state; returns each seat's
+    latest state, all at the same seq. ``states`` are the states each socket has read."""
+    lead = next(iter(sockets))
+    states = dict(states)
+    for _ in range(limit):
+        latest = max(states.values(), key=lambda m: m["seq"])
+        states = {seat: catch_up(sockets[seat], states[seat], latest["seq"]) for seat in sockets}
+        if stop(states[lead]):
+            return states
+        actor = states[lead]["state"]["to_act"]
+        if actor in sockets:
+            act(sockets[actor], states[actor], choose(states[actor]))
+        target = states[lead]["seq"]
+        states[lead] = state_where(sockets[lead], lambda m, t=target: m["seq"] > t)
+    raise AssertionError("the table never got there")

@@ -127,7 +127,7 @@ class TableRuntime:
         self.log_text = LogText()
         self.lock = asyncio.Lock()
         self.clients: dict[int, set[Client]] = {}
-        self.bots: dict[tuple[int, str], Policy] = {}
+        self.bots: dict[tuple[int, int], Policy] = {}
         self.turn: Turn | None = None
         self.disconnected: dict[int, float] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -155,7 +155,7 @@ class TableRuntime:
                 continue
             if seat not in self.disconnected and seat not in self.clients:
                 self.disconnected[seat] = now
-                self._spawn(self._grace(seat, slot.nickname))
+                self._spawn(self._grace(seat, slot.player))
         if self.turn is None:
             self._track_turn(restored=True)
         self._schedule()
@@ -246,7 +246,7 @@ class TableRuntime:
             if bot is None and chosen not in self.clients:
                 # Not connected yet: the seat is kept for the grace period.
                 self.disconnected[chosen] = time.monotonic()
-                self._spawn(self._grace(chosen, nickname))
+                self._spawn(self._grace(chosen, self._player(chosen)))
             return chosen
 
     async def remove_seat(self, seat: int) -> None:
@@ -328,14 +328,21 @@ class TableRuntime:
         if slot is None:
             return
         self.disconnected[client.seat] = time.monotonic()
-        self._spawn(self._grace(client.seat, slot.nickname))
+        self._spawn(self._grace(client.seat, slot.player))
         self._broadcast_state()
 
-    async def _grace(self, seat: int, nickname: str) -> None:
+    def _player(self, seat: int) -> int:
+        slot = self.state.slots[seat]
+        assert slot is not None
+        return slot.player
+
+    async def _grace(self, seat: int, player: int) -> None:
+        """Sit ``player`` out once the grace period has run, unless they came back (or
+        someone else holds the seat now)."""
         await asyncio.sleep(self.settings.reconnect_grace_seconds)
         async with self.lock:
             slot = self.state.slots[seat]
-            if seat not in self.disconnected or slot is None or slot.nickname != nickname:
+            if seat not in self.disconnected or slot is None or slot.player != player:
                 return
             if not slot.sitting_out:
                 self._commit(EventKind.SIT_OUT, {"seat": seat, "auto": True})
@@ -469,7 +476,7 @@ class TableRuntime:
             slot = state.slots[seat]
             if state.seq != seq or state.actor_slot() != seat or slot is None or not slot.bot:
                 return
-            action = self._bot_action(seat, slot.bot, slot.nickname)
+            action = self._bot_action(seat, slot.bot, slot.player)
             try:
                 self._commit(EventKind.ACTION, _action_payload(seat, action, auto=False))
             except ItalianPokerError:
@@ -479,8 +486,8 @@ class TableRuntime:
                     _action_payload(seat, auto_action(state.legal_actions()), auto=True),
                 )
 
-    def _bot_action(self, seat: int, level: str, nickname: str) -> Action:
-        key = (seat, nickname)
+    def _bot_action(self, seat: int, level: str, player: int) -> Action:
+        key = (seat, player)
         bot = self.bots.get(key)
         if bot is None:
             seed = None
@@ -532,20 +539,20 @@ class TableRuntime:
     # --- histories ------------------------------------------------------------------------
 
     def hands_of(self, seat: int) -> list[int]:
-        """The finished deals the player in ``seat`` was dealt in."""
+        """The finished deals the person in ``seat`` now (the holder of its token) was dealt
+        in: never those of someone who sat there, or had their nickname, before."""
         slot = self.state.slots[seat]
-        match = self.state.match
-        if slot is None or match is None:
-            return []
-        return [c.number for c in match.completed if slot.nickname in c.start.names]
+        return [] if slot is None else self.state.hands_played(slot.player)
 
     def history_for(self, seat: int, hand: int) -> tuple[HandHistory, int] | None:
-        """Finished deal ``hand`` and the player's seat in it, if they were dealt in."""
+        """Finished deal ``hand`` and the seat in it of the person in ``seat`` now, if they
+        were dealt in."""
         slot = self.state.slots[seat]
-        completed = self.state.completed(hand)
-        if slot is None or completed is None or slot.nickname not in completed.start.names:
+        found = None if slot is None else self.state.hand_seat(slot.player, hand)
+        if found is None:
             return None
-        return HandHistory.from_completed(completed), completed.start.names.index(slot.nickname)
+        completed, index = found
+        return HandHistory.from_completed(completed), index
 
     # --- host -----------------------------------------------------------------------------
 

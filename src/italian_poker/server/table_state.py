@@ -17,6 +17,7 @@ from typing import Any
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card, parse_card
+from italian_poker.engine.deal import Deal
 from italian_poker.engine.errors import ItalianPokerError, SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.opening import OpeningRequirement, opening_requirement
@@ -94,11 +95,14 @@ class LedgerEntry:
 class Slot:
     """A taken seat. ``chips_due`` is what the player (re)joins the match with at the next
     deal (a new seat, or the host's adjustment); ``leaving`` empties the seat when the deal
-    under way ends."""
+    under way ends. ``player`` tells the person (or bot) apart from anyone who sat here or
+    had this nickname before: the seq of the ``seat`` event that seated them, which also
+    issued their token."""
 
     nickname: str
     bot: str | None
     chips_due: int | None
+    player: int = 0
     sitting_out: bool = False
     leaving: bool = False
     last_action: Line | None = None
@@ -166,6 +170,13 @@ class TableState:
         self.outcome: DealOutcome | None = None
         self.deal_slots: list[int] = []
         """Slot of each seat of the current (or last) deal."""
+        self.deal_players: tuple[int, ...] = ()
+        """The person (:attr:`Slot.player`) in each seat of the current (or last) deal."""
+        self.hand_players: dict[int, tuple[int, ...]] = {}
+        """Per deal number, the person in each of its seats (the ``players`` its first
+        event recorded): histories belong to them, whatever their name or seat now."""
+        self._dealt: Deal | None = None
+        """The engine's deal that :attr:`deal_slots` describe."""
         self.banks: dict[int, float] = {}
         """Time bank left per seat, as its last ``action`` event recorded it; a seat missing
         here has the full bank (:meth:`bank`)."""
@@ -237,11 +248,33 @@ class TableState:
         return self.match.legal_actions() if self.match is not None else ()
 
     def deal_index(self, slot: int) -> int | None:
-        """The seat number of ``slot`` in the current (or last) deal, if dealt in."""
+        """The seat number of ``slot`` in the current (or last) deal, if the person seated
+        there now was dealt in (not someone who sat there before)."""
+        seat = self.slots[slot] if 0 <= slot < len(self.slots) else None
+        if seat is None:
+            return None
         try:
-            return self.deal_slots.index(slot)
+            index = self.deal_slots.index(slot)
         except ValueError:
             return None
+        players = self.deal_players
+        if index < len(players) and players[index] != seat.player:
+            return None
+        return index
+
+    def hands_played(self, player: int) -> list[int]:
+        """The finished deals ``player`` (a :attr:`Slot.player`) was dealt in."""
+        match = self.match
+        done = len(match.completed) if match is not None else 0
+        return [n for n, players in self.hand_players.items() if n <= done and player in players]
+
+    def hand_seat(self, player: int, hand: int) -> tuple[CompletedDeal, int] | None:
+        """Finished deal ``hand`` and the seat ``player`` held in it, if dealt in."""
+        completed = self.completed(hand)
+        players = self.hand_players.get(hand, ())
+        if completed is None or player not in players:
+            return None
+        return completed, players.index(player)
 
     def view(self, slot: int) -> SeatView | None:
         """``slot``'s view of the current (or last) deal, if it was dealt in."""
@@ -330,11 +363,11 @@ class TableState:
         if not 0 <= seat < len(self.slots) or self.slots[seat] is not None:
             raise SeatError(f"seat {seat + 1} is not free")
         if self.slot_of(nickname) is not None or (
-            self.match is not None and nickname in self.match.deal_seats
+            self.in_deal and self.match is not None and nickname in self.match.deal_seats
         ):
             raise SeatError(f"the nickname {nickname!r} is taken at this table")
         stack = self.stack_default
-        self.slots[seat] = Slot(nickname, bot, chips_due=stack)
+        self.slots[seat] = Slot(nickname, bot, chips_due=stack, player=self.seq + 1)
         self.banks.pop(seat, None)  # a newcomer has the full time bank
         line = Line(f"{nickname} takes seat {seat + 1}", f"{nickname} si siede al posto {seat + 1}")
         return Effects([line], [LedgerEntry(nickname, "buy_in", stack)])
@@ -508,11 +541,8 @@ class TableState:
         match = self.match
         assert match is not None
         if match.phase is MatchPhase.IN_DEAL and match.deal is not None:
-            names = match.deal_seats
-            slots = [self.slot_of(n) for n in names]
-            self.deal_slots = [s for s in slots if s is not None]
-            if not match.deal.actions and "deck" not in payload:
-                payload["deck"] = [str(c) for c in match.deal.deck_order]
+            if match.deal is not self._dealt:
+                self._began(match, payload)
             return
         if match.phase is MatchPhase.MAKE_UP:
             return
@@ -520,6 +550,23 @@ class TableState:
             return
         if self.deal_slots and len(self.deal_slots) == len(match.completed[-1].start.names):
             self._settle(match.completed[-1], effects)
+
+    def _began(self, match: Match, payload: dict[str, Any]) -> None:
+        """A deal began with this event: which slot and which person holds each of its
+        seats; the event records the deck order and the persons (a replay reads them)."""
+        deal = match.deal
+        assert deal is not None
+        self._dealt = deal
+        slots = [self.slot_of(name) for name in match.deal_seats]
+        self.deal_slots = [s for s in slots if s is not None]
+        players = tuple(slot.player for s in self.deal_slots if (slot := self.slots[s]))
+        recorded = payload.get("players")
+        if isinstance(recorded, list) and len(recorded) == len(players):
+            players = tuple(int(p) for p in recorded)
+        self.deal_players = players
+        self.hand_players[len(match.completed) + 1] = players
+        payload.setdefault("deck", [str(c) for c in deal.deck_order])
+        payload.setdefault("players", list(players))
 
     def _settle(self, completed: CompletedDeal, effects: Effects) -> None:
         """A deal ended: its narration, the ledger results, and seats leaving."""
