@@ -57,6 +57,9 @@ def test_history_not_given_to_a_newcomer_with_a_kicked_players_name(
         old = bearer(bruno["player_token"])
         assert client.get(f"/api/tables/{invite}/histories", headers=old).status_code == 403
         assert client.get(f"/api/tables/{invite}/histories/1", headers=mine).status_code == 200
+    with TestClient(make_app(next_deal_seconds=600.0)) as client:  # rebuilt from the log
+        assert client.get(f"/api/tables/{invite}/histories", headers=theirs).json()["hands"] == []
+        assert client.get(f"/api/tables/{invite}/histories", headers=mine).json()["hands"] == [1]
 
 
 def test_newcomer_in_a_kicked_players_seat_is_not_shown_his_last_cards(

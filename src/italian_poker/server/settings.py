@@ -41,7 +41,9 @@ class ServerSettings:
     next_deal_seconds: float = 3.0
     """Pause between deals, so that everyone can read the result."""
     seed: int | None = None
-    """None: every deal is shuffled from a secure random seed; an int makes play reproducible."""
+    """None (live tables): every deal is shuffled, and the discards reshuffled (4.3), with
+    the system's CSPRNG (``secrets``), no seed; the log records the deck and reshuffles. An
+    int, for tests and replays only, seeds them so that play is reproducible."""
     log_size: int = 50
     clock: Callable[[], float] = time.time
     """Wall-clock seconds since the epoch that the turn timer reads (the event log's commit

@@ -43,7 +43,6 @@ from italian_poker.server.table_state import (
     TableState,
     TableStatus,
     auto_action,
-    new_seed,
     parse_action,
 )
 
@@ -138,8 +137,7 @@ class TableRuntime:
         state = TableState(
             stored.name, rules_from(stored), dict(stored.options), self.settings.log_size
         )
-        for seq, kind, payload in stored.events:
-            state.apply(seq, EventKind(kind), payload)
+        state.replay(stored.events)
         return state
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -528,11 +526,13 @@ class TableRuntime:
                 return
             if not self._can_deal():
                 return
-            seed = new_seed()
-            if self.settings.seed is not None:
-                seed = self.settings.seed * 1_000_003 + self.id * 10_007 + state.seq
+            # Live tables shuffle with the engine's CSPRNG (no seed): the event records the
+            # deck dealt, and each reshuffle is recorded with the action that made it.
+            payload: dict[str, Any] = {}
+            if self.settings.seed is not None:  # tests and replays only
+                payload["seed"] = self.settings.seed * 1_000_003 + self.id * 10_007 + state.seq
             try:
-                self._commit(EventKind.DEAL, {"seed": seed})
+                self._commit(EventKind.DEAL, payload)
             except SeatError:
                 log.info("table %s: no deal (%s)", self.id, state.status)
 

@@ -8,9 +8,8 @@ I/O here: the runtime persists each event before anyone hears of it.
 
 from __future__ import annotations
 
-import secrets
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -54,11 +53,15 @@ class EventKind(StrEnum):
     SIT_OUT = "sit_out"
     SIT_IN = "sit_in"
     DEAL = "deal"
-    """The next deal begins: ``{seed, deck}`` (``deck``: the full deck order, once dealt)."""
+    """The next deal begins: ``{deck, players}`` once dealt (the full deck order, and the
+    person in each seat); ``seed`` only on tables set up with ``settings.seed`` (tests,
+    replays) and in logs written before live tables shuffled without one."""
     ACTION = "action"
-    """``{seat, kind, amount, cards, split, auto, bank}``; ``deck`` when it began a deal (5.5).
-    ``bank``: the seat's time bank left after the action (seats on the turn timer only; logs
-    written before it was recorded lack it, and the bank then stays as it was)."""
+    """``{seat, kind, amount, cards, split, auto, bank}``; ``deck`` and ``players`` when it
+    began a deal (after the 5.5 make-ups), ``reshuffles`` (each a card order) when it made
+    the discards be reshuffled into the stock (4.3). ``bank``: the seat's time bank left after
+    the action (seats on the turn timer only; logs written before it was recorded lack it,
+    and the bank then stays as it was)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,6 +343,13 @@ class TableState:
 
     # --- applying ---------------------------------------------------------------------------
 
+    def replay(self, events: Iterable[tuple[int, str, dict[str, Any]]]) -> None:
+        """Apply a table's logged events in order, each deal starting with the deck and the
+        4.3 reshuffles its events recorded (:func:`recorded_deals`): the same cards as when
+        it was first played, whatever shuffled them."""
+        for seq, kind, payload in recorded_deals(events):
+            self.apply(seq, EventKind(kind), payload)
+
     def apply(self, seq: int, kind: EventKind, payload: dict[str, Any]) -> Effects:
         """Apply event ``seq``. Raises a specific error (state unchanged) when the event is
         not allowed now. A live ``deal`` or ``action`` event gets ``deck`` added to
@@ -460,10 +470,13 @@ class TableState:
         self._reconcile()
         match = self.match
         assert match is not None
-        seed = int(payload["seed"])
+        seed = payload.get("seed")
         deck = payload.get("deck")
         cards = tuple(parse_card(c) for c in deck) if deck else None
-        match.start_deal(deck=cards, seed=seed)
+        reshuffles = [tuple(parse_card(c) for c in r) for r in payload.get("reshuffles") or ()]
+        match.start_deal(
+            deck=cards, seed=None if seed is None else int(seed), reshuffles=reshuffles
+        )
         self.outcome = None
         for slot in self.slots:
             if slot is not None:
@@ -490,7 +503,13 @@ class TableState:
         )
         bank = _bank(payload)
         in_deal = match.phase is MatchPhase.IN_DEAL
+        deal = match.deal if in_deal else None
+        reshuffled = len(deal.reshuffles) if deal is not None else 0
         match.apply(action, player=slot.nickname)
+        if deal is not None and len(deal.reshuffles) > reshuffled:
+            payload.setdefault(
+                "reshuffles", [[str(c) for c in r] for r in deal.reshuffles[reshuffled:]]
+            )
         if bank is not None:
             self.banks[seat] = bank
         effects = Effects()
@@ -650,9 +669,26 @@ def _bank(payload: dict[str, Any]) -> float | None:
     return max(0.0, float(value))
 
 
-def new_seed() -> int:
-    """A secure 63-bit seed for one deal's shuffle and reshuffles."""
-    return secrets.randbits(63)
+def recorded_deals(
+    events: Iterable[tuple[int, str, dict[str, Any]]],
+) -> list[tuple[int, str, dict[str, Any]]]:
+    """``events`` with each ``deal`` event's payload (a copy) given what its deal recorded
+    afterwards: the ``deck`` of an ``action`` that began it after the 5.5 make-ups, and the
+    ``reshuffles`` of its actions, in order, so that ``Match.start_deal`` replays them."""
+    out: list[tuple[int, str, dict[str, Any]]] = []
+    deal: dict[str, Any] | None = None
+    for seq, kind, payload in events:
+        if kind == EventKind.DEAL.value:
+            deal = dict(payload)
+            out.append((seq, kind, deal))
+            continue
+        if deal is not None and kind == EventKind.ACTION.value:
+            if "deck" in payload and "deck" not in deal:
+                deal["deck"] = payload["deck"]
+            if payload.get("reshuffles"):
+                deal["reshuffles"] = [*deal.get("reshuffles", ()), *payload["reshuffles"]]
+        out.append((seq, kind, payload))
+    return out
 
 
 def parse_action(data: dict[str, Any]) -> Action:

@@ -1,0 +1,203 @@
+"""Live tables shuffle with the CSPRNG (no seed anywhere); the log records the deck dealt and
+every 4.3 reshuffle with the action that caused it, so a restart in the middle of a deal
+resumes with exactly the same cards."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from server_fixtures import AppFactory, bearer, create_table, join, passive_action
+from sqlalchemy import select
+
+from italian_poker.engine.actions import ActionKind
+from italian_poker.engine.errors import ItalianPokerError
+from italian_poker.engine.match import MatchPhase
+from italian_poker.engine.rules import preset
+from italian_poker.server.database import make_engine
+from italian_poker.server.models import TableEventRow
+from italian_poker.server.store import token_hash
+from italian_poker.server.table_runtime import TableRuntime
+from italian_poker.server.table_state import EventKind, TableState
+
+
+def runtime_of(app: FastAPI, invite: str) -> TableRuntime:
+    runtime: TableRuntime = app.state.server.tables[token_hash(invite)]
+    return runtime
+
+
+def events(database_url: str) -> list[tuple[str, dict[str, Any]]]:
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                select(TableEventRow.kind, TableEventRow.payload).order_by(TableEventRow.seq)
+            ).all()
+    finally:
+        engine.dispose()
+    return [(kind, dict(payload)) for kind, payload in rows]
+
+
+def test_live_tables_shuffle_with_the_csprng_and_record_no_seed(
+    make_app: AppFactory, database_url: str
+) -> None:
+    """A table without ``settings.seed`` deals from the engine's secure shuffle: the deal
+    events hold the deck and who was dealt in, never a seed, and the deal's reshuffles
+    (4.3) would come from the system's CSPRNG, not from a seeded Mersenne Twister."""
+    app = make_app(seed=None)
+    with TestClient(app) as client:
+        table = create_table(client)
+        invite, host = table["invite"], bearer(table["host_token"])
+        join(client, invite, "Bruno")
+        assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
+        deal = runtime_of(app, invite).state.match.deal  # type: ignore[union-attr]
+        assert deal is not None and deal.start.seed is None and deal.start.deck is None
+        assert isinstance(deal.reshuffle_random(), secrets.SystemRandom)
+    deals = [payload for kind, payload in events(database_url) if kind == "deal"]
+    assert deals and all("seed" not in payload for payload in deals), deals
+    assert len(deals[0]["deck"]) == 24 and deals[0]["players"] == [1, 2]
+
+
+def _choose(state: TableState, seat: int) -> dict[str, Any]:
+    """Open when possible, call every opening, and at the draw change four cards (the opener
+    stands pat): enough draws to run the stock out."""
+    legal = {option.kind: option for option in state.legal_actions()}
+    if ActionKind.OPEN in legal:
+        return {"kind": "open", "amount": legal[ActionKind.OPEN].min_amount}
+    if ActionKind.DRAW in legal:
+        match = state.match
+        assert match is not None and match.deal is not None
+        view = state.view(seat)
+        assert view is not None
+        index = state.deal_index(seat)
+        if match.deal.opener == index:
+            return {"kind": "draw", "cards": []}
+        count = min(4, legal[ActionKind.DRAW].max_cards or 4)
+        return {"kind": "draw", "cards": [str(card) for card in view.hand[:count]]}
+    options = [{"kind": o.kind.value, "min": o.min_amount} for o in legal.values()]
+    return passive_action({"state": {"legal": options}})
+
+
+def _deal_picture(state: TableState) -> dict[str, Any]:
+    match = state.match
+    assert match is not None and match.deal is not None
+    deal = match.deal
+    return {
+        "seq": state.seq,
+        "hand": state.hand,
+        "actor": state.actor_slot(),
+        "deck": deal.deck_order,
+        "reshuffles": list(deal.reshuffles),
+        "stock": list(deal.stock),
+        "hands": [list(h) for h in deal.hands],
+        "views": [view.hand if (view := state.view(s)) else None for s in range(len(state.slots))],
+    }
+
+
+def test_restart_mid_deal_after_a_reshuffle_resumes_with_the_same_cards(
+    make_app: AppFactory, database_url: str
+) -> None:
+    """Five players, no seed: deals are played until a draw runs the stock out and the
+    discards are reshuffled (4.3); the server then restarts in the middle of that draw and
+    every seat holds the same cards, the stock (the reshuffled discards included) is in the
+    same order, and the same player is to act."""
+    app = make_app(seed=None)
+    with TestClient(app) as client:
+        table = create_table(client, seats=5, stack=1000)
+        invite, host = table["invite"], bearer(table["host_token"])
+        for name in ("Bruno", "Carla", "Dario", "Elena"):
+            join(client, invite, name)
+        assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
+        runtime = runtime_of(app, invite)
+        before: dict[str, Any] | None = None
+        for _ in range(3000):
+            state = runtime.state
+            match = state.match
+            assert match is not None
+            deal = match.deal
+            if (
+                deal is not None
+                and deal.reshuffles
+                and match.phase is MatchPhase.IN_DEAL
+                and state.actor_slot() is not None
+            ):
+                before = _deal_picture(state)
+                break
+            seat = state.actor_slot()
+            assert seat is not None, "the table stopped"
+            client.portal.call(runtime.act, seat, state.hand, state.seq, _choose(state, seat))
+        assert before is not None, "no draw ever needed a reshuffle"
+    logged = events(database_url)
+    caused = [p for kind, p in logged if kind == "action" and p.get("reshuffles")]
+    assert caused and caused[-1]["kind"] == "draw"
+    assert [tuple(r) for r in caused[-1]["reshuffles"]] == [
+        tuple(str(c) for c in r) for r in before["reshuffles"][-len(caused[-1]["reshuffles"]) :]
+    ]
+    assert all("seed" not in p for kind, p in logged if kind == "deal")
+    restarted = make_app(seed=None)
+    with TestClient(restarted):
+        after = _deal_picture(runtime_of(restarted, invite).state)
+    assert after == before
+
+
+def _random_move(state: TableState, rng: random.Random) -> dict[str, Any]:
+    """Any legal move, amounts and discards at random (parols and 5.5 make-ups included)."""
+    option = rng.choice(state.legal_actions())
+    move: dict[str, Any] = {"kind": option.kind.value, "amount": None, "cards": []}
+    if option.min_amount is not None:
+        high = option.max_amount if option.max_amount is not None else option.min_amount
+        move["amount"] = rng.randint(option.min_amount, min(high, option.min_amount + 20))
+    if option.kind is ActionKind.DRAW:
+        seat = state.actor_slot()
+        assert seat is not None
+        view = state.view(seat)
+        assert view is not None
+        count = rng.choice((0, 3, 4, 4, 4)) if option.max_cards else 0
+        move["cards"] = [str(card) for card in view.hand[: min(count, option.max_cards or 0)]]
+    return move
+
+
+def test_a_table_shuffled_without_a_seed_replays_to_the_same_cards() -> None:
+    """Deals and actions with no seed anywhere (the engine's secure shuffles): at every step
+    a table rebuilt from the events as logged holds the same cards and stock, including deals
+    begun by an action after the 5.5 make-ups and draws that reshuffled the discards."""
+    rng = random.Random(5)
+    rules = preset("standard", players=5)
+    options = {"preset": "standard", "seats": 5, "stack": 300, "turn_seconds": None}
+    state = TableState("t", rules, options)
+    log: list[tuple[int, str, dict[str, Any]]] = []
+
+    def apply(kind: EventKind, payload: dict[str, Any]) -> None:
+        state.apply(state.seq + 1, kind, payload)
+        log.append((state.seq, kind.value, payload))
+
+    for seat, name in enumerate(("Anna", "Bruno", "Carla", "Dario", "Elena")):
+        apply(EventKind.SEAT, {"seat": seat, "nickname": name, "bot": None})
+    apply(EventKind.START, {})
+    reshuffled = begun_by_action = 0
+    for _ in range(1200):
+        match = state.match
+        seat = state.actor_slot()
+        if seat is None:
+            if match is not None and match.phase is MatchPhase.OVER:
+                break
+            apply(EventKind.DEAL, {})
+        else:
+            move = _random_move(state, rng)
+            try:
+                apply(EventKind.ACTION, {"seat": seat, "split": False, **move})
+            except ItalianPokerError:
+                continue  # e.g. discards the rules refuse: nothing changed, try again
+        _, kind, payload = log[-1]
+        notable = kind == "action" and ("reshuffles" in payload or "deck" in payload)
+        reshuffled += "reshuffles" in payload
+        begun_by_action += notable and "deck" in payload
+        if (notable or state.seq % 50 == 0) and state.match and state.match.deal:
+            rebuilt = TableState("t", rules, options)
+            rebuilt.replay(log)
+            assert _deal_picture(rebuilt) == _deal_picture(state)
+    assert all("seed" not in payload for _, kind, payload in log if kind == "deal")
+    assert reshuffled >= 3 and begun_by_action >= 3, (reshuffled, begun_by_action)
