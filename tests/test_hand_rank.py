@@ -354,17 +354,26 @@ def test_winners_accepts_any_iterable() -> None:
 
 
 def test_equal_hypothetical_hands_share_the_pot() -> None:
-    assert win("Ah Kd Qc Js 9h", "7c 8d 9h Js Qc", "Ah Kd Qc Js 9h") == [0, 2]
+    """Hypothetical hands may be equal (they share cards): best_ranks shares the pot."""
+    hands = ("Ah Kd Qc Js 9h", "7c 8d 9h Js Qc", "Ah Kd Qc Js 9h")
+    assert best_ranks([ev(h) for h in hands]) == [0, 2]
 
 
 def test_equal_hypothetical_straight_flushes_share_in_the_three_way_split() -> None:
     """7.3 with hypothetical hands: two copies of the same minimum share with the others.
 
-    ``winners`` must not depend on the order of the hands.
+    ``best_ranks`` must not depend on the order of the hands.
     """
     minimum, medium, maximum = "Ah 7h 8h 9h Th", "8d 9d Td Jd Qd", "Tc Jc Qc Kc Ac"
-    assert win(minimum, minimum, medium, maximum) == [0, 1, 2, 3]
-    assert win(medium, minimum, maximum, minimum) == [0, 1, 2, 3]
+    assert best_ranks([ev(h) for h in (minimum, minimum, medium, maximum)]) == [0, 1, 2, 3]
+    assert best_ranks([ev(h) for h in (medium, minimum, maximum, minimum)]) == [0, 1, 2, 3]
+
+
+def test_winners_refuses_hands_that_share_cards() -> None:
+    """A pot is shared by hands of one deck: the same hand twice is two hands with a card in
+    both, refused like a card twice in one hand (see test_hand_rank_inputs.py)."""
+    with pytest.raises(DuplicateCardError, match="card Ah is in hands 1 and 3"):
+        win("Ah Kd Qc Js 9h", "7c 8d 9s Ts Qh", "Ah Kd Qc Js 9h")
 
 
 # --- errors -------------------------------------------------------------------------------

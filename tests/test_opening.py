@@ -10,6 +10,7 @@ import pytest
 from italian_poker import (
     Card,
     CardNotInDeckError,
+    CardParseError,
     Deck,
     DuplicateCardError,
     HandSizeError,
@@ -243,3 +244,57 @@ def test_duplicate_cards_raise() -> None:
 def test_bad_player_count_raises(players: int) -> None:
     with pytest.raises(PlayerCountError):
         opens("Jh Jc 7d 8s 9c", players=players)
+
+
+# --- card inputs (see also test_hand_rank_inputs.py) ---------------------------------------
+
+
+def test_can_open_reads_text_as_evaluate_does() -> None:
+    """Issue: ``can_open("Jh Jd 7c 8s 9h", players=4)`` raised ``AttributeError: 'str' object
+    has no attribute 'bit'`` once 3.3(a) was not met and 3.3(b) had to look at the cards."""
+    assert can_open("Jh Jd 7c 8s 9h", players=4)
+    assert not can_open("Jh Jd 7c 8s 9h", players=4, min_pair="Q")
+    assert can_open("7c 8c 9c Tc Kh", players=4, min_pair="K")  # 3.3(b)
+
+
+def test_can_open_reads_a_generator_once() -> None:
+    """A generator was used up by the evaluation: 3.3(b) then saw no cards and said no."""
+    assert can_open((c for c in parse_cards("7c 8c 9c Tc Kh")), players=4)
+    assert OpeningRequirement().is_met(iter(parse_cards("7c 8c 9c Tc Kh")), players=4)
+
+
+def test_has_four_straight_flush_takes_a_hand_of_five() -> None:
+    """3.3(b) is a property of the hand dealt: four or six cards are refused, as by
+    evaluate (kept cards at the draw go to kept_proves)."""
+    assert has_four_straight_flush("7c 8c 9c Tc Kh")
+    with pytest.raises(HandSizeError, match="five cards, got 4"):
+        has_four_straight_flush("7c 8c 9c Tc")
+    with pytest.raises(DuplicateCardError):
+        has_four_straight_flush("7c 8c 9c Tc 7c")
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "9h Th Jh Qh",
+        ["9h", "Th", "Jh", "Qh"],
+        (c for c in parse_cards("9h Th Jh Qh")),
+        list(parse_cards("9h Th Jh Qh")),
+    ],
+)
+def test_kept_proves_reads_any_card_form(kept: object) -> None:
+    """4.4: four to a straight flush kept (3.3(b)) still prove the opening."""
+    assert OpeningRequirement().kept_proves(kept)  # type: ignore[arg-type]
+
+
+def test_kept_proves_refuses_bad_cards() -> None:
+    requirement = OpeningRequirement()
+    assert not requirement.kept_proves([])
+    assert requirement.kept_proves("Jh Jd")
+    assert not requirement.kept_proves(["Jh"])
+    with pytest.raises(HandSizeError, match="keeps at most five cards, got 6"):
+        requirement.kept_proves("Jh Jd 7c 8s 9h Th")
+    with pytest.raises(DuplicateCardError, match="card Jh appears more than once"):
+        requirement.kept_proves(list(parse_cards("Jh Jh", unique=False)))
+    with pytest.raises(CardParseError, match="cannot read 3 as a card"):
+        requirement.kept_proves([3])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from italian_poker import (
     Card,
     Category,
     Deck,
+    DuplicateCardError,
     Rank,
     StraightFlushClass,
     Suit,
@@ -184,7 +186,11 @@ def test_compare_agrees_with_winners_and_best_ranks(
     ra = evaluate(a, players=players, tiebreak=tiebreak)
     rb = evaluate(b, players=players, tiebreak=tiebreak)
     expected = [0] if result > 0 else [1] if result < 0 else [0, 1]
-    assert winners([a, b], players=players, tiebreak=tiebreak) == expected
+    if set(a).isdisjoint(b):
+        assert winners([a, b], players=players, tiebreak=tiebreak) == expected
+    else:  # not hands of one deck: no pot to decide
+        with pytest.raises(DuplicateCardError, match="is in hands 1 and 2"):
+            winners([a, b], players=players, tiebreak=tiebreak)
     assert best_ranks([ra, rb]) == expected
     assert compare_ranks(ra, rb) == result
 
@@ -216,14 +222,14 @@ def test_value_orders_everything_but_straight_flushes_of_different_classes(
 
 @SETTINGS
 @given(SHOWDOWNS, TIEBREAKS, st.data())
-def test_winners_does_not_depend_on_the_order_of_hands(
+def test_best_ranks_does_not_depend_on_the_order_of_hands(
     case: tuple[int, list[Hand]], tiebreak: Tiebreak, data: st.DataObject
 ) -> None:
     players, hands = case
+    ranks = [evaluate(h, players=players, tiebreak=tiebreak) for h in hands]
     order = data.draw(st.permutations(range(len(hands))))
-    shuffled = [hands[i] for i in order]
-    found = winners(shuffled, players=players, tiebreak=tiebreak)
-    assert sorted(order[i] for i in found) == winners(hands, players=players, tiebreak=tiebreak)
+    found = best_ranks([ranks[i] for i in order])
+    assert sorted(order[i] for i in found) == best_ranks(ranks)
 
 
 @SETTINGS
@@ -231,8 +237,8 @@ def test_winners_does_not_depend_on_the_order_of_hands(
 def test_equal_hands_share_alike(case: tuple[int, list[Hand]], tiebreak: Tiebreak) -> None:
     """Hypothetical equal hands are treated alike: both win or both lose."""
     players, hands = case
-    found = set(winners(hands, players=players, tiebreak=tiebreak))
     ranks = [evaluate(h, players=players, tiebreak=tiebreak) for h in hands]
+    found = set(best_ranks(ranks))
     for i in range(len(hands)):
         for j in range(len(hands)):
             if ranks[i].value == ranks[j].value:
@@ -279,6 +285,17 @@ def test_hands_from_one_deck_never_tie(case: tuple[int, list[Hand]], tiebreak: T
     only in the three-way straight-flush split of 7.3."""
     players, hands = case
     check_deal(players, hands, tiebreak)
+
+
+@SETTINGS
+@given(st.one_of(deals(), three_class_deals()), TIEBREAKS, st.data())
+def test_winners_does_not_depend_on_the_order_of_hands(
+    case: tuple[int, list[Hand]], tiebreak: Tiebreak, data: st.DataObject
+) -> None:
+    players, hands = case
+    order = data.draw(st.permutations(range(len(hands))))
+    found = winners([hands[i] for i in order], players=players, tiebreak=tiebreak)
+    assert sorted(order[i] for i in found) == winners(hands, players=players, tiebreak=tiebreak)
 
 
 @SETTINGS

@@ -224,6 +224,37 @@ def parse_cards(text: str, *, unique: bool = True) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+def read_cards(cards: str | Iterable[Card | str]) -> tuple[Card, ...]:
+    """Cards given as text (``"Ah 10d 7c"``, read by :func:`parse_cards`) or as an iterable of
+    :class:`Card` objects and one-card texts (``["Ah", "10d", card]``), in their order.
+
+    Neither the count nor repeats are checked here (see
+    :func:`~italian_poker.engine.hand_rank.read_hand` for a hand). Raises
+    :class:`CardParseError` for unreadable text, an item that is not one card, or something
+    that is neither text nor an iterable.
+    """
+    if isinstance(cards, str):
+        return parse_cards(cards, unique=False)
+    if isinstance(cards, bytes | bytearray):
+        raise CardParseError(f"cards are Card objects or text, got {type(cards).__name__}")
+    try:
+        items = tuple(cards)
+    except TypeError:
+        raise CardParseError(
+            f"cards are Card objects or text, got {type(cards).__name__}"
+        ) from None
+    return tuple([item if item.__class__ is Card else _one_card(item) for item in items])
+
+
+def _one_card(item: object) -> Card:
+    """One item of an iterable of cards: a :class:`Card` or the text of one card."""
+    if isinstance(item, Card):
+        return item
+    if isinstance(item, str):
+        return parse_card(item)
+    raise CardParseError(f"cannot read {item!r} as a card: give a Card or text such as 'Ah'")
+
+
 def ensure_distinct(cards: Iterable[Card]) -> None:
     """Raise :class:`DuplicateCardError` if any card appears more than once."""
     seen: set[Card] = set()

@@ -13,8 +13,9 @@ interned result.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum, StrEnum
 from itertools import combinations_with_replacement
@@ -28,9 +29,19 @@ from italian_poker.engine.cards import (
     Suit,
     ensure_distinct,
     parse_cards,
+    read_cards,
 )
-from italian_poker.engine.deck import MAX_PLAYERS, Deck, check_players
-from italian_poker.engine.errors import CardNotInDeckError, HandSizeError
+from italian_poker.engine.deck import MAX_PLAYERS, check_players, stripped_deck
+from italian_poker.engine.errors import (
+    CardError,
+    CardNotInDeckError,
+    DuplicateCardError,
+    HandSizeError,
+)
+
+Cards = Iterable[Card | str] | str
+"""A hand as the ranking functions take it: text such as ``"Ah Kd 7c 7s 2h"``, or any iterable
+(a list, a tuple, a generator) of :class:`Card` objects and one-card texts."""
 
 
 class Category(IntEnum):
@@ -481,16 +492,16 @@ def _tables(players: int, tiebreak: Tiebreak | str) -> _Tables:
     return tables
 
 
-def evaluate(
-    cards: Iterable[Card] | str, *, players: int, tiebreak: Tiebreak | str = "standard"
-) -> HandRank:
+def evaluate(cards: Cards, *, players: int, tiebreak: Tiebreak | str = "standard") -> HandRank:
     """The :class:`HandRank` of five cards in the deck for ``players`` players.
 
-    ``cards`` are :class:`Card` objects, or text such as ``"Ah 7h 8h 9h Th"``.
+    ``cards`` are :class:`Card` objects, text such as ``"Ah 7h 8h 9h Th"`` or one-card texts,
+    in any iterable (see :func:`read_hand`).
 
     Raises :class:`PlayerCountError` unless ``players`` is a whole number from 2 to 9,
-    :class:`HandSizeError` unless there are exactly five cards, :class:`DuplicateCardError` on
-    a repeated card and :class:`CardNotInDeckError` for a card below the deck's lowest rank.
+    :class:`HandSizeError` unless there are exactly five cards, :class:`CardParseError` for
+    something that is not a card, :class:`DuplicateCardError` on a repeated card and
+    :class:`CardNotInDeckError` for a card below the deck's lowest rank.
     """
     try:
         tables = (_STANDARD_TABLES if tiebreak == "standard" else _TABLES[tiebreak])[players]
@@ -500,19 +511,23 @@ def evaluate(
     # passes, while -1 (which indexes from the end), True or numpy's 4 get the full check.
     if tables.players is not players:
         tables = _tables(players, tiebreak)
-    hand: Any = cards  # text fails the unpacking below and is parsed there
+    hand: Any = cards  # anything but five cards fails below and is read by read_hand
     a: Card
     b: Card
     c: Card
     d: Card
     e: Card
+    # Two try blocks, which cost nothing when nothing fails: a one-shot iterator that fails
+    # the first has lost what it gave, one that fails the second gave its five items.
     try:
         a, b, c, d, e = hand
+    except (TypeError, ValueError) as error:  # not five items, or text
+        return evaluate(_reread(cards, error, players), players=players, tiebreak=tiebreak)
+    try:
         total = a.code + b.code + c.code + d.code + e.code
-    except (TypeError, ValueError, AttributeError):
-        if isinstance(cards, str):
-            return evaluate(parse_cards(cards), players=players, tiebreak=tiebreak)
-        raise HandSizeError(_size_message(cards)) from None
+    except (TypeError, AttributeError):  # five items, not all Card objects
+        given = (a, b, c, d, e) if isinstance(cards, Iterator) else cards
+        return evaluate(read_hand(given, players=players), players=players, tiebreak=tiebreak)
     if a.suit is b.suit and a.suit is c.suit and a.suit is d.suit and a.suit is e.suit:
         by_suit = tables.flush_by_weight.get(total & _WEIGHT_MASK)
         if by_suit is not None:  # five distinct ranks, so five distinct cards
@@ -535,49 +550,141 @@ def evaluate(
 
 def _reject(cards: tuple[Card, ...], players: int) -> NoReturn:
     """Raise the error for five cards that have no entry in the deck's tables."""
-    ensure_distinct(cards)
-    deck = Deck(players)
-    for card in cards:
-        deck.check(card)
+    read_hand(cards, players=players)
     raise CardNotInDeckError(f"cannot evaluate {cards!r}")  # pragma: no cover
 
 
-def _size_message(cards: object) -> str:
-    if isinstance(cards, Sequence) and len(cards) == 5:
-        return "a hand is five Card objects (or text such as 'Ah Kd 7c 7s 2h')"
+_NOT_A_HAND = "a hand is five cards (Card objects, or text such as 'Ah Kd 7c 7s 2h'), got {}"
+_SHORT = re.compile(r"not enough values to unpack \(expected 5, got (\d+)\)")
+
+
+def _wrong_size(count: int) -> str:
+    return f"a hand has exactly five cards, got {count}"
+
+
+def _reread(cards: object, error: Exception, players: int) -> tuple[Card, ...]:
+    """The hand ``cards`` when unpacking it into five items failed with ``error``."""
+    if not isinstance(cards, Iterator):  # text, a sequence or not an iterable: read it all
+        return read_hand(cards, players=players)  # type: ignore[arg-type]
+    # A one-shot iterator gave what the unpacking took: all of its items if fewer than five,
+    # else six; count the rest.
+    short = _SHORT.fullmatch(str(error))
+    if short is not None:
+        raise HandSizeError(_wrong_size(int(short[1])))
+    if str(error).startswith("too many values to unpack"):
+        raise HandSizeError(_wrong_size(6 + sum(1 for _ in cards)))
+    raise error  # raised by the iterator itself
+
+
+def read_hand(cards: Cards, *, players: int | None) -> tuple[Card, ...]:
+    """Five distinct cards, read from any form the ranking functions take, in their order.
+
+    ``cards`` is text (``"Ah Kd 7c 7s 2h"``, ``"AhKd7c7s2h"``) or an iterable of
+    :class:`Card` objects and one-card texts (``["Ah", "Kd", ...]``, a generator, ...). The
+    checks come in this order, each with its own error: ``players`` (unless ``None``) a whole
+    number from 2 to 9 (:class:`PlayerCountError`); text that reads as cards
+    (:class:`CardParseError`); five of them (:class:`HandSizeError`; for an iterable, counted
+    before its items are read); each item a card (:class:`CardParseError`); no card twice
+    (:class:`DuplicateCardError`); with ``players``, every card in the stripped deck
+    (:class:`CardNotInDeckError`, section 1).
+    """
+    if players is not None:
+        check_players(players)
+    if isinstance(cards, str):
+        hand = parse_cards(cards, unique=False)
+        if len(hand) != 5:
+            raise HandSizeError(_wrong_size(len(hand)))
+    else:
+        if isinstance(cards, bytes | bytearray):
+            raise HandSizeError(_NOT_A_HAND.format(type(cards).__name__))
+        try:
+            items = tuple(cards)
+        except TypeError:
+            raise HandSizeError(_NOT_A_HAND.format(type(cards).__name__)) from None
+        if len(items) != 5:
+            raise HandSizeError(_wrong_size(len(items)))
+        hand = read_cards(items)
+    ensure_distinct(hand)
+    if players is not None:
+        deck = stripped_deck(players)
+        for card in hand:
+            deck.check(card)
+    return hand
+
+
+def read_hands(
+    hands: Iterable[Cards], *, players: int, one_deck: bool = True
+) -> list[tuple[Card, ...]]:
+    """Several hands, each read by :func:`read_hand`.
+
+    An error in one hand names it, counting from 1 (``"hand 2: a hand has exactly five cards,
+    got 4"``). With ``one_deck`` (hands at one table, dealt from one deck) a card in two hands
+    raises :class:`DuplicateCardError` (``"card Ah is in hands 1 and 2: ..."``), as a card twice
+    in one hand does. ``hands`` must be an iterable of hands, not one text (:class:`CardError`).
+    """
+    check_players(players)
+    if isinstance(hands, str):
+        raise CardError("hands are given as a list of hands, not one text")
     try:
-        n = len(cards)  # type: ignore[arg-type]
+        given = list(hands)
     except TypeError:
-        return f"a hand is a sequence of five cards, got {type(cards).__name__}"
-    return f"a hand has exactly five cards, got {n}"
+        raise CardError(
+            f"hands are given as an iterable of hands, got {type(hands).__name__}"
+        ) from None
+    read: list[tuple[Card, ...]] = []
+    for number, cards in enumerate(given, start=1):
+        try:
+            read.append(read_hand(cards, players=players))
+        except CardError as error:
+            raise type(error)(f"hand {number}: {error}") from None
+    if not one_deck:
+        return read
+    first_hand: dict[Card, int] = {}
+    for number, hand in enumerate(read, start=1):
+        for card in hand:
+            first = first_hand.setdefault(card, number)
+            if first != number:
+                raise DuplicateCardError(
+                    f"card {card} is in hands {first} and {number}: a card can be in only one hand"
+                )
+    return read
 
 
 def compare(
-    a: Sequence[Card],
-    b: Sequence[Card],
+    a: Cards,
+    b: Cards,
     *,
     players: int,
     tiebreak: Tiebreak | str = "standard",
 ) -> int:
-    """Positive when hand ``a`` wins, negative when ``b`` wins, 0 when they tie.
+    """Positive when hand ``a`` ranks above hand ``b``, negative when below, 0 when equal.
 
-    Two hands from one deck never tie; the cyclic straight flush (7.2) is applied, so
-    ``compare`` is not transitive among straight flushes of different classes.
+    Each hand is read as by :func:`read_hand` (an error names it: ``"hand 2: ..."``). The two
+    are compared as hands, so they may share cards, as hypothetical hands do (equal hands give
+    0; two hands of one deck never tie, 7.4); :func:`winners` decides a pot between hands of one
+    deck. The cyclic straight flush (7.2) is applied, so ``compare`` is not transitive among
+    straight flushes of different classes.
     """
-    ra = evaluate(a, players=players, tiebreak=tiebreak)
-    rb = evaluate(b, players=players, tiebreak=tiebreak)
+    _tables(players, tiebreak)  # players and the rule first, as evaluate checks them
+    first, second = read_hands((a, b), players=players, one_deck=False)
+    ra = evaluate(first, players=players, tiebreak=tiebreak)
+    rb = evaluate(second, players=players, tiebreak=tiebreak)
     return compare_ranks(ra, rb)
 
 
 def winners(
-    hands: Iterable[Sequence[Card]],
+    hands: Iterable[Cards],
     *,
     players: int,
     tiebreak: Tiebreak | str = "standard",
 ) -> list[int]:
     """Ascending indices of the hands that share the pot (see :func:`best_ranks`).
 
-    Hands dealt from one deck never tie except in the three-way straight-flush split (7.3).
-    Hypothetical hands may share cards; equal hands then share the pot.
+    The hands are read as by :func:`read_hands`: they are dealt from one deck, so a card in
+    two of them raises :class:`DuplicateCardError`; they never tie except in the three-way
+    straight-flush split (7.3). For hypothetical hands (which may share cards), use
+    :func:`best_ranks` on their :func:`evaluate` ranks.
     """
-    return best_ranks([evaluate(h, players=players, tiebreak=tiebreak) for h in hands])
+    _tables(players, tiebreak)  # players and the rule first, as evaluate checks them
+    read = read_hands(hands, players=players)
+    return best_ranks([evaluate(h, players=players, tiebreak=tiebreak) for h in read])
