@@ -45,8 +45,10 @@ class HistoryError(ItalianPokerError, ValueError):
     """A hand history that cannot be read or does not replay.
 
     ``index`` is the 0-based position of the offending player action in
-    :attr:`HandHistory.actions` (``None`` when the problem is not one action), ``seat`` its
-    seat and ``notation`` its text, e.g. ``"p2 cbr 9"``.
+    :attr:`HandHistory.actions`, which counts player actions only (``None`` when the problem
+    is not one player action, e.g. a dealer line); :func:`loads` and :func:`replay` number
+    them alike, and the message starts ``action {index + 1} ({notation}):``. ``seat`` is its
+    seat (``None`` if unreadable) and ``notation`` its text, e.g. ``"p2 cbr 9"``.
     """
 
     def __init__(
@@ -263,9 +265,9 @@ def replay(history: HandHistory) -> Deal:
             if _dealt_key((recorded,)) != _dealt_key((actual,)):
                 raise HistoryError(
                     f"dealer line {i + 1} gives p{recorded.seat + 1} "
-                    f"{format_cards(recorded.cards)} after action {recorded.after}, but the deck "
-                    f"deals p{actual.seat + 1} {format_cards(actual.cards)} after action "
-                    f"{actual.after}"
+                    f"{format_cards(recorded.cards)} {_after(recorded.after)}, but the deck "
+                    f"deals p{actual.seat + 1} {format_cards(actual.cards)} "
+                    f"{_after(actual.after)}"
                 )
         raise HistoryError(
             f"the history records {len(history.dealt)} dealer lines, the deck deals {len(dealt)}"
@@ -275,6 +277,11 @@ def replay(history: HandHistory) -> Deal:
             raise HistoryError("the history records a result, but the deal is not over")
         _check_result(history.result, _result_of(deal.result), history.names)
     return deal
+
+
+def _after(actions: int) -> str:
+    """When a dealer line comes: ``after action K`` (player actions counted from 1)."""
+    return f"after action {actions}" if actions else "before any action"
 
 
 def _dealt_key(dealt: Sequence[Dealt]) -> list[tuple[int, int, tuple[Card, ...]]]:
@@ -478,47 +485,57 @@ class _Raw:
     text: str
 
 
-def _parse_line(text: str, players: int, position: int) -> _Raw | Dealt | None:
+def _parse_line(text: str, players: int, action: int, dealer_line: int) -> _Raw | Dealt | None:
+    """One string of ``actions``: a player action (the ``action``-th, from 0, if it is one), a
+    dealer line (the ``dealer_line``-th, from 0) or a no-op. Errors number them as replay does:
+    ``action K (NOTATION): ...``, ``dealer line D (NOTATION): ...``, counting from 1."""
     body = text.split("#", 1)[0].split()
     if not body:
         return None  # a PHH no-op: empty or a commentary
-    where = f"actions[{position}] {text!r}"
+    notation = text.strip()
+    dealer = body[0] == "d"
+    seat: int | None = None
+
+    def fail(message: str) -> HistoryError:
+        if dealer:
+            return HistoryError(f"dealer line {dealer_line + 1} ({notation}): {message}")
+        return HistoryError(message, index=action, seat=seat, notation=notation)
 
     def seat_of(token: str) -> int:
         if token[:1] == "p" and token[1:].isdigit() and 1 <= int(token[1:]) <= players:
             return int(token[1:]) - 1
-        raise HistoryError(f"{where}: {token!r} is not a player p1..p{players}")
+        raise fail(f"{token!r} is not a player p1..p{players}")
 
     def cards_of(tokens: list[str]) -> tuple[Card, ...]:
         try:
             return parse_cards(" ".join(tokens))
         except ItalianPokerError as error:
-            raise HistoryError(f"{where}: {error}") from None
+            raise fail(str(error)) from None
 
-    if body[0] == "d":
+    if dealer:
         if len(body) < 4 or body[1] != "dh":
-            raise HistoryError(f"{where}: a dealer line reads 'd dh pN cards'")
+            raise fail("a dealer line reads 'd dh pN cards'")
         return Dealt(-1, seat_of(body[2]), cards_of(body[3:]), late="late fourth" in text)
     if len(body) < 2:
-        raise HistoryError(f"{where}: an action reads 'pN code [arguments]'")
+        raise fail("an action reads 'pN code [arguments]'")
     seat = seat_of(body[0])
     code, args = body[1], body[2:]
     if code in ("sd", "sm"):
         split = SPLIT_FLAG in args
         if split and code == "sm":
-            raise HistoryError(f"{where}: only a draw (sd) may announce a split")
+            raise fail("only a draw (sd) may announce a split")
         cards = cards_of([a for a in args if a != SPLIT_FLAG])
         return _Raw(seat, code, None, cards, split, text)
     if code in ("cbr", "buio", "controbuio", "over", "open"):
         if len(args) != 1 or not args[0].isdigit():
-            raise HistoryError(f"{where}: {code} needs one amount in whole chips")
+            raise fail(f"{code} needs one amount in whole chips")
         return _Raw(seat, code, int(args[0]), (), False, text)
     if code in ("cc", *_BY_CODE):
         if args:
-            raise HistoryError(f"{where}: {code} takes no arguments")
+            raise fail(f"{code} takes no arguments")
         return _Raw(seat, code, None, (), False, text)
-    raise HistoryError(
-        f"{where}: unknown action {code!r}; known: buio, controbuio, over, decline, pass, open, "
+    raise fail(
+        f"unknown action {code!r}; known: buio, controbuio, over, decline, pass, open, "
         "f, cc, cbr, parol, sd, sm"
     )
 
@@ -887,8 +904,8 @@ def _read_actions(
         deal = None
     actions: list[HistoryAction] = []
     dealt: list[Dealt] = []
-    for position, line in enumerate(lines):
-        parsed = _parse_line(line, n, position)
+    for line in lines:
+        parsed = _parse_line(line, n, len(actions), len(dealt))
         if parsed is None:
             continue
         if isinstance(parsed, Dealt):
