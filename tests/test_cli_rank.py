@@ -15,15 +15,18 @@ def run(*args: str) -> Result:
 
 
 def test_rank_issue_example() -> None:
-    """7.2: the maximum beats the medium; both hands are described in English and Italian."""
-    result = run("rank", "--players", "4", "Ah Kh Qh Jh Th", "7h 8h 9h Th Jh")
+    """7.2: the maximum beats the medium; both hands are described in English and Italian.
+
+    The issue's medium was 7h-Jh, which shares the 10 and the jack with the maximum: hands at
+    one table come from one deck, so it is in diamonds here."""
+    result = run("rank", "--players", "4", "Ah Kh Qh Jh Th", "7d 8d 9d Td Jd")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines == [
         "1. Ah Kh Qh Jh Th  Maximum straight flush, Ace high, hearts / "
         "Scala reale massima all'Asso di cuori",
-        "2. 7h 8h 9h Th Jh  Medium straight flush, Jack high, hearts / "
-        "Scala reale media al Jack di cuori",
+        "2. 7d 8d 9d Td Jd  Medium straight flush, Jack high, diamonds / "
+        "Scala reale media al Jack di quadri",
         "Winner: hand 1",
     ]
 
@@ -109,6 +112,26 @@ def test_rank_bad_input_exits_with_code_2(args: list[str], message: str) -> None
     assert result.stderr.startswith("error: ")
     assert result.stdout == ""
     assert "Traceback" not in result.output
+
+
+def test_rank_refuses_a_card_in_two_hands() -> None:
+    """Issue: the same card in two hands was ranked as a split pot and exited 0; it is bad
+    input, as a card twice in one hand is (hands at one table come from one deck)."""
+    result = run("rank", "Ah Kh Qh Jh Th", "Ah Kh Qh Jh Th")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == "error: card Ah is in hands 1 and 2: a card can be in only one hand\n"
+    result = run("rank", "Ah Kh Qh Jh Th", "7c 8c 9c Tc Jc", "9d Kd Ad Jd Th")
+    assert result.exit_code == 2
+    assert result.stderr == "error: card Th is in hands 1 and 3: a card can be in only one hand\n"
+
+
+def test_rank_names_the_hand_at_fault() -> None:
+    result = run("rank", "Ah Kh Qh Jh Th", "Ac Kc Qc Jc")
+    assert result.exit_code == 2
+    assert result.stderr == "error: hand 2: a hand has exactly five cards, got 4\n"
+    result = run("rank", "--players", "10", "Ah Kh Qh Jh Th", "Ac Kc Qc Jc")
+    assert result.stderr == "error: Italian Poker is for 2 to 9 players, got 10\n"
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,8 @@ ends."""
 from __future__ import annotations
 
 import random
+from decimal import Decimal
+from fractions import Fraction
 
 from engine_helpers import apply_random, snapshot, table_chips
 from hypothesis import HealthCheck, settings
@@ -28,6 +30,7 @@ from italian_poker import (
     Match,
     MatchPhase,
     Phase,
+    SeatError,
     preset,
 )
 
@@ -44,6 +47,7 @@ class MatchMachine(RuleBasedStateMachine):
         self.total = 0
         self.rng = random.Random(0)
         self.actions_this_deal = 0
+        self.joined = 0
 
     @initialize(
         name=st.sampled_from(sorted(PRESETS)),
@@ -66,8 +70,14 @@ class MatchMachine(RuleBasedStateMachine):
     )
     @rule()
     def start_deal(self) -> None:
-        assert self.match is not None
-        self.match.start_deal(seed=self.rng.randrange(2**31))
+        match = self.match
+        assert match is not None
+        before = snapshot(match)
+        try:
+            match.start_deal(seed=self.rng.randrange(2**31))
+        except SeatError:
+            # 5.5: too few players for the carried parol pot; refused without a change.
+            assert match.carried > 0 and snapshot(match) == before
         self.actions_this_deal = 0
 
     @precondition(lambda self: self.match is not None and self.match.actor is not None)
@@ -86,18 +96,61 @@ class MatchMachine(RuleBasedStateMachine):
             self.actions_this_deal += 1
             assert self.actions_this_deal <= MAX_ACTIONS_PER_DEAL, "the deal does not end"
 
+    # --- seat changes between deals (000 Art. 1, 5.5) ---------------------------------------
+
+    @precondition(
+        lambda self: (
+            self.match is not None
+            and self.match.phase in (MatchPhase.BETWEEN_DEALS, MatchPhase.OVER)
+        )
+    )
+    @rule(
+        change=st.sampled_from(["sit_out", "sit_in", "leave", "join"]),
+        pick=st.integers(0, 8),
+        stack=st.integers(1, 80),
+    )
+    def seat_change(self, change: str, pick: int, stack: int) -> None:
+        """A random seat change; a refused one (SeatError) changes nothing, an accepted one
+        keeps every chip accounted for and the button on a seated player."""
+        match = self.match
+        assert match is not None
+        names = [s.name for s in match.seats]
+        before = snapshot(match)
+        try:
+            if change == "join":
+                self.joined += 1
+                match.join(f"J{self.joined}", stack)
+                self.total += stack
+            elif not names:
+                return
+            else:
+                getattr(match, change)(names[pick % len(names)])
+        except SeatError:
+            assert snapshot(match) == before, f"a refused {change} changed the match"
+            return
+        if match.seats:
+            assert match.seat(match.dealer_name) is not None
+
     # --- illegal moves --------------------------------------------------------------------------
 
     @precondition(lambda self: self.match is not None)
     @rule(
         kind=st.sampled_from(list(ActionKind)),
-        amount=st.one_of(st.none(), st.integers(-5, 300)),
+        amount=st.one_of(
+            st.none(),
+            st.integers(-5, 300),
+            # Not whole chips: always refused, even where equal to the amount offered.
+            st.booleans(),
+            st.integers(0, 40).map(float),
+            st.integers(0, 40).map(Decimal),
+            st.integers(0, 40).map(Fraction),
+        ),
         n_cards=st.integers(0, 6),
         split=st.booleans(),
         who=st.sampled_from(["actor", "other", "stranger", "anyone"]),
     )
     def illegal(
-        self, kind: ActionKind, amount: int | None, n_cards: int, split: bool, who: str
+        self, kind: ActionKind, amount: object, n_cards: int, split: bool, who: str
     ) -> None:
         match = self.match
         assert match is not None
@@ -108,7 +161,7 @@ class MatchMachine(RuleBasedStateMachine):
             hand = match.deal.hands[match.deal.actor]
             own = self.rng.sample(hand, min(n_cards, len(hand)))
             discards = tuple(own) if self.rng.random() < 0.5 else discards
-        action = Action(kind, amount, discards, split)
+        action = Action(kind, amount, discards, split)  # type: ignore[arg-type]
         names = [s.name for s in match.seats]
         player: str | None
         if who == "actor":
@@ -128,6 +181,7 @@ class MatchMachine(RuleBasedStateMachine):
             assert snapshot(match) == before, f"{action} by {player} changed the state"
             return
         # The random action happened to be legal: the invariants still hold.
+        assert amount is None or type(amount) is int, f"{action} was taken"
         assert table_chips(match) == chips_before
         self.actions_this_deal += 1
 

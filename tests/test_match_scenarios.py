@@ -162,21 +162,22 @@ def test_art5_5_make_up_or_sit_out_after_a_parol() -> None:
     three = {2: "Jh Jc 8d 9s Ac", 0: "Kh Kc Td Qs Ah"}  # three players: 8..A
     match.start_deal(deck=stacked_deck(3, three, dealer=1))
     assert match.phase is MatchPhase.MAKE_UP
-    assert match.actor == "P0"
+    # Asked in play order from the dealer's left (dealer P1): P3, then P0.
+    assert match.actor == "P3"
     make_up = match.legal_actions()
     assert [(la.kind, la.min_amount) for la in make_up] == [
         (ActionKind.MAKE_UP, 2),
         (ActionKind.SIT_OUT, None),
     ]
     with pytest.raises(ActionNotAvailableError):
-        match.apply(pass_(), "P0")
+        match.apply(pass_(), "P3")
     with pytest.raises(ActionNotAvailableError):
-        match.apply(Action(ActionKind.MAKE_UP, 5), "P0")
+        match.apply(Action(ActionKind.MAKE_UP, 5), "P3")
     with pytest.raises(NotYourTurnError):
-        match.apply(Action(ActionKind.MAKE_UP), "P3")
-    match.apply(Action(ActionKind.MAKE_UP), "P0")
-    assert match.actor == "P3"
+        match.apply(Action(ActionKind.MAKE_UP), "P0")
     match.apply(Action(ActionKind.SIT_OUT), "P3")
+    assert match.actor == "P0"
+    match.apply(Action(ActionKind.MAKE_UP), "P0")
     assert phase(match) is MatchPhase.IN_DEAL
     deal = match.deal
     assert deal is not None
@@ -206,8 +207,8 @@ def test_art5_5_all_pass_after_a_parol_keeps_its_conditions() -> None:
     match = new_match(Rules())
     parol_deal(match)
     match.start_deal(seed=5)
-    match.apply(Action(ActionKind.MAKE_UP), "P0")
     match.apply(Action(ActionKind.MAKE_UP), "P3")
+    match.apply(Action(ActionKind.MAKE_UP), "P0")
     assert match.deal is not None and match.deal.phase is Phase.OPENING
     pass_all(match)
     assert match.min_pair is Rank.KING

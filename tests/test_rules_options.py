@@ -257,6 +257,11 @@ OPTION_TESTS: dict[str, list[str]] = {
         "test_deal_scenarios::test_art3_4_passed_players_may_call_or_raise",
         "test_deal_scenarios::test_art3_4_passed_players_out_when_the_option_is_off",
     ],
+    "parol_latecomers": [
+        "test_match_seating::test_parol_latecomer_makes_up_a_stayers_contribution",
+        "test_match_seating::test_parol_latecomer_waits_under_the_wait_option",
+        "test_match_seating::test_parol_latecomer_plays_for_the_ante_under_the_ante_option",
+    ],
     "opener_must_prove": ["test_deal_scenarios::test_opener_need_not_prove_when_the_option_is_off"],
     "opener_may_split": ["test_deal_scenarios::test_art4_4_split_forbidden_by_the_option"],
     "discards_face_up": ["test_views::test_003_discards_face_up_are_public"],

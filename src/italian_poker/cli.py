@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
-from italian_poker.engine.cards import format_cards, parse_cards
+from italian_poker.engine.cards import format_cards
 from italian_poker.engine.errors import ItalianPokerError
-from italian_poker.engine.hand_rank import Tiebreak, best_ranks, evaluate
+from italian_poker.engine.hand_rank import Tiebreak, best_ranks, evaluate, read_hands
 
 app = typer.Typer(
     name="italian-poker",
@@ -142,7 +142,7 @@ def rank(
 ) -> None:
     """Rank hands and name the winner(s)."""
     try:
-        parsed = [parse_cards(text) for text in hands]
+        parsed = read_hands(hands, players=players)  # one deck: no card in two hands
         ranks = [evaluate(hand, players=players, tiebreak=tiebreak) for hand in parsed]
     except ItalianPokerError as error:
         raise fail(str(error)) from None

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from italian_poker.engine.cards import Card, format_cards
+from italian_poker.engine.errors import InvalidAmountError, MalformedActionError
 
 
 class ActionKind(StrEnum):
@@ -71,6 +72,31 @@ class Action:
             if self.split:
                 text += " split"
         return text
+
+
+def check_action(action: object) -> None:
+    """Raise unless ``action`` is a well-formed :class:`Action`: an :class:`ActionKind`, an
+    amount that is ``None`` or a whole number of chips (an ``int``, not a bool, float or
+    decimal), discards as a tuple of :class:`Card` and ``split`` a bool. Whether it is legal
+    now is for the deal to say."""
+    if type(action) is not Action:
+        raise MalformedActionError(
+            f"an action is an Action, such as Action(ActionKind.FOLD), not {action!r}"
+        )
+    if type(action.kind) is not ActionKind:
+        choices = ", ".join(kind.name for kind in ActionKind)
+        raise MalformedActionError(
+            f"{action.kind!r} is not an action kind: use ActionKind.<name>, one of {choices}"
+        )
+    amount = action.amount
+    if amount is not None and type(amount) is not int:
+        raise InvalidAmountError(f"an amount is a whole number of chips, not {amount!r}")
+    if type(action.cards) is not tuple or any(type(c) is not Card for c in action.cards):
+        raise MalformedActionError(
+            f"the cards of an action are a tuple of Card, not {action.cards!r}"
+        )
+    if type(action.split) is not bool:
+        raise MalformedActionError(f"split is True or False, not {action.split!r}")
 
 
 def fold() -> Action:

@@ -27,7 +27,13 @@ from enum import StrEnum
 from functools import cache, lru_cache
 from typing import ClassVar
 
-from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
+from italian_poker.engine.actions import (
+    AMOUNT_KINDS,
+    Action,
+    ActionKind,
+    LegalAction,
+    check_action,
+)
 from italian_poker.engine.betting_round import BettingRound
 from italian_poker.engine.cards import Card, Rank
 from italian_poker.engine.deck import stripped_deck
@@ -35,6 +41,7 @@ from italian_poker.engine.draw import DRAW_ONLY, MAX_DRAW, Draw
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     DealOverError,
+    DealStartError,
     IllegalActionError,
     InvalidAmountError,
     NotYourTurnError,
@@ -45,6 +52,7 @@ from italian_poker.engine.frozen import new_instance, open_twin, slot_setters
 from italian_poker.engine.hand_rank import HandRank
 from italian_poker.engine.opening import opening_requirement
 from italian_poker.engine.rules import AllPassPolicy, Direction, Rules, SecondRoundStarter
+from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.showdown import PotAward, Showdown, award_pots, opening_proof
 
 __all__ = [
@@ -229,6 +237,63 @@ class DealResult:
         return won
 
 
+def _chips(value: object) -> bool:
+    """Whether ``value`` is a whole number of chips, 0 or more (an ``int``, not a bool)."""
+    return type(value) is int and value >= 0
+
+
+def check_start(start: DealStart) -> None:
+    """Raise :class:`DealStartError` unless every value of ``start`` is one a deal can begin
+    from (the stacked deck is checked against the deck when the deal is made)."""
+    if not isinstance(start.rules, Rules):
+        raise DealStartError(f"rules must be a Rules, not {start.rules!r}")
+    names = start.names
+    if type(names) is not tuple or not all(type(x) is str and x.strip() for x in names):
+        raise DealStartError(f"names must be a tuple of player names, not {names!r}")
+    n = len(names)
+    if n < 2 or n > 9:
+        raise DealStartError(f"a deal needs 2 to 9 players, got {n}")
+    if len(set(names)) != n:
+        raise DealStartError("player names must be different")
+    stacks = start.stacks
+    if type(stacks) is not tuple or len(stacks) != n or not all(map(_chips, stacks)):
+        raise DealStartError(
+            f"give one stack per player, each a whole number of chips (0 or more): {stacks!r}"
+        )
+    if type(start.dealer) is not int or not 0 <= start.dealer < n:
+        raise DealStartError(f"the dealer must be a seat from 0 to {n - 1}, not {start.dealer!r}")
+    if not _chips(start.carried):
+        raise DealStartError(
+            f"chips carried must be a whole number of chips (0 or more), not {start.carried!r}"
+        )
+    makeups = start.makeups
+    if type(makeups) is not tuple or (
+        makeups and (len(makeups) != n or not all(map(_chips, makeups)))
+    ):
+        raise DealStartError(
+            f"give one make-up contribution per player, each a whole number of chips "
+            f"(0 or more): {makeups!r}"
+        )
+    if start.min_pair is not None and (
+        type(start.min_pair) is not Rank or start.min_pair < Rank.JACK
+    ):
+        raise DealStartError(f"the pair to open must be a Rank from J to A, not {start.min_pair!r}")
+    if type(start.blinds_allowed) is not bool:
+        raise DealStartError(f"blinds_allowed is True or False, not {start.blinds_allowed!r}")
+    if start.seed is not None and type(start.seed) is not int:
+        raise DealStartError(f"a seed is a whole number, not {start.seed!r}")
+    deck = start.deck
+    if deck is not None and (
+        not isinstance(deck, tuple | list) or any(type(c) is not Card for c in deck)
+    ):
+        raise DealStartError("a stacked deck is a sequence of Card")
+    reshuffles = start.reshuffles
+    if not isinstance(reshuffles, tuple | list) or any(
+        not isinstance(r, tuple | list) or any(type(c) is not Card for c in r) for r in reshuffles
+    ):
+        raise DealStartError("recorded reshuffles are a sequence of sequences of Card")
+
+
 # The records of every action and of the result, built as an open twin then frozen (see
 # engine/frozen.py): ``ActionRecord(seat, action, phase)``, ``DealResult(...)``.
 _OpenRecord = open_twin(ActionRecord)
@@ -239,19 +304,10 @@ class Deal:
     """The state of one deal. See the module docstring for the protocol."""
 
     def __init__(self, start: DealStart) -> None:
+        check_start(start)
         rules = start.rules
         n = len(start.names)
-        if n < 2 or n > 9:
-            raise SeatError(f"a deal needs 2 to 9 players, got {n}")
-        if len(start.stacks) != n:
-            raise SeatError("give one stack per player")
-        if len(set(start.names)) != n:
-            raise SeatError("player names must be different")
-        if not 0 <= start.dealer < n:
-            raise SeatError(f"the dealer must be a seat from 0 to {n - 1}")
         makeups = start.makeups or (0,) * n
-        if start.makeups and (len(makeups) != n or min(makeups) < 0):
-            raise SeatError("give one make-up contribution (0 or more) per player")
         self.start = start
         self.rules = rules
         self.n = n
@@ -431,10 +487,15 @@ class Deal:
         return self.showdown.mucked if self.showdown is not None else set()
 
     def reshuffle_random(self) -> random.Random:
-        """The source of the 4.3 reshuffles: seeded from the deal's seed, else secure."""
+        """The source of the 4.3 reshuffles: a stream of its own derived from the deal's seed
+        (engine/seeds.py), else secure."""
         if self._rng is None:
             seed = self.start.seed
-            self._rng = secrets.SystemRandom() if seed is None else random.Random(seed + 1)
+            self._rng = (
+                secrets.SystemRandom()
+                if seed is None
+                else random.Random(derive_seed(seed, "reshuffle"))
+            )
         return self._rng
 
     # --- blinds (Art. 2) and the deal (3.1) -------------------------------------------------
@@ -513,15 +574,21 @@ class Deal:
             raise NotYourTurnError(
                 f"it is {self.names[actor]}'s turn, not {self._seat_name(seat)}'s"
             )
+        if type(action) is not Action:
+            check_action(action)
         kind = action.kind
         for legal in self._legal or self.legal_actions():
             if legal.kind is kind:
                 break
         else:
+            check_action(action)
             raise self._unavailable(kind)
+        amount = action.amount
+        if amount is not None and type(amount) is not int:
+            check_action(action)
         if kind is _KIND_DRAW:
             self.draw.check(self, actor, action)
-        elif action.amount != legal.min_amount or action.cards or action.split:
+        elif amount != legal.min_amount or action.cards != () or action.split is not False:
             # Anything but a plain action as offered: check it, or fill in the amount.
             action = self._checked(action, legal)
         elif kind in AMOUNT_KINDS:
@@ -558,6 +625,8 @@ class Deal:
         """``action`` (of the kind of ``legal``, not a draw) as recorded, with the fixed amount
         of a call or blind filled in; raises if its cards or amount are not allowed."""
         kind = action.kind
+        if type(action.cards) is not tuple or type(action.split) is not bool:
+            check_action(action)
         if action.cards or action.split:
             raise ActionNotAvailableError(f"{kind.value} takes no cards")
         amount = action.amount

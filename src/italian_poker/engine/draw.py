@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.actions import Action, ActionKind, LegalAction, check_action
 from italian_poker.engine.cards import Card
 from italian_poker.engine.errors import InvalidAmountError, InvalidDrawError, SeatError
 
@@ -56,6 +56,12 @@ class Draw:
         if action.amount is not None:
             raise InvalidAmountError("a draw names the cards to change, not an amount")
         cards = action.cards
+        if (
+            type(cards) is not tuple
+            or type(action.split) is not bool
+            or any(type(c) is not Card for c in cards)
+        ):
+            check_action(action)
         if cards:
             if len(cards) > MAX_DRAW:
                 raise InvalidDrawError(f"you may change at most {MAX_DRAW} cards, not {len(cards)}")

@@ -39,6 +39,11 @@ class IllegalActionError(ItalianPokerError):
     """An action the rules do not allow now; the state is left exactly as it was."""
 
 
+class MalformedActionError(IllegalActionError):
+    """Something that is not a well-formed action: not an :class:`Action`, an unknown kind,
+    discards that are not cards (a badly typed amount raises :class:`InvalidAmountError`)."""
+
+
 class NotYourTurnError(IllegalActionError):
     """An action by a seat that is not the one to act."""
 
@@ -65,3 +70,9 @@ class DealOverError(IllegalActionError):
 
 class SeatError(ItalianPokerError, ValueError):
     """A bad seating change: unknown name, duplicate name, full table, bad stack."""
+
+
+class DealStartError(SeatError):
+    """A :class:`~italian_poker.engine.deal.DealStart` value that is not allowed: names, stacks,
+    chips carried or make-ups that are not whole numbers of chips (0 or more), a dealer
+    outside the table, a stacked deck or recorded reshuffle that is not cards."""

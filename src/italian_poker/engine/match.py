@@ -7,20 +7,21 @@ after a parol, removes busted players and lets players join, sit out and return.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.actions import Action, ActionKind, LegalAction, check_action
 from italian_poker.engine.cards import Card, Rank
 from italian_poker.engine.deal import ActionRecord, Deal, DealResult, DealStart, Outcome
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     DealOverError,
+    InvalidAmountError,
     NotYourTurnError,
     SeatError,
 )
-from italian_poker.engine.rules import AllPassPolicy, Direction, Rules
+from italian_poker.engine.rules import AllPassPolicy, Direction, ParolLatecomers, Rules
 from italian_poker.engine.view import SeatView, seat_view
 
 
@@ -62,12 +63,19 @@ class CompletedDeal:
 
 @dataclass(slots=True)
 class _Carry:
-    """What the next deal inherits."""
+    """What the next deal inherits.
+
+    After a parol (5.4(a)), while its pot is carried: ``makeups`` are the 5.5 questions still
+    to ask (first-round folders of the abandoned hand and what each must pay), ``stake`` is
+    what a player who stayed for the draw has put toward the carried pot, and ``paid`` what each
+    player has put toward it so far; a player owes ``stake - paid`` (``parol_latecomers``)."""
 
     chips: int = 0
     min_pair: Rank | None = None
     after_parol: bool = False
     makeups: dict[str, int] = field(default_factory=dict)
+    stake: int = 0
+    paid: dict[str, int] = field(default_factory=dict)
 
 
 class Match:
@@ -136,6 +144,8 @@ class Match:
             raise SeatError(f"the table is full ({self.rules.players} seats)")
         self._check_new_seat(name, stack)
         self.seats.append(Seat(name, stack))
+        if not self._has_seat(self.dealer_name):
+            self.dealer_name = name  # the button of an empty table goes to the first to sit
         self._update_over()
 
     def leave(self, name: str) -> int:
@@ -143,7 +153,8 @@ class Match:
         self._between_deals("players leave")
         seat = self.seat(name)
         if seat.name == self.dealer_name:
-            self.dealer_name = self._next_active(seat.name, include_self=False) or seat.name
+            # 000 Art. 1: the deal passes to the left, to the next player seated there.
+            self.dealer_name = self._seat_after(name, lambda s: s is not seat) or name
         self.seats.remove(seat)
         self.departed.append((seat.name, seat.stack))
         self._update_over()
@@ -180,13 +191,15 @@ class Match:
         step = 1 if self.rules.direction is Direction.CLOCKWISE else -1
         return [names[(start + k * step) % len(names)] for k in range(len(names))]
 
-    def _next_active(self, name: str, *, include_self: bool) -> str | None:
-        names = [s.name for s in self.seats]
-        start = names.index(name)
+    def _seat_after(self, name: str, accept: Callable[[Seat], bool]) -> str | None:
+        """The first seated player after ``name`` (a seated player) in the direction of play,
+        ``name`` itself last, whom ``accept`` takes; None if it takes nobody."""
+        seats = self.seats
+        start = next(i for i, s in enumerate(seats) if s.name == name)
         step = 1 if self.rules.direction is Direction.CLOCKWISE else -1
-        for k in range(0 if include_self else 1, len(names) + 1):
-            candidate = self.seats[(start + k * step) % len(names)]
-            if self._can_be_dealt(candidate):
+        for k in range(1, len(seats) + 1):
+            candidate = seats[(start + k * step) % len(seats)]
+            if accept(candidate):
                 return candidate.name
         return None
 
@@ -204,12 +217,19 @@ class Match:
 
     # --- dealing --------------------------------------------------------------------------
 
-    def start_deal(self, *, deck: Sequence[Card] | None = None, seed: int | None = None) -> None:
+    def start_deal(
+        self,
+        *,
+        deck: Sequence[Card] | None = None,
+        seed: int | None = None,
+        reshuffles: Sequence[Sequence[Card]] = (),
+    ) -> None:
         """Begin the next deal (after the 5.5 make-up decisions, if a parol is pending).
 
         ``deck`` stacks the deck for the players who will be dealt in; ``seed`` makes the
         shuffle reproducible (default: the match seed advanced by the deal number, or a secure
-        shuffle when the match has no seed).
+        shuffle when the match has no seed). ``reshuffles`` replays the 4.3 reshuffles recorded
+        when the deal was first played (with ``deck``, a deal resumes exactly).
         """
         if self.phase is MatchPhase.OVER:
             raise SeatError("fewer than two players can be dealt in: the match is over")
@@ -217,18 +237,17 @@ class Match:
             raise SeatError("a deal is already under way")
         self._pending_deck = tuple(deck) if deck is not None else None
         self._pending_seed = seed
+        self._pending_reshuffles = tuple(tuple(r) for r in reshuffles)
         if self._carry.after_parol:
-            self._joining = {}
-            self._sitting_out_once = set()
-            self._makeup_queue = [
-                name
-                for name, amount in self._carry.makeups.items()
-                if amount > 0 and self._has_seat(name) and self._can_be_dealt(self.seat(name))
-            ]
-            for name in list(self._makeup_queue):
-                if self.seat(name).stack < self._carry.makeups[name] + self._ante_limit():
-                    self._makeup_queue.remove(name)  # cannot afford to come back in
-                    self._sitting_out_once.add(name)
+            self._parol_dues()
+            if len(self._playing()) < 2:
+                waiting = sorted(self._sitting_out_once)
+                self._joining, self._sitting_out_once, self._makeup_queue = {}, set(), []
+                raise SeatError(
+                    "fewer than two players can be dealt in while the parol pot is carried "
+                    f"(not dealt in: {', '.join(waiting) or 'nobody'}; 5.5): the pot waits "
+                    "for players to sit in, join or make up"
+                )
             if self._makeup_queue:
                 self.phase = MatchPhase.MAKE_UP
                 return
@@ -237,13 +256,49 @@ class Match:
     def _has_seat(self, name: str) -> bool:
         return any(s.name == name for s in self.seats)
 
-    def _begin_deal(self) -> None:
-        playing = [
+    def _from_dealers_left(self) -> list[str]:
+        """Every seated name in the direction of play from the dealer's left, dealer last."""
+        order = self._order_from(self.dealer_name)
+        return order[1:] + order[:1]
+
+    def _parol_dues(self) -> None:
+        """5.5, before a deal while a parol pot is carried: the first-round folders of the
+        abandoned hand to ask (in play order from the dealer's left, like every turn), the
+        players who pay what they owe on being dealt in, and those not dealt in this time
+        (who cannot afford their due, or wait: ``parol_latecomers``)."""
+        carry = self._carry
+        latecomers = self.rules.parol_latecomers
+        limit = self._ante_limit()
+        self._joining, self._sitting_out_once, self._makeup_queue = {}, set(), []
+        for name in self._from_dealers_left():
+            seat = self.seat(name)
+            if not self._can_be_dealt(seat):
+                continue
+            asked = carry.makeups.get(name)
+            owed = asked if asked is not None else carry.stake - carry.paid.get(name, 0)
+            if owed <= 0 or (asked is None and latecomers is ParolLatecomers.ANTE):
+                continue
+            if seat.stack < owed + limit or (asked is None and latecomers is ParolLatecomers.WAIT):
+                self._sitting_out_once.add(name)
+            elif asked is not None:
+                self._makeup_queue.append(name)
+            else:
+                self._joining[name] = owed  # sat down (or in) knowing the pot is carried
+
+    def _playing(self) -> list[Seat]:
+        """The seats to deal in now, in table order."""
+        return [
             s for s in self.seats if self._can_be_dealt(s) and s.name not in self._sitting_out_once
         ]
+
+    def _begin_deal(self) -> None:
+        playing = self._playing()
         if len(playing) < 2:
-            # Not enough players to deal: the match cannot go on.
-            self.phase = MatchPhase.OVER
+            # 5.5 (decided): the make-up answers leave fewer than two players. No deal: the
+            # carried pot and its questions wait for the next attempt; the match goes on.
+            self._joining, self._sitting_out_once = {}, set()
+            self.phase = MatchPhase.BETWEEN_DEALS
+            self._update_over()
             return
         in_deal = {s.name for s in playing}
         order = self._order_from(self.dealer_name)
@@ -265,6 +320,7 @@ class Match:
             makeups=makeups,
             deck=self._pending_deck,
             seed=seed,
+            reshuffles=self._pending_reshuffles,
         )
         self.deal = Deal(start)
         self.deal_seats = list(names)
@@ -319,12 +375,17 @@ class Match:
         self._after_action()
 
     def _apply_makeup(self, name: str, action: Action) -> None:
+        check_action(action)
+        if action.cards or action.split:
+            raise ActionNotAvailableError(f"{action.kind.value} takes no cards")
         amount = self._carry.makeups[name]
         if action.kind is ActionKind.MAKE_UP:
             if action.amount is not None and action.amount != amount:
                 raise ActionNotAvailableError(f"the make-up contribution is {amount} chips")
             self._joining[name] = amount
         elif action.kind is ActionKind.SIT_OUT:
+            if action.amount is not None:
+                raise InvalidAmountError("sit-out takes no amount")
             self._sitting_out_once.add(name)
         else:
             raise ActionNotAvailableError(
@@ -357,40 +418,61 @@ class Match:
                 result=result,
             )
         )
-        self._carry = self._next_carry(result)
+        self._carry = self._next_carry(deal)
         self._joining = {}
         self._sitting_out_once = set()
-        # The deal passes one place to the left (000 Art. 1).
-        nxt = self._next_active(self.dealer_name, include_self=False)
-        # Busted players leave: those who cannot pay an ante any more.
-        for s in self.seats:
-            if s.stack < self._ante_limit():
-                self.departed.append((s.name, s.stack))
-        self.seats = [s for s in self.seats if s.stack >= self._ante_limit()]
-        if nxt is not None and self._has_seat(nxt):
-            self.dealer_name = nxt
-        elif self.seats:
-            self.dealer_name = self.seats[0].name
+        # 000 Art. 1: the deal passes one place to the left, to the next player who can be
+        # dealt in (or, if nobody else can, who stays seated). Players who cannot pay an ante
+        # any more leave the table.
+        limit = self._ante_limit()
+        button = self._seat_after(self.dealer_name, self._can_be_dealt) or self._seat_after(
+            self.dealer_name, lambda s: s.stack >= limit
+        )
+        self.departed.extend((s.name, s.stack) for s in self.seats if s.stack < limit)
+        self.seats = [s for s in self.seats if s.stack >= limit]
+        if button is not None:
+            self.dealer_name = button
         self.phase = MatchPhase.BETWEEN_DEALS
         self._update_over()
 
-    def _next_carry(self, result: DealResult) -> _Carry:
+    def _next_carry(self, deal: Deal) -> _Carry:
+        result = deal.result
+        assert result is not None
         rules = self.rules
+        carry = self._carry
         if result.outcome is Outcome.WON:
             self.passed_in_a_row = 0
             return _Carry()
+        names = self.deal_seats
+        # What each player dealt in has now put toward a parol pot: their make-up, and the
+        # ante unless it was handed back (003).
+        ante = rules.ante if rules.all_pass is not AllPassPolicy.RETURN_BETS else 0
+        paid = dict(carry.paid) if carry.after_parol else {}
+        for i, name in enumerate(names):
+            made_up = deal.start.makeups[i] if deal.start.makeups else 0
+            paid[name] = paid.get(name, 0) + made_up
         if result.outcome is Outcome.PAROL:
             self.passed_in_a_row = 0
-            names = self.deal_seats
+            stayed = [
+                put
+                for put, folded in zip(deal.first_round_put, deal.first_round_folded, strict=True)
+                if not folded
+            ]
+            stake = (carry.stake if carry.after_parol else 0) + rules.ante + max(stayed)
+            for i, name in enumerate(names):
+                paid[name] += rules.ante + deal.first_round_put[i]
             makeups = {
                 names[i]: amount for i, amount in enumerate(result.makeups) if amount is not None
             }
-            return _Carry(result.carried, rules.parol_min_pair, True, makeups)
+            return _Carry(result.carried, rules.parol_min_pair, True, makeups, stake, paid)
         # Every player passed (3.5).
         self.passed_in_a_row += 1
-        if self._carry.after_parol:
-            # Decided: the 5.5 conditions hold until the parol pot is opened.
-            return _Carry(result.carried, self._carry.min_pair, True, {})
+        if carry.after_parol:
+            # Decided: the 5.5 conditions hold until the parol pot is opened; its questions are
+            # asked on the first deal after the parol only.
+            for name in names:
+                paid[name] += ante
+            return _Carry(result.carried, carry.min_pair, True, {}, carry.stake + ante, paid)
         if rules.all_pass is AllPassPolicy.ESCALATE:
             # 3.5: J -> Q -> K -> J; a table starting higher cycles from its own minimum.
             current = self.min_pair

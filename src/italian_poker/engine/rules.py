@@ -76,6 +76,21 @@ class ShowdownOrder(StrEnum):
     """001: the last player who bet or raised, else the first player after the dealer."""
 
 
+class ParolLatecomers(StrEnum):
+    """What a player owes to be dealt in while a parol pot is carried (5.5 read further), when
+    they had no part in the abandoned hand, or sat out a deal after it (decided in docs/rules.md).
+    """
+
+    MAKE_UP = "make-up"
+    """Decided: they pay what they owe toward the carried pot (what a player who stayed for the
+    draw has put in, less what they put in themselves) as a make-up when next dealt in; one who
+    cannot afford it (and the ante) is not dealt in until the pot is won."""
+    WAIT = "wait"
+    """They are not dealt in until the carried pot is won."""
+    ANTE = "ante"
+    """They play for the carried pot for the ante alone."""
+
+
 class OddChip(StrEnum):
     """Who gets the chips that do not divide evenly when a pot is split."""
 
@@ -142,6 +157,9 @@ class Rules:
     second_round_starter: SecondRoundStarter = SecondRoundStarter.LAST_RAISER
     parol_allowed: bool = True
     parol_min_pair: Rank = Rank.KING
+    parol_latecomers: ParolLatecomers = ParolLatecomers.MAKE_UP
+    """Decided (5.5 read further): what a player who had no part in the abandoned hand, or who
+    sat out a deal after it, owes to play for the carried parol pot."""
     """5.5: the pair needed on the deal after a parol."""
     showdown_order: ShowdownOrder = ShowdownOrder.LAST_AGGRESSOR
     muck_allowed: bool = True
@@ -228,6 +246,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "second_round_starter": SecondRoundStarter,
     "showdown_order": ShowdownOrder,
     "odd_chip": OddChip,
+    "parol_latecomers": ParolLatecomers,
     "tiebreak": Tiebreak,
 }
 
