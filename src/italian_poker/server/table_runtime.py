@@ -25,6 +25,7 @@ from italian_poker.engine.history import HandHistory
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
+from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.protocol import (
     Clock,
     LogText,
@@ -207,14 +208,6 @@ class TableRuntime:
         self._schedule()
         return effects
 
-    async def submit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
-        """Apply an event under the table's lock; engine errors become a :class:`Refusal`."""
-        async with self.lock:
-            try:
-                return self._commit(kind, payload)
-            except ItalianPokerError as error:
-                raise Refusal("illegal", str(error)) from None
-
     # --- players --------------------------------------------------------------------------
 
     def seat_for_token(self, hashed: str) -> int | None:
@@ -232,8 +225,20 @@ class TableRuntime:
             chosen = self.state.free_seat() if seat is None else seat
             if chosen is None:
                 raise Refusal("full", "the table is full")
-            if self.state.slot_of(nickname) is not None:
+            like = self.state.look_alike(nickname)
+            if like == nickname:
                 raise Refusal("nickname_taken", f"the nickname {nickname!r} is taken here")
+            if like is not None:
+                raise Refusal(
+                    "nickname_taken", f"{nickname!r} looks like {like!r}, who is at this table"
+                )
+            room = MAX_CHIPS - self.state.chips()
+            if self.state.stack_default > room:
+                raise Refusal(
+                    "table_chips",
+                    f"the table holds {MAX_CHIPS - room} chips: a buy-in of "
+                    f"{self.state.stack_default} would pass the {MAX_CHIPS} a table may hold",
+                )
             if token_hash is not None:
                 self.tokens[chosen] = token_hash
             try:
@@ -557,8 +562,29 @@ class TableRuntime:
     # --- host -----------------------------------------------------------------------------
 
     async def host(self, kind: EventKind, payload: dict[str, Any] | None = None) -> None:
-        """A host's start, pause, resume or stack adjustment."""
-        await self.submit(kind, payload or {})
+        """A host's start, pause, resume or stack adjustment (which keeps the table's chips
+        within :data:`MAX_CHIPS`, or is refused with the range allowed)."""
+        payload = payload or {}
+        async with self.lock:
+            if kind is EventKind.STACK:
+                self._check_stack(int(payload["seat"]), int(payload["amount"]))
+            try:
+                self._commit(kind, payload)
+            except ItalianPokerError as error:
+                raise Refusal("illegal", str(error)) from None
+
+    def _check_stack(self, seat: int, amount: int) -> None:
+        state = self.state
+        if not 0 <= seat < len(state.slots) or state.slots[seat] is None:
+            return  # the event says what is wrong
+        most = MAX_CHIPS - (state.chips() - state.stack(seat))
+        if amount > most:
+            raise Refusal(
+                "bad_request",
+                f"amount: seat {seat}'s chips must be 1 to {most} now "
+                f"(a table holds at most {MAX_CHIPS} chips)",
+                422,
+            )
 
 
 def _action_payload(

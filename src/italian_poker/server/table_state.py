@@ -25,6 +25,8 @@ from italian_poker.engine.view import SeatView, seat_view
 from italian_poker.play.explain import deal_report, describe_event
 from italian_poker.play.i18n import Language, action_label
 from italian_poker.play.session import Event, FinishedDeal
+from italian_poker.server.limits import MAX_CHIPS, whole_number
+from italian_poker.server.nicknames import nickname_key
 
 TurnKey = tuple[int | None, int, int]
 """What tells one turn from the next: (deal, seat to act, moves so far)."""
@@ -200,6 +202,27 @@ class TableState:
             if slot is not None and slot.nickname == nickname:
                 return i
         return None
+
+    def look_alike(self, nickname: str) -> str | None:
+        """The nickname of a seated player (or of one still in the deal) that ``nickname``
+        would be confused with (:func:`~italian_poker.server.nicknames.nickname_key`)."""
+        key = nickname_key(nickname)
+        names = [slot.nickname for slot in self.slots if slot is not None]
+        if self.in_deal and self.match is not None:
+            names.extend(self.match.deal_seats)
+        return next((name for name in names if nickname_key(name) == key), None)
+
+    def chips(self) -> int:
+        """Every chip at the table: the seats' stacks and the pot (or the chips carried to
+        the next deal)."""
+        total = sum(self.stack(i) for i, slot in enumerate(self.slots) if slot is not None)
+        match = self.match
+        if match is None:
+            return total
+        deal = match.deal
+        if match.phase is MatchPhase.IN_DEAL and deal is not None:
+            return total + sum(deal.start.stacks) + deal.start.carried - sum(deal.stacks)
+        return total + match.carried
 
     def free_seat(self) -> int | None:
         """The lowest empty seat."""
@@ -698,8 +721,8 @@ def parse_action(data: dict[str, Any]) -> Action:
     except ValueError:
         raise ValueError(f"unknown action kind {data.get('kind')!r}") from None
     amount = data.get("amount")
-    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-        raise ValueError("amount must be a whole number of chips or null")
+    if amount is not None:
+        whole_number(amount, 0, MAX_CHIPS, "amount (a number of chips, or null)")
     raw_cards = data.get("cards") or []
     if not isinstance(raw_cards, list) or len(raw_cards) > 5:
         raise ValueError("cards must be a list of at most 5 card codes")
