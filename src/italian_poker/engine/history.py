@@ -260,6 +260,10 @@ def replay(history: HandHistory) -> Deal:
     check the recorded dealing and result. Raises :class:`HistoryError` naming the offending
     action (an illegal or tampered one) or the result that differs."""
     deal, dealt = _run(history)
+    if not any(d.after == 0 for d in history.dealt):
+        # Histories written before the deal at the start got its dealer lines (no blinds
+        # offered, 3.1) are read as they were written.
+        dealt = tuple(d for d in dealt if d.after > 0)
     if history.dealt and _dealt_key(dealt) != _dealt_key(history.dealt):
         for i, (recorded, actual) in enumerate(zip(history.dealt, dealt, strict=False)):
             if _dealt_key((recorded,)) != _dealt_key((actual,)):
@@ -296,8 +300,8 @@ def _run(history: HandHistory) -> tuple[Deal, tuple[Dealt, ...]]:
     except ItalianPokerError as error:
         raise HistoryError(f"the deal cannot start: {error}") from None
     dealt: list[Dealt] = []
-    before = [list(h) for h in deal.hands]
-    _collect_dealt(deal, before, 0, None, dealt)
+    # Without blinds to bet first (Art. 2) the five cards are dealt as the deal starts (3.1).
+    _collect_dealt(deal, [[] for _ in deal.hands], 0, None, dealt)
     for i, entry in enumerate(history.actions):
         notation = action_notation(entry)
         if deal.is_over:
