@@ -9,6 +9,7 @@ import typer
 from italian_poker.engine.cards import format_cards
 from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.hand_rank import Tiebreak, best_ranks, evaluate, read_hands
+from italian_poker.engine.wording import count
 
 app = typer.Typer(
     name="italian-poker",
@@ -234,7 +235,7 @@ def simulate(
     if unknown:
         raise fail(f"--bots: unknown bot level {unknown[0]!r}; choose from {', '.join(POLICIES)}")
     if len(levels) not in (1, players):
-        counts = f"{players} seats, {len(levels)} levels"
+        counts = f"{count(players, 'seat')}, {count(len(levels), 'level')}"
         raise fail(f"--bots needs one level for every seat or one for all: {counts}")
     try:
         table = preset(rules, players=players)

@@ -22,6 +22,7 @@ from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.deal import Outcome, Phase
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.rules import Rules
+from italian_poker.engine.wording import count
 
 DEFAULT_STACK = 100
 """Chips each seat starts (and rebuys) with."""
@@ -176,9 +177,11 @@ def _check(hands: int, players: int, stack: int, rules: Rules) -> None:
     low, high = rules.players_range
     if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
         raise ValueError(f"the number of players must be {low} to {high}, got {players!r}")
-    need = rules.ante + rules.dealer_ante
-    if isinstance(stack, bool) or not isinstance(stack, int) or stack < max(need, 1):
-        raise ValueError(f"the starting stack must be at least {max(need, 1)} chips")
+    need = max(rules.ante + rules.dealer_ante, 1)
+    if isinstance(stack, bool) or not isinstance(stack, int) or stack < need:
+        raise ValueError(
+            f"the starting stack must be at least {count(need, 'chip')}, got {stack!r}"
+        )
 
 
 def seat_levels(bots: Sequence[BotLevel | str], players: int) -> tuple[BotLevel, ...]:
@@ -190,8 +193,8 @@ def seat_levels(bots: Sequence[BotLevel | str], players: int) -> tuple[BotLevel,
         return levels * players
     if len(levels) != players:
         raise ValueError(
-            f"give one bot level for every seat or one for all: {players} seats, "
-            f"{len(levels)} levels"
+            f"give one bot level for every seat or one for all: {count(players, 'seat')}, "
+            f"{count(len(levels), 'level')}"
         )
     return levels
 
@@ -371,8 +374,13 @@ def head_to_head(
     order every deal, the second time with the levels swapped seat for seat: the luck of the
     cards cancels between the two, which narrows the confidence interval of the margin.
     """
+    if isinstance(match_deals, bool) or not isinstance(match_deals, int) or match_deals < 1:
+        raise ValueError(f"a match has at least 1 deal, got {match_deals!r}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 4 * match_deals:
-        raise ValueError(f"play at least two duplicate pairs: {4 * match_deals} deals or more")
+        raise ValueError(
+            f"play at least two duplicate pairs: {count(4 * match_deals, 'deal')} or more, "
+            f"got {deals!r}"
+        )
     first, second = bot_level(challenger), bot_level(baseline)
     table = rules if rules is not None else Rules()
     pairs = deals // (2 * match_deals)

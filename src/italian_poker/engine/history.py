@@ -32,6 +32,7 @@ from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.engine.opening import parse_min_pair
 from italian_poker.engine.rules import BettingStructure, Rules
+from italian_poker.engine.wording import count
 
 VARIANT = "ITA"
 """The PHH ``variant`` code of Italian Poker (not one of PHH's own codes: a PHH reader such as
@@ -274,7 +275,8 @@ def replay(history: HandHistory) -> Deal:
                     f"{_after(actual.after)}"
                 )
         raise HistoryError(
-            f"the history records {len(history.dealt)} dealer lines, the deck deals {len(dealt)}"
+            f"the history records {count(len(history.dealt), 'dealer line')}, "
+            f"the deck deals {len(dealt)}"
         )
     if history.result is not None:
         if deal.result is None:
@@ -346,8 +348,8 @@ def _run(history: HandHistory) -> tuple[Deal, tuple[Dealt, ...]]:
         _collect_dealt(deal, before, i + 1, entry, dealt)
     if len(deal.reshuffles) != len(history.reshuffles):
         raise HistoryError(
-            f"{len(history.reshuffles)} reshuffles are recorded but the deal used "
-            f"{len(deal.reshuffles)}"
+            f"the history records {count(len(history.reshuffles), 'reshuffle')} (4.3), "
+            f"the deal used {len(deal.reshuffles)}"
         )
     return deal, tuple(dealt)
 
@@ -790,7 +792,7 @@ class _Fields:
         ):
             raise self._bad(key, "an array of whole numbers")
         if length is not None and len(value) != length:
-            raise self._bad(key, f"an array of {length} numbers (one per player)")
+            raise self._bad(key, f"an array of {count(length, 'number')} (one per player)")
         return tuple(value)
 
     def texts(self, key: str, default: Any = ...) -> list[str]:
@@ -1012,7 +1014,7 @@ def describe(history: HandHistory, deal: Deal) -> list[str]:
     n = len(history.names)
     rules = history.rules
     lines = [
-        f"Deal{'' if history.number is None else f' {history.number}'}: {n} players, "
+        f"Deal{'' if history.number is None else f' {history.number}'}: {count(n, 'player')}, "
         f"rules {rules.name!r}, {len(history.deck)}-card deck, "
         f"dealer {history.names[history.dealer]} (p{history.dealer + 1})",
         f"To open: {deal.requirement.describe()} / {deal.requirement.describe('it')}",
@@ -1025,7 +1027,8 @@ def describe(history: HandHistory, deal: Deal) -> list[str]:
     antes = _antes(history)
     for s, name in enumerate(history.names):
         extra = f", make-up {history.makeups[s]}" if history.makeups[s] else ""
-        lines.append(f"  p{s + 1} {name}: {history.stacks[s]} chips, ante {antes[s]}{extra}")
+        chips = count(history.stacks[s], "chip")
+        lines.append(f"  p{s + 1} {name}: {chips}, ante {antes[s]}{extra}")
     lines.append("Actions:")
     dealt = list(history.dealt)
     for i in range(len(deal.actions) + 1):
@@ -1036,7 +1039,8 @@ def describe(history: HandHistory, deal: Deal) -> list[str]:
         if i < len(deal.actions):
             lines.append(f"  {i + 1:>3}. {describe_action(deal.actions[i], deal)}")
     if history.reshuffles:
-        lines.append(f"The discards were reshuffled {len(history.reshuffles)} time(s) (4.3)")
+        times = count(len(history.reshuffles), "time")
+        lines.append(f"The discards were reshuffled {times} (4.3)")
     result = deal.result
     if result is None:
         lines.append("The deal is not over.")
