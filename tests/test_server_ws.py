@@ -78,14 +78,24 @@ def test_wrong_token_is_refused(client: TestClient) -> None:
     assert closed.value.code == 4401
 
 
-def test_token_in_query_and_ping(client: TestClient) -> None:
+def test_hello_and_ping(client: TestClient) -> None:
     table = create_table(client)
-    url = f"/ws/tables/{table['invite']}?token={table['player_token']}"
-    with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
-        state = next_state(ws)
+    with connect(client, table["invite"], "") as ws:
+        state = hello(ws, table["player_token"])
         assert state["state"]["you"] == 0 and state["state"]["host"] is True
         ws.send_json({"type": "ping"})
         assert next_message(ws, "pong") == {"type": "pong"}
+
+
+def test_a_token_in_the_url_is_refused_even_when_right(client: TestClient) -> None:
+    """The query form (``?token=``) is gone: URLs are logged; the token goes in ``hello``."""
+    table = create_table(client)
+    url = f"/ws/tables/{table['invite']}?token={table['player_token']}"
+    with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
+        assert next_message(ws, "error")["code"] == "token_in_url"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive_json(ws)
+    assert closed.value.code == 4401
 
 
 def test_out_of_turn_stale_and_bad_messages_change_nothing(client: TestClient) -> None:

@@ -41,6 +41,7 @@ from italian_poker.server.limits import (
     Seats,
     TurnSeconds,
 )
+from italian_poker.server.logs import keep_tokens_out_of_logs
 from italian_poker.server.nicknames import BadNickname, check_nickname, nickname_key
 from italian_poker.server.protocol import BadMessage, error_message, parse_message
 from italian_poker.server.settings import ServerSettings
@@ -226,9 +227,11 @@ def lobby_state(runtime: TableRuntime) -> dict[str, Any]:
 def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
     """The server application; its lifespan opens the database and the tables."""
     server = Server(settings, bot_factory)
+    keep_tokens_out_of_logs()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        keep_tokens_out_of_logs()  # again, should the loggers have been set up anew
         server.open()
         try:
             yield
@@ -484,23 +487,30 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
 async def _authenticate(
     websocket: WebSocket, runtime: TableRuntime, settings: ServerSettings
 ) -> int | None:
-    token = websocket.query_params.get("token")
-    if token is None:
-        try:
-            text = await asyncio.wait_for(
-                websocket.receive_text(), timeout=settings.hello_timeout_seconds
-            )
-        except (TimeoutError, WebSocketDisconnect):
-            await _close(websocket, 4401, "say hello with your token first")
-            return None
-        if len(text.encode()) > settings.max_message_bytes:
-            await _close(websocket, 1009, "message too large")
-            return None
-        try:
-            data = parse_message(text)
-        except BadMessage:
-            data = {}
-        token = data.get("token") if data.get("type") == "hello" else None
+    """The seat of the token in the first message, ``{"type": "hello", "token": ...}``.
+    A token in the URL is refused: URLs end up in logs (and proxies' logs)."""
+    if "token" in websocket.query_params:
+        await _send_and_close(
+            websocket,
+            error_message("token_in_url", "send your token in a hello message, never in the URL"),
+            4401,
+        )
+        return None
+    try:
+        text = await asyncio.wait_for(
+            websocket.receive_text(), timeout=settings.hello_timeout_seconds
+        )
+    except (TimeoutError, WebSocketDisconnect):
+        await _close(websocket, 4401, "say hello with your token first")
+        return None
+    if len(text.encode()) > settings.max_message_bytes:
+        await _close(websocket, 1009, "message too large")
+        return None
+    try:
+        data = parse_message(text)
+    except BadMessage:
+        data = {}
+    token = data.get("token") if data.get("type") == "hello" else None
     seat = runtime.seat_for_token(token_hash(token)) if isinstance(token, str) else None
     if seat is None:
         await websocket.send_json(error_message("unauthorized", "this token holds no seat here"))

@@ -1,0 +1,161 @@
+"""No token, seat or host, appears in any line the server logs: a real uvicorn server (as
+``italian-poker serve`` runs it, with its default logging) is sent requests that carry tokens
+in every place a client might put them, and every record of its access and error loggers is
+read back."""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx2 as httpx
+import pytest
+import uvicorn
+from server_fixtures import bot_factory
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect as ws_connect
+
+from italian_poker.server.app import create_app
+from italian_poker.server.logs import redact
+from italian_poker.server.settings import ServerSettings
+
+LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn", "italian_poker")
+
+
+class Capture(logging.Handler):
+    """Every record, formatted as uvicorn's own handlers would print it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+        if record.exc_info:
+            self.lines.append(logging.Formatter().formatException(record.exc_info))
+
+
+@dataclass
+class Running:
+    base: str
+    capture: Capture
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def running(database_url: str) -> Iterator[Running]:
+    """The server in a thread, logging at ``info`` with uvicorn's default configuration (the
+    access log on); the capture is attached once it has configured its loggers."""
+    port = free_port()
+    settings = ServerSettings(
+        database_url=database_url,
+        port=port,
+        bot_delay_seconds=0.0,
+        next_deal_seconds=0.0,
+        default_turn_seconds=None,
+        seed=3,
+    )
+    config = uvicorn.Config(
+        create_app(settings, bot_factory), host="127.0.0.1", port=port, log_level="info"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    capture = Capture()
+    loggers = [logging.getLogger(name) for name in LOGGERS]
+    for logger in loggers:
+        logger.addHandler(capture)
+    try:
+        yield Running(f"http://127.0.0.1:{port}", capture)
+    finally:
+        for logger in loggers:
+            logger.removeHandler(capture)
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def test_no_token_appears_in_the_servers_log_lines(running: Running) -> None:
+    base, origin = running.base, {"Origin": running.base}
+    ws_base = base.replace("http://", "ws://")
+    with httpx.Client(base_url=base) as http:
+        table = http.post("/api/tables", json={"host_nickname": "Anna", "turn_seconds": None})
+        table.raise_for_status()
+        created = table.json()
+        invite, host, mine = created["invite"], created["host_token"], created["player_token"]
+        other = http.post(f"/api/tables/{invite}/seats", json={"nickname": "Bruno"}).json()
+        theirs = other["player_token"]
+        tokens = {"host": host, "player": mine, "other player": theirs}
+        auth = {"Authorization": f"Bearer {host}"}
+        assert http.post(f"/api/tables/{invite}/start", headers=auth).status_code == 200
+        assert http.get(f"/api/tables/{invite}/ledger", headers=auth).status_code == 200
+        # Clients that put tokens in the URL: the query, a fragment sent by mistake, paths.
+        for path in (
+            f"/api/tables/{invite}/histories?token={mine}",
+            f"/api/tables/{invite}/ledger?x=1&token={host}&y=2",
+            f"/api/tables/{invite}?{theirs}",
+            f"/api/tables/{invite}/histories?access_token={mine}#frag",
+            f"/t/{invite}?token={host}",
+            f"/?token={mine}",
+        ):
+            assert http.get(path).status_code < 500
+    # The WebSocket, the old way (?token=, now refused) and the right way (hello).
+    with ws_connect(f"{ws_base}/ws/tables/{invite}?token={mine}", additional_headers=origin) as ws:
+        refused = json.loads(ws.recv(timeout=5))
+        assert refused["type"] == "error" and refused["code"] == "token_in_url"
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    with ws_connect(f"{ws_base}/ws/tables/{invite}", additional_headers=origin) as ws:
+        ws.send(json.dumps({"type": "hello", "token": theirs}))
+        assert json.loads(ws.recv(timeout=5))["type"] == "state"
+    with pytest.raises(InvalidStatus), ws_connect(f"{ws_base}/ws/tables/{invite}?token={host}"):
+        pass  # no Origin: refused, 403
+    time.sleep(0.3)  # the last lines are written after the response
+    lines = running.capture.lines
+    assert any("/histories?" in line for line in lines), lines  # the requests were logged
+    assert any("WebSocket /ws/tables/" in line for line in lines), lines
+    for line in lines:
+        for who, token in tokens.items():
+            assert token not in line, f"the {who} token is in the log line {line!r}"
+
+
+def test_a_token_in_the_websocket_url_is_refused(running: Running) -> None:
+    with httpx.Client(base_url=running.base) as http:
+        created = http.post("/api/tables", json={"host_nickname": "Anna"}).json()
+    url = f"{running.base.replace('http', 'ws')}/ws/tables/{created['invite']}"
+    with ws_connect(
+        f"{url}?token={created['player_token']}", additional_headers={"Origin": running.base}
+    ) as ws:
+        message = json.loads(ws.recv(timeout=5))
+        assert message["type"] == "error" and message["code"] == "token_in_url"
+        assert "hello" in message["message"]
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=5)
+
+
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        ('127.0.0.1:5 - "GET /api/tables/abc/histories?token=SECRET HTTP/1.1" 200', "abc"),
+        ('127.0.0.1:5 - "WebSocket /ws/tables/abc?token=SECRET" [accepted]', "/ws/tables/abc"),
+        ("/a?SECRET", "/a?"),
+        ("http://x/y?a=1&b=SECRET#SECRET", "http://x/y?"),
+    ],
+)
+def test_redaction_cuts_every_query(line: str, kept: str) -> None:
+    redacted = redact(line)
+    assert "SECRET" not in redacted and kept in redacted
