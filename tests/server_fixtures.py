@@ -1,7 +1,7 @@
 """Shared fixtures of the server tests: a fresh database per test (SQLite always, PostgreSQL
-when ``ITALIAN_POKER_TEST_POSTGRES_URL`` is set; with ``ITALIAN_POKER_REQUIRE_POSTGRES=1`` a
-missing PostgreSQL fails instead of skipping), an app with instant bots, and helpers that
-drive the REST API and the WebSocket like a browser would."""
+when ``ITALIAN_POKER_TEST_POSTGRES_URL`` is set, else that run is skipped and says why; with
+``ITALIAN_POKER_REQUIRE_POSTGRES=1`` a missing PostgreSQL fails instead), an app with
+instant bots, and helpers that drive the REST API and the WebSocket like a browser would."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from italian_poker.server.settings import ServerSettings
 
 POSTGRES_VARIABLE = "ITALIAN_POKER_TEST_POSTGRES_URL"
 REQUIRE_VARIABLE = "ITALIAN_POKER_REQUIRE_POSTGRES"
+SKIP_REASON = f"set {POSTGRES_VARIABLE} to run against PostgreSQL"
 ORIGIN = "http://testserver"
 RECEIVE_SECONDS = 5.0
 """Longest wait for a server message before the test fails (a server bug must not hang)."""
@@ -35,13 +36,6 @@ RECEIVE_SECONDS = 5.0
 def bot_factory(level: str, seed: int | None) -> Policy:
     """The real bots, as ``cli.py`` passes them."""
     return make_bot(level, seed=seed)
-
-
-def _backends() -> list[str]:
-    backends = ["sqlite"]
-    if os.environ.get(POSTGRES_VARIABLE) or os.environ.get(REQUIRE_VARIABLE) == "1":
-        backends.append("postgresql")
-    return backends
 
 
 def _fresh_postgres(url: str) -> str:
@@ -62,14 +56,17 @@ def _fresh_postgres(url: str) -> str:
     return url
 
 
-@pytest.fixture(params=_backends())
+@pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, empty database for this test."""
+    """A fresh, empty database for this test: each test runs once per backend, and the
+    PostgreSQL run is reported as skipped, with the reason, when no URL is set."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'server.sqlite3'}"
     url = os.environ.get(POSTGRES_VARIABLE, "")
     if not url:
-        pytest.fail(f"{REQUIRE_VARIABLE}=1 but {POSTGRES_VARIABLE} is not set")
+        if os.environ.get(REQUIRE_VARIABLE) == "1":
+            pytest.fail(f"{REQUIRE_VARIABLE}=1 but {POSTGRES_VARIABLE} is not set")
+        pytest.skip(SKIP_REASON)
     return _fresh_postgres(url)
 
 
