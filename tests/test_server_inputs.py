@@ -19,7 +19,9 @@ from server_fixtures import (
     hello,
     join,
     next_message,
+    receive_json,
 )
+from starlette.websockets import WebSocketDisconnect
 
 from italian_poker.server.limits import MAX_CHIPS
 
@@ -356,3 +358,78 @@ def test_a_bot_is_not_named_like_a_seated_player(client: TestClient) -> None:
     bot = client.post(f"/api/tables/{table['invite']}/bots", json={"level": "simple"}, headers=host)
     assert bot.status_code == 201, bot.text
     assert bot.json()["nickname"] == "Bot 2"
+
+
+@pytest.mark.parametrize("name", ["a\u0000b", "\u202eevil", "Ta\u200bvolo", "one\ntwo", "a\tb"])
+def test_a_table_name_with_control_or_invisible_characters_is_a_422(
+    odd_client: TestClient, name: str
+) -> None:
+    """The table's name is shown to every player, as nicknames are: the same characters are
+    refused (a NUL was also a 500 on PostgreSQL, whose text columns cannot hold one)."""
+    response = odd_client.post("/api/tables", json={"host_nickname": "Anna", "name": name})
+    assert response.status_code == 422, response.text
+    assert response.json()["error"] == "bad_name"
+
+
+# --- malformed bodies and messages -----------------------------------------------------------
+
+
+def test_deeply_nested_json_over_the_websocket_is_a_bad_message(client: TestClient) -> None:
+    """Nested arrays within the size limit made ``json.loads`` raise RecursionError, which
+    ended the connection with a traceback in the log; it is a ``bad_message`` like any other
+    malformed message, and the connection goes on."""
+    table = create_table(client)
+    with connect(client, table["invite"], "") as ws:
+        hello(ws, table["player_token"])
+        for text in ("[" * 2000 + "]" * 2000, '{"type":' + "[" * 2000 + "]" * 2000 + "}"):
+            ws.send_text(text)
+            assert next_message(ws, "error")["code"] == "bad_message"
+        ws.send_json({"type": "ping"})
+        assert next_message(ws, "pong") == {"type": "pong"}
+
+
+def test_a_deeply_nested_hello_is_refused_as_a_wrong_token(client: TestClient) -> None:
+    table = create_table(client)
+    with connect(client, table["invite"], "") as ws:
+        ws.send_text("[" * 2000 + "]" * 2000)
+        assert next_message(ws, "error")["code"] == "unauthorized"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive_json(ws)
+    assert closed.value.code == 4401
+
+
+def test_http_errors_are_json_with_an_error_and_a_message(odd_client: TestClient) -> None:
+    table = create_table(odd_client)
+    invite = table["invite"]
+    for method, path, body, status in (
+        ("GET", "/api/nothing-here", None, 404),
+        ("PUT", f"/api/tables/{invite}/start", None, 405),
+        ("POST", f"/api/tables/{invite}/seats", "[" * 5000 + "]" * 5000, 400),
+        ("POST", f"/api/tables/{invite}/seats", "{nope", 422),
+    ):
+        response = odd_client.request(
+            method, path, content=body, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == status, (path, response.text)
+        error = response.json()
+        assert set(error) == {"error", "message"} and error["message"], error
+
+
+def test_a_request_body_over_the_limit_is_a_413_unread(odd_client: TestClient) -> None:
+    """A client cannot make the server hold megabytes: bodies are limited (16 KiB), by
+    their Content-Length before anything is read, and as they arrive when chunked."""
+    table = create_table(odd_client)
+    path = f"/api/tables/{table['invite']}/seats"
+    big = b'{"nickname": "' + b"a" * (1 << 20) + b'"}'
+    response = odd_client.post(path, content=big, headers={"content-type": "application/json"})
+    assert response.status_code == 413 and response.json()["error"] == "too_large"
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"nickname": "'
+        for _ in range(64):
+            yield b"a" * 1024
+        yield b'"}'
+
+    response = odd_client.post(path, content=chunks(), headers={"content-type": "application/json"})
+    assert response.status_code == 413 and response.json()["error"] == "too_large"
+    assert odd_client.post(path, json={"nickname": "Bruno"}).status_code == 201

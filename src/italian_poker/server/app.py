@@ -24,6 +24,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from italian_poker.engine.errors import ItalianPokerError
@@ -42,7 +44,7 @@ from italian_poker.server.limits import (
     TurnSeconds,
 )
 from italian_poker.server.logs import keep_tokens_out_of_logs
-from italian_poker.server.nicknames import BadNickname, check_nickname, nickname_key
+from italian_poker.server.nicknames import BadName, check_nickname, check_text, nickname_key
 from italian_poker.server.protocol import BadMessage, error_message, parse_message
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.store import Store, token_hash
@@ -102,8 +104,18 @@ def _nickname(text: str) -> str:
     """The nickname as kept (``nicknames.check_nickname``), or 422."""
     try:
         return check_nickname(text)
-    except BadNickname as error:
+    except BadName as error:
         raise ApiError(422, "bad_nickname", str(error)) from None
+
+
+def _table_name(text: str) -> str:
+    """The table's name as kept (the same characters as nicknames), or 422."""
+    if not text.strip():
+        return "Tavolo"
+    try:
+        return check_text(text, "a table's name", 60)
+    except BadName as error:
+        raise ApiError(422, "bad_name", str(error)) from None
 
 
 def _validation_message(error: RequestValidationError) -> str:
@@ -129,6 +141,48 @@ def origin_of(url: str) -> str:
     """``scheme://host[:port]`` of ``url``."""
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+}
+"""The ``error`` of the framework's own HTTP errors (unknown route, unreadable body, ...)."""
+
+
+class BodyLimit:
+    """ASGI middleware: a request body longer than ``limit`` bytes is a 413, by its
+    ``Content-Length`` before anything is read, or as soon as a chunked one passes it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            response = JSONResponse(self._refusal(), 413, {"Connection": "close"})
+            await response(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise StarletteHTTPException(413, self._refusal()["message"])
+            return message
+
+        await self.app(scope, limited, send)
+
+    def _refusal(self) -> dict[str, str]:
+        return {"error": "too_large", "message": f"a request body is at most {self.limit} bytes"}
 
 
 class Server:
@@ -240,6 +294,7 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
 
     app = FastAPI(title="Italian Poker", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.server = server
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -248,6 +303,13 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
     @app.exception_handler(Refusal)
     async def _refusal(_request: Request, error: Refusal) -> JSONResponse:
         return JSONResponse({"error": error.code, "message": error.message}, error.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(error.status_code, "http_error")
+        return JSONResponse(
+            {"error": code, "message": str(error.detail)}, error.status_code, error.headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
@@ -281,6 +343,7 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, srv: ServerDep) -> dict[str, Any]:
         nickname = _nickname(body.host_nickname)
+        name = _table_name(body.name)
         changes: dict[str, Any] = {"players": body.seats}
         if body.ante is not None:
             changes["ante"] = body.ante
@@ -315,7 +378,7 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
         player_token = secrets.token_urlsafe(32)
         table_id = srv.store.create_table(
             invite_hash=token_hash(invite),
-            name=body.name.strip() or "Tavolo",
+            name=name,
             rules=rules.to_dict(),
             options=options,
             host_token_hash=token_hash(host_token),

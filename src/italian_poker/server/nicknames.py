@@ -107,32 +107,39 @@ _LOOK_ALIKES = str.maketrans(
 )
 
 
-class BadNickname(ValueError):
-    """A nickname the server refuses, with a message a player can act on."""
+class BadName(ValueError):
+    """A nickname (or a table's name) the server refuses, with a message a player can act
+    on."""
+
+
+def check_text(text: str, what: str, max_length: int) -> str:
+    """``text`` less the spaces around it, 1 to ``max_length`` characters, none of them a
+    control or invisible one (the rule for anything shown to the table); raises
+    :class:`BadName` naming ``what``."""
+    name = text.strip()
+    if not name:
+        raise BadName(f"{what} needs at least one visible character")
+    if len(name) > max_length:
+        raise BadName(f"{what} is 1 to {max_length} characters")
+    for char in name:
+        code = ord(char)
+        if unicodedata.category(char) in _REFUSED_CATEGORIES or code in _INVISIBLE:
+            raise BadName(f"{what} cannot hold control or invisible characters (U+{code:04X})")
+        if char.isspace() and unicodedata.category(char) != "Zs":
+            raise BadName(f"{what} cannot hold tabs or line breaks (U+{code:04X})")
+    return name
 
 
 def check_nickname(text: str) -> str:
     """The nickname as it is kept (``text`` less the spaces around it); raises
-    :class:`BadNickname` when it breaks the rule."""
-    name = text.strip()
-    if not name:
-        raise BadNickname("a nickname needs at least one visible character")
-    if len(name) > MAX_LENGTH:
-        raise BadNickname(f"a nickname is 1 to {MAX_LENGTH} characters")
-    for char in name:
-        code = ord(char)
-        if unicodedata.category(char) in _REFUSED_CATEGORIES or code in _INVISIBLE:
-            raise BadNickname(
-                f"a nickname cannot hold control or invisible characters (U+{code:04X})"
-            )
-        if char.isspace() and char != " " and unicodedata.category(char) != "Zs":
-            raise BadNickname(f"a nickname cannot hold tabs or line breaks (U+{code:04X})")
+    :class:`BadName` when it breaks the rule."""
+    name = check_text(text, "a nickname", MAX_LENGTH)
     if unicodedata.category(name[0]).startswith("M"):
-        raise BadNickname("a nickname cannot begin with a combining mark")
+        raise BadName("a nickname cannot begin with a combining mark")
     scripts = scripts_of(name)
     if len(scripts) > 1 and not any(scripts <= allowed for allowed in _ALLOWED_MIXES):
         mixed = " and ".join(sorted(scripts))
-        raise BadNickname(f"a nickname cannot mix letters of different scripts ({mixed})")
+        raise BadName(f"a nickname cannot mix letters of different scripts ({mixed})")
     return name
 
 

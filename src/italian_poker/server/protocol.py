@@ -310,7 +310,7 @@ def parse_message(text: str) -> dict[str, Any]:
     """A client message: a JSON object with a known ``type``; raises :class:`BadMessage`."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         raise BadMessage("a message must be a JSON object") from None
     if not isinstance(data, dict):
         raise BadMessage("a message must be a JSON object")

@@ -29,6 +29,9 @@ class ServerSettings:
     allowed_origins: tuple[str, ...] = ()
     """Extra ``scheme://host:port`` origins allowed to open the WebSocket."""
     max_message_bytes: int = 4096
+    """The longest WebSocket message a client may send."""
+    max_body_bytes: int = 16_384
+    """The longest request body (larger ones are a 413 before they are read)."""
     rate_per_second: float = 20.0
     rate_burst: int = 40
     rate_strikes: int = 20
