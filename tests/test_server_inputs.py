@@ -4,6 +4,7 @@ beyond what the database holds, look-alike nicknames. Every refusal is a 4xx wit
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -433,3 +434,15 @@ def test_a_request_body_over_the_limit_is_a_413_unread(odd_client: TestClient) -
     response = odd_client.post(path, content=chunks(), headers={"content-type": "application/json"})
     assert response.status_code == 413 and response.json()["error"] == "too_large"
     assert odd_client.post(path, json={"nickname": "Bruno"}).status_code == 201
+
+
+def test_a_binary_hello_is_refused_as_a_wrong_token(client: TestClient) -> None:
+    """A binary first frame made ``receive_text`` raise KeyError: the connection dropped
+    without a close code and the log got a traceback."""
+    table = create_table(client)
+    with connect(client, table["invite"], "") as ws:
+        ws.send_bytes(json.dumps({"type": "hello", "token": table["player_token"]}).encode())
+        assert next_message(ws, "error")["code"] == "unauthorized"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive_json(ws)
+    assert closed.value.code == 4401

@@ -560,19 +560,23 @@ async def _authenticate(
         )
         return None
     try:
-        text = await asyncio.wait_for(
-            websocket.receive_text(), timeout=settings.hello_timeout_seconds
+        message = await asyncio.wait_for(
+            websocket.receive(), timeout=settings.hello_timeout_seconds
         )
-    except (TimeoutError, WebSocketDisconnect):
+    except TimeoutError:
+        message = {"type": "websocket.disconnect"}
+    if message["type"] == "websocket.disconnect":
         await _close(websocket, 4401, "say hello with your token first")
         return None
-    if len(text.encode()) > settings.max_message_bytes:
+    text = message.get("text")
+    size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
+    if size > settings.max_message_bytes:
         await _close(websocket, 1009, "message too large")
         return None
-    try:
-        data = parse_message(text)
-    except BadMessage:
-        data = {}
+    data: dict[str, Any] = {}
+    if text is not None:  # a binary hello says nothing
+        with contextlib.suppress(BadMessage):
+            data = parse_message(text)
     token = data.get("token") if data.get("type") == "hello" else None
     seat = runtime.seat_for_token(token_hash(token)) if isinstance(token, str) else None
     if seat is None:
