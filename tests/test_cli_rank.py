@@ -145,7 +145,8 @@ def test_rank_names_the_hand_at_fault() -> None:
 def test_rank_usage_errors_exit_with_code_2(args: list[str]) -> None:
     result = run("rank", *args)
     assert result.exit_code == 2
-    assert "Usage" in result.output
+    assert result.stderr.startswith("error: ")
+    assert result.stderr.endswith(" (see: italian-poker rank --help)\n")
 
 
 def test_help_lists_the_commands() -> None:

@@ -2,17 +2,68 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
 from italian_poker.engine.cards import format_cards
 from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.hand_rank import Tiebreak, best_ranks, evaluate, read_hands
 from italian_poker.engine.wording import count
 
+_CLICK_ERROR: type[Exception] = next(
+    c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
+)
+"""Click's base of usage errors (Typer's own copy of Click in recent Typer, else Click's)."""
+
+
+class _OneLineErrors(TyperGroup):
+    """The commands, with usage errors (a bad number, an unknown option, a missing argument)
+    printed as one line, ``error: ... (see: italian-poker CMD --help)``, exit code 2."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        names = (args, prog_name, complete_var)
+        if not standalone_mode:
+            return super().main(*names, False, windows_expand_args, **extra)
+        try:
+            code = super().main(*names, False, windows_expand_args, **extra)
+        except _CLICK_ERROR as error:
+            _usage_error(error)
+        except typer.Abort:
+            typer.echo("error: aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_error(error: Any) -> NoReturn:
+    """Print a Click error on one line and exit with its code (2 for usage errors)."""
+    if type(error).__name__ == "NoArgsIsHelpError":  # no command: the help is the message
+        if error.format_message():  # with rich, the help is already printed
+            error.show()
+        sys.exit(error.exit_code)
+    text = " ".join(str(error.format_message()).split()).rstrip(".")
+    if text[:1].isupper() and not text[1:2].isupper():
+        text = text[0].lower() + text[1:]
+    ctx = getattr(error, "ctx", None)
+    text += f" (see: {'italian-poker' if ctx is None else ctx.command_path} --help)"
+    typer.echo(f"error: {text}", err=True)
+    sys.exit(error.exit_code)
+
+
 app = typer.Typer(
     name="italian-poker",
+    cls=_OneLineErrors,
     help="Italian Poker (poker all'italiana): play, rank hands, replay and simulate.",
     no_args_is_help=True,
     add_completion=False,
@@ -131,6 +182,8 @@ def play(
     )
     summary = run_game(session, lang=language, four_colour=four_colour)
     typer.echo("\n".join(summary_lines(summary, language)))
+    if summary.error is not None:
+        raise typer.Exit(code=1)  # the game crashed: never exit 0 after an error
 
 
 @app.command()

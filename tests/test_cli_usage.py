@@ -1,0 +1,59 @@
+"""Bad command lines end with exit code 2 and one line, ``error: ...``, on standard error:
+usage errors too (a bad number, an unknown option or value, a missing argument), as the
+commands' own checks do. Help is still help."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from italian_poker.cli import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("args", "start", "command"),
+    [
+        (
+            ["rank", "--players", "abc", "Ah Kh Qh Jh Th"],
+            "error: invalid value for '--players'",
+            "rank",
+        ),
+        (
+            ["rank", "--tiebreak", "bogus", "Ah Kh Qh Jh Th"],
+            "error: invalid value for '--tiebreak'",
+            "rank",
+        ),
+        (["rank"], "error: missing argument", "rank"),
+        (["rank", "--bogus", "Ah Kh Qh Jh Th"], "error: no such option: --bogus", "rank"),
+        (["simulate", "--hands", "x"], "error: invalid value for '--hands'", "simulate"),
+        (["simulate", "--hands"], "error: option '--hands' requires an argument", None),
+        (["simulate", "--players", "3.5"], "error: invalid value for '--players'", "simulate"),
+        (["replay"], "error: missing argument", "replay"),
+        (["replay", "a.phh", "b.phh"], "error: got unexpected extra argument(s) (b.phh)", "replay"),
+        (["bogus"], "error: no such command 'bogus'", None),
+        (["play", "--players", "many"], "error: invalid value for '--players'", "play"),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], start: str, command: str | None) -> None:
+    """Typer printed these as a framed box of several lines under the usage text."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(start), lines[0]
+    path = "italian-poker" if command is None else f"italian-poker {command}"
+    assert lines[0].endswith(f" (see: {path} --help)")
+    assert "╭" not in result.stderr and "Traceback" not in result.output
+
+
+def test_help_is_still_printed() -> None:
+    result = runner.invoke(app, ["rank", "--help"])
+    assert result.exit_code == 0
+    assert "--players" in result.stdout and "--tiebreak" in result.stdout
+    bare = runner.invoke(app, [])
+    assert bare.exit_code == 2  # no command: the help, as before
+    assert "rank" in bare.output and "replay" in bare.output and "simulate" in bare.output
+    assert "error:" not in bare.output
