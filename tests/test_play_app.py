@@ -14,7 +14,9 @@ from test_play_session import (
     PAROL_SAYER,
     deck,
     new_session,
+    session_at_human_draw,
 )
+from textual.pilot import Pilot
 from textual.widgets import Input, Markdown, RichLog, Static
 from typer.testing import CliRunner
 
@@ -24,7 +26,7 @@ from italian_poker.engine.cards import Rank
 from italian_poker.engine.deal import Outcome, Phase
 from italian_poker.play.app import HelpScreen, PokerApp, SummaryScreen, TableScreen
 from italian_poker.play.i18n import Language
-from italian_poker.play.session import Session, SessionState, SessionSummary
+from italian_poker.play.session import Session, SessionState, SessionSummary, hand_rank
 from italian_poker.play.storage import HistoryStore
 from italian_poker.play.widgets import FOUR_COLOURS, ActionButton, CardBox
 
@@ -250,3 +252,52 @@ async def test_four_colour_deck_and_seats_for_nine_players() -> None:
             face = box.content
             assert isinstance(face, Text) and not box.has_class("back")
             assert FOUR_COLOURS[card.suit] in str(face.style)
+
+
+# --- 4.2: the fourth card of a draw of four comes after the other drawers ---------------
+
+
+def four_card_draw_app(lang: Language = Language.EN) -> tuple[Session, PokerApp]:
+    """The scripted full deal at the human's draw (the human draws first, the three bots
+    after), on a table whose bots wait a second before each action, as in real play."""
+    session = session_at_human_draw()
+    return session, PokerApp(session, lang=lang, delay=1.0)
+
+
+async def finish_bots(app: PokerApp, pilot: Pilot[SessionSummary]) -> None:
+    """Let the waiting bots act at once."""
+    app.table.delay = 0
+    await pilot.pause(1.3)
+
+
+async def test_four_card_draw_before_other_drawers_does_not_crash() -> None:
+    session, app = four_card_draw_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "2", "3", "4", "enter")
+        view = session.human_view()
+        assert view is not None and len(view.hand) == 4  # 4.2: the fourth card waits
+        assert session.state is SessionState.BOT_TURN
+        info = text_of(app, "#hand-info")
+        assert "4 cards held" in info and "1 card still to come" in info and "4.2" in info
+        boxes = list(app.table.query(CardBox))
+        assert not any(box.has_class("empty") for box in boxes)  # four faces, one back
+        assert boxes[4].has_class("back") and boxes[4].has_class("pending")
+        assert not any(box.has_class("back") for box in boxes[:4])
+        await finish_bots(app, pilot)
+        view = session.human_view()
+        assert view is not None and len(view.hand) == 5
+        assert session.state is SessionState.HUMAN_TURN
+        rank = hand_rank(view)
+        assert rank is not None
+        assert text_of(app, "#hand-info") == f"Your hand\n{rank.describe(Language.EN)}"
+        assert not any(box.has_class("back") for box in app.table.query(CardBox))
+
+
+async def test_four_card_draw_pending_fourth_card_in_italian() -> None:
+    _, app = four_card_draw_app(Language.IT)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "2", "3", "4", "enter")
+        info = text_of(app, "#hand-info")
+        assert "4 carte in mano" in info and "manca ancora 1 carta" in info
+        await finish_bots(app, pilot)
+        assert "manca" not in text_of(app, "#hand-info")

@@ -6,11 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from typer.testing import CliRunner
 
 from italian_poker import cli
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import Card
+from italian_poker.engine.view import SeatView
 from italian_poker.play import app as play_app
 from italian_poker.play.i18n import Language
 from italian_poker.play.session import Session, SessionSummary
@@ -117,3 +119,45 @@ def test_seed_makes_the_session_reproducible(
     again = first_deal(monkeypatch, tmp_path, "11")
     other = first_deal(monkeypatch, tmp_path, "12")
     assert first == again and first != other
+
+
+class CrashingBot:
+    """A bot whose every decision raises: the game dies of an unexpected exception."""
+
+    def act(self, view: SeatView) -> Action:
+        raise RuntimeError("the bot fell over")
+
+
+def test_crash_of_the_game_exits_non_zero_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The real ``run_game`` (headless) with a bot that raises as soon as it is asked: the
+    command must not exit 0 as if the session had ended normally."""
+    from italian_poker.analysis import bots
+
+    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setenv(DATA_DIR_VARIABLE, str(tmp_path))
+    monkeypatch.setattr(bots, "make_bot", lambda level, seed=None: CrashingBot())
+    run = play_app.PokerApp.run
+
+    async def decline_and_pass(pilot: Pilot[SessionSummary]) -> None:
+        # The human speaks first (no blind, then pass); then a bot is asked and raises.
+        # The keys are handled in the app's own loop, where a real crash happens.
+        for _ in range(100):  # until the table is mounted and the first deal begun
+            table = pilot.app.screen_stack[0]
+            if isinstance(table, play_app.TableScreen) and table.session.legal_actions():
+                break
+            await pilot.pause(0.05)
+        assert isinstance(table, play_app.TableScreen)
+        pilot.app.call_later(table.press, "n")
+        pilot.app.call_later(table.press, "p")
+
+    def headless_run(self: play_app.PokerApp) -> SessionSummary | None:
+        return run(self, headless=True, size=(120, 40), auto_pilot=decline_and_pass)
+
+    monkeypatch.setattr(play_app.PokerApp, "run", headless_run)
+    result = runner.invoke(cli.app, ["play", "--seed", "1", "--lang", "en"])
+    assert result.exit_code == 1, result.output
+    assert "RuntimeError: the bot fell over" in result.output
+    assert "The game stopped on an error" in result.output
+    assert "Session summary" in result.output

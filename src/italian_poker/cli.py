@@ -184,6 +184,8 @@ def play(
     typer.echo("\n".join(summary_lines(summary, language)))
     if summary.error is not None:
         raise typer.Exit(code=1)  # the game crashed: never exit 0 after an error
+    if summary.error is not None:
+        raise typer.Exit(code=1)  # the game crashed: never exit 0 after an error
 
 
 @app.command()

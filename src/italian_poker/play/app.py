@@ -9,6 +9,7 @@ screen (the rules in the chosen language and the keys), ``q`` the session summar
 
 from __future__ import annotations
 
+import dataclasses
 from importlib import resources
 from typing import ClassVar
 
@@ -24,7 +25,6 @@ from textual.widgets import Button, Input, Markdown, RichLog, Static
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.errors import IllegalActionError
-from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.play.explain import deal_report, describe_event, summary_lines
 from italian_poker.play.i18n import (
@@ -41,6 +41,8 @@ from italian_poker.play.session import (
     SessionState,
     SessionSummary,
     breaks_opening,
+    cards_to_come,
+    hand_rank,
     last_actions,
 )
 from italian_poker.play.widgets import (
@@ -74,6 +76,7 @@ CardBox { width: 11; height: 5; border: round #a9a49a; background: #f4f1ea; padd
 CardBox.selected { border: heavy #e0af68; background: #fff1c2; }
 CardBox.empty { background: #10241b; border: round #2f4a3e; }
 CardBox.back { background: #24283b; border: round #7aa2f7; }
+CardBox.pending { border: round #e0af68; }
 #hand-info { width: 1fr; padding: 1 2; }
 #prompt { height: auto; min-height: 1; padding: 0 1; color: #e5e9f0; }
 #actions { height: 3; padding: 0 1; }
@@ -246,6 +249,10 @@ class TableScreen(Screen[None]):
                 return
             self._bot_due = False
             self._record(self.session.step())
+            if self.delay <= 0:
+                # Without a pause the table is still drawn after every action, so every
+                # state a player could see is drawn (and tested) at least once.
+                self.refresh_table()
         self._announce_deal()
         self.refresh_table()
 
@@ -556,28 +563,38 @@ class TableScreen(Screen[None]):
         info = self.query_one("#hand-info", Static)
         in_blinds = view is not None and view.phase is Phase.BLINDS
         hand = view.hand if view is not None else ()
+        # 4.2: after a draw of four the hand holds four cards until the others have drawn.
+        due = cards_to_come(view) if view is not None else 0
         for i, box in enumerate(boxes):
             card = hand[i] if i < len(hand) else None
+            pending = card is None and i < len(hand) + due
             box.show(
                 card,
                 position=i + 1,
                 selected=i in self.selected,
-                back=in_blinds,
+                back=in_blinds or pending,
                 four_colour=self.four_colour,
+                pending=pending,
             )
         if view is None:
             info.update(Text(tr(self.lang, "not_in_deal"), style="italic"))
-        elif not hand:
+            return
+        if not hand:
             info.update(Text(tr(self.lang, "no_cards_yet"), style="italic"))
-        else:
-            rank = evaluate(hand, players=view.players, tiebreak=view.rules.tiebreak)
-            text = Text(tr(self.lang, "your_hand") + "\n", style="bold")
-            text.append(rank.describe(self.lang), style="bold #e0af68")
-            if self.selected:
-                discards = [hand[p] for p in self.selected]
-                if breaks_opening(view, discards) and view.rules.opener_may_split:
-                    text.append("\n" + tr(self.lang, "prompt_draw_split"), style="#f7768e")
+            return
+        text = Text(tr(self.lang, "your_hand") + "\n", style="bold")
+        rank = hand_rank(view)
+        if rank is None:
+            # The hand is named only once it has its five cards.
+            text.append(tr(self.lang, "hand_pending", held=len(hand), due=due), style="italic")
             info.update(text)
+            return
+        text.append(rank.describe(self.lang), style="bold #e0af68")
+        if self.selected:
+            discards = [hand[p] for p in self.selected if p < len(hand)]
+            if breaks_opening(view, discards) and view.rules.opener_may_split:
+                text.append("\n" + tr(self.lang, "prompt_draw_split"), style="#f7768e")
+        info.update(text)
 
     def _render_actions(self) -> None:
         bar = self.query_one("#actions", Horizontal)
@@ -697,6 +714,22 @@ def run_game(
     four_colour: bool = False,
     delay: float = 0.7,
 ) -> SessionSummary:
-    """Play ``session`` full screen until the human quits; returns the session summary."""
-    summary = PokerApp(session, lang=lang, four_colour=four_colour, delay=delay).run()
-    return summary if summary is not None else session.summary()
+    """Play ``session`` full screen until the human quits; returns the session summary.
+
+    If the app dies of an exception (Textual then prints the traceback and sets a non-zero
+    :attr:`App.return_code`), the summary is the session as it stood, with
+    :attr:`SessionSummary.error` saying what went wrong: the caller must exit non-zero."""
+    app = PokerApp(session, lang=lang, four_colour=four_colour, delay=delay)
+    summary = app.run()
+    return finished_summary(app, summary)
+
+
+def finished_summary(app: PokerApp, returned: SessionSummary | None) -> SessionSummary:
+    """The summary of a finished run of ``app`` whose :meth:`App.run` gave ``returned``:
+    marked with the error when the app stopped on one (a non-zero return code)."""
+    code = app.return_code
+    if not code:
+        return returned if returned is not None else app.session.summary()
+    problem = app._exception  # Textual keeps the exception that stopped the app
+    error = f"exit status {code}" if problem is None else f"{type(problem).__name__}: {problem}"
+    return dataclasses.replace(app.session.summary(), error=error)

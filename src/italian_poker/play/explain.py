@@ -22,10 +22,15 @@ from italian_poker.engine.hand_rank import (
     StraightFlushClass,
     Tiebreak,
     best_ranks,
-    evaluate,
 )
 from italian_poker.play.i18n import Language, action_label, tr
-from italian_poker.play.session import Event, FinishedDeal, OverReason, SessionSummary
+from italian_poker.play.session import (
+    Event,
+    FinishedDeal,
+    OverReason,
+    SessionSummary,
+    hand_rank,
+)
 
 
 class WinReason(StrEnum):
@@ -210,8 +215,8 @@ def deal_report(deal: FinishedDeal, lang: Language) -> list[str]:
             )
         elif action.kind is ActionKind.MUCK:
             lines.append(tr(lang, "report_mucked", name=names[action.seat]))
-    if deal.human_in_deal and view.seat not in view.shown and len(view.hand) == 5:
-        mine = evaluate(view.hand, players=view.players, tiebreak=view.rules.tiebreak)
+    mine = hand_rank(view) if deal.human_in_deal and view.seat not in view.shown else None
+    if mine is not None:
         lines.append(
             tr(lang, "report_your_hand", cards=cards_text(view.hand), category=mine.describe(lang))
         )
@@ -279,9 +284,11 @@ def describe_event(event: Event, lang: Language) -> list[str]:
 
 
 def summary_lines(summary: SessionSummary, lang: Language) -> list[str]:
-    """The session summary shown on quitting."""
-    lines = [
-        tr(lang, "summary_title"),
+    """The session summary shown on quitting (after an error, it says so first)."""
+    lines = [tr(lang, "summary_title")]
+    if summary.error is not None:
+        lines.append(tr(lang, "summary_error", error=summary.error))
+    lines += [
         tr(
             lang,
             "summary_deals",

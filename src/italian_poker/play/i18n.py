@@ -4,10 +4,16 @@
 names an action (*apro*, *vedo*, *rilancio*, ...) and :data:`ACTION_KEYS` gives each action
 its one-key shortcut, the same in both languages. Hand categories come from the engine
 (``HandRank.description`` / ``description_it``).
+
+Counted words follow the count through one mechanism, :func:`plural`: in a template a
+number placeholder may carry the two forms as its format, ``{count:card|cards}`` (``1 card``,
+``2 cards``); a ``#`` in a form places the number, ``{amount:ti serve # fiche|ti servono #
+fiches}``.
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from enum import StrEnum
 
@@ -139,6 +145,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "no_cards_yet": (
         "No cards yet: the blind is bet before the deal (Art. 2)",
         "Ancora nessuna carta: il buio si punta prima della distribuzione (Art. 2)",
+    ),
+    "hand_pending": (
+        "{held:card|cards} held; {due:card|cards} still to come, after the others have drawn (4.2)",
+        "{held:carta|carte} in mano; {due:manca ancora # carta, che arriva|mancano ancora # "
+        "carte, che arrivano} dopo il cambio degli altri (4.2)",
     ),
     "not_in_deal": (
         "You are not in this deal: the bots play it out",
@@ -353,6 +364,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Hand histories: {path} (replay with: italian-poker replay {path})",
         "Storie delle mani: {path} (rivedile con: italian-poker replay {path})",
     ),
+    "summary_error": (
+        "The game stopped on an error ({error}); this is the session as it stood then. "
+        "Please report it with the traceback above.",
+        "La partita si è interrotta per un errore ({error}); ecco la partita com'era a quel "
+        "punto. Per favore segnalalo con il traceback qui sopra.",
+    ),
     "summary_no_histories": ("No deal was completed.", "Nessuna mano è stata completata."),
     "summary_abandoned": (
         "The deal in progress was left unfinished and is not counted.",
@@ -392,11 +409,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
 """Message key -> (English, Italian) template."""
 
 
+def plural(count: int, one: str, many: str) -> str:
+    """``one`` when ``count`` is exactly 1, else ``many``: English and Italian alike use the
+    plural for 0 and from 2 on (0 chips, 1 chip, 2 chips; 0 mani, 1 mano, 2 mani)."""
+    return one if count == 1 else many
+
+
+def counted(count: int, one: str, many: str) -> str:
+    """``count`` with the form of a word that agrees with it: ``1 chip``, ``2 chips``. A
+    ``#`` in the forms places the number (``ne ha cambiata #``); without one the number comes
+    first."""
+    form = plural(count, one, many)
+    return form.replace("#", str(count)) if "#" in form else f"{count} {form}"
+
+
+class _MessageFormatter(string.Formatter):
+    """``str.format`` plus the plural format ``{count:one|many}`` (see :func:`counted`)."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" in format_spec:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"a counted word needs a whole number, got {value!r}")
+            one, _, many = format_spec.partition("|")
+            return counted(value, one, many)
+        result: str = super().format_field(value, format_spec)
+        return result
+
+
+_FORMATTER = _MessageFormatter()
+
+
 def tr(lang: Language, message: str, /, **values: object) -> str:
-    """The message called ``message`` in ``lang``, with ``values`` filled in."""
+    """The message called ``message`` in ``lang``, with ``values`` filled in (counted words
+    agree with their numbers, :func:`counted`)."""
     english, italian = MESSAGES[message]
     template = italian if lang is Language.IT else english
-    return template.format(**values) if values else template
+    return _FORMATTER.format(template, **values) if values else template
 
 
 def action_label(kind: ActionKind, lang: Language) -> str:

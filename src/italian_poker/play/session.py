@@ -29,6 +29,7 @@ from italian_poker.engine.errors import (
     NotYourTurnError,
     SeatError,
 )
+from italian_poker.engine.hand_rank import HandRank, evaluate
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.engine.policy import Policy
@@ -131,6 +132,9 @@ class SessionSummary:
     over: OverReason | None
     abandoned: bool = False
     """Whether a deal was left unfinished (it is not counted)."""
+    error: str | None = None
+    """Set when the game stopped on an unexpected error (the exception, in a few words):
+    the summary is the session as it stood then, and the command exits non-zero."""
 
 
 def default_stack(rules: Rules) -> int:
@@ -167,6 +171,28 @@ def fallback_action(legal: Sequence[LegalAction]) -> Action:
         if kind in kinds:
             return Action(kind)
     raise ValueError("no legal action to fall back on")
+
+
+HAND_SIZE = 5
+"""3.1: five cards each."""
+
+
+def cards_to_come(view: SeatView) -> int:
+    """4.2: how many cards the seat of ``view`` is still owed at the draw. A player who
+    changes four gets three at once and the fourth after everyone else has drawn, so for a
+    while the hand holds four cards. 0 before the cards are dealt (the blind, Art. 2) and
+    once the hand has its five cards."""
+    if not view.hand:
+        return 0
+    return max(0, HAND_SIZE - len(view.hand))
+
+
+def hand_rank(view: SeatView) -> HandRank | None:
+    """The rank of the hand of ``view``'s seat, or None while it does not have five cards
+    (before the deal, or waiting for the fourth card of a draw of four, 4.2)."""
+    if len(view.hand) != HAND_SIZE:
+        return None
+    return evaluate(view.hand, players=view.players, tiebreak=view.rules.tiebreak)
 
 
 def breaks_opening(view: SeatView, discards: Collection[Card]) -> bool:

@@ -177,12 +177,21 @@ class CardBox(Static):
     """One of the human's five cards, with its position number below."""
 
     def show(
-        self, card: Card | None, *, position: int, selected: bool, back: bool, four_colour: bool
+        self,
+        card: Card | None,
+        *,
+        position: int,
+        selected: bool,
+        back: bool,
+        four_colour: bool,
+        pending: bool = False,
     ) -> None:
-        """Display ``card`` (None: an empty place or, with ``back``, a card face down)."""
+        """Display ``card`` (None: an empty place or, with ``back``, a card face down;
+        ``pending``: the card still to come of a draw of four, 4.2)."""
         self.set_class(card is None and not back, "empty")
         self.set_class(selected, "selected")
         self.set_class(back, "back")
+        self.set_class(pending, "pending")
         if card is not None:
             self.update(card_face(card, four_colour))
         elif back:
@@ -190,7 +199,10 @@ class CardBox(Static):
         else:
             self.update("")
         mark = "↻" if selected else " "
-        self.border_subtitle = f"{mark}{position}{mark}" if card is not None else ""
+        if pending:
+            self.border_subtitle = f" {position}…"
+        else:
+            self.border_subtitle = f"{mark}{position}{mark}" if card is not None else ""
 
 
 class SeatBox(Static):
