@@ -189,9 +189,14 @@ def test_unfinished_deal_round_trips() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.text(min_size=1, max_size=12), min_size=2, max_size=4, unique=True))
+@given(
+    st.lists(
+        st.text(min_size=1, max_size=12).filter(str.strip), min_size=2, max_size=4, unique=True
+    )
+)
 def test_any_player_names_round_trip(names: list[str]) -> None:
-    """Names with quotes, backslashes, control characters or any Unicode survive the TOML."""
+    """Names with quotes, backslashes, control characters or any Unicode survive the TOML
+    (any name the engine takes: not blank)."""
     deal = Deal(DealStart(preset("standard"), tuple(names), (50,) * len(names), seed=1))
     deal.apply(Action(ActionKind.DECLINE))
     history = HandHistory.from_deal(deal)

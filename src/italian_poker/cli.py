@@ -184,8 +184,6 @@ def play(
     typer.echo("\n".join(summary_lines(summary, language)))
     if summary.error is not None:
         raise typer.Exit(code=1)  # the game crashed: never exit 0 after an error
-    if summary.error is not None:
-        raise typer.Exit(code=1)  # the game crashed: never exit 0 after an error
 
 
 @app.command()
@@ -232,9 +230,12 @@ def replay(
     from italian_poker.engine.history import replay as replay_history
 
     target = Path(path)
-    files = sorted(target.glob("*.phh")) if target.is_dir() else [target]
+    files = sorted(f for f in target.glob("*.phh") if f.is_file()) if target.is_dir() else [target]
     if not files:
-        raise fail(f"no .phh files in {path}")
+        # The game keeps each session in a folder of its own (histories/<date>_<time>/).
+        inner = sorted(d for d in target.glob("*") if d.is_dir() and any(d.glob("*.phh")))
+        where = f"; its folders hold some (replay one of them, e.g. {inner[0]})" if inner else ""
+        raise fail(f"no .phh files in {path}{where}")
     summaries = []
     for file in files:
         try:
@@ -242,7 +243,10 @@ def replay(
             deal = replay_history(history)
         except OSError as error:
             raise fail(f"{file}: cannot read: {error.strerror or error}") from None
-        except (ItalianPokerError, UnicodeDecodeError) as error:
+        except UnicodeDecodeError as error:
+            byte = f"byte 0x{error.object[error.start]:02x} at position {error.start}"
+            raise fail(f"{file}: not a text file (UTF-8): {byte}") from None
+        except ItalianPokerError as error:
             raise fail(f"{file}: {error}") from None
         if json_output:
             summaries.append({"file": str(file), **summary(history, deal)})

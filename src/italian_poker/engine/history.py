@@ -828,13 +828,18 @@ def loads(text: str) -> HandHistory:
     bad TOML, a missing or malformed field or an unknown action. Legality is :func:`replay`'s
     business: a tampered but well-formed history loads, and replay names the bad action."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix("\ufeff"))  # a byte order mark (some editors)
     except tomllib.TOMLDecodeError as error:
         raise HistoryError(f"not valid TOML: {error}") from None
     f = _Fields(data)
     variant = f.text("variant")
     if variant != VARIANT:
         raise HistoryError(f"variant {variant!r} is not Italian Poker ({VARIANT!r})")
+    if data.get("_redacted") is True:
+        raise HistoryError(
+            "this history is one player's view of the deal (_redacted = true): the others' "
+            "cards and the deck are left out, so it cannot be replayed"
+        )
     version = f.whole("_format", FORMAT_VERSION)
     if version != FORMAT_VERSION:
         raise HistoryError(f"format version {version} is not supported ({FORMAT_VERSION})")
