@@ -156,3 +156,42 @@ def test_cli_replay_names_the_action_as_the_library_does(tmp_path: Path) -> None
     assert result.stderr == (
         f"error: {path}: action 3 (p3 open two): open needs one amount in whole chips\n"
     )
+
+
+@pytest.mark.parametrize(("value", "read"), [("[]", []), ('"yes"', "yes"), ("1", 1)])
+@pytest.mark.parametrize("option", ["four_straight_flush_opens", "opener_must_prove"])
+def test_a_rules_option_that_is_not_true_or_false_is_refused_at_load(
+    option: str, value: str, read: object
+) -> None:
+    """A garbled ``[_rules]`` switch (``four_straight_flush_opens = []``) reached the deal and
+    crashed it with ``TypeError: unhashable type: 'list'``; ``"yes"`` passed as true."""
+    error = load_error(f"{option} = true", f"{option} = {value}")
+    assert str(error) == f"[_rules]: {option} must be true or false, got {read!r}"
+    assert error.index is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('"p2 f"', '"p² f"', "action 6 (p² f): 'p²' is not a player p1..p4"),
+        (
+            '"p3 open 2"',
+            '"p3 open ²"',
+            "action 3 (p3 open ²): open needs one amount in whole chips",
+        ),
+        (
+            '"p3 open 2"',
+            '"p3 open ٢"',
+            "action 3 (p3 open ٢): open needs one amount in whole chips",
+        ),
+        (
+            'winners = ["p3"]',
+            'winners = ["p³"]',
+            "field _awards[0].winners: 'p³' is not a player p1..p4",
+        ),
+    ],
+)
+def test_players_and_amounts_are_written_in_ascii_digits(old: str, new: str, message: str) -> None:
+    """``"p²".isdigit()`` is true but ``int("²")`` fails: a ValueError escaped ``loads``; an
+    amount in Arabic-Indic digits was read as a number."""
+    assert str(load_error(old, new)) == message

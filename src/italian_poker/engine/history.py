@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from italian_poker.engine.actions import Action, ActionKind
@@ -479,6 +479,11 @@ def _dealt_notation(dealt: Dealt) -> str:
     return text + (" # late fourth card (4.2)" if dealt.late else "")
 
 
+def _digits(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits (``"²".isdigit()`` is true too)."""
+    return text.isascii() and text.isdigit()
+
+
 @dataclass(frozen=True, slots=True)
 class _Raw:
     """A parsed player line before ``cc`` and ``cbr`` are resolved against the deal."""
@@ -508,7 +513,7 @@ def _parse_line(text: str, players: int, action: int, dealer_line: int) -> _Raw 
         return HistoryError(message, index=action, seat=seat, notation=notation)
 
     def seat_of(token: str) -> int:
-        if token[:1] == "p" and token[1:].isdigit() and 1 <= int(token[1:]) <= players:
+        if token[:1] == "p" and _digits(token[1:]) and 1 <= int(token[1:]) <= players:
             return int(token[1:]) - 1
         raise fail(f"{token!r} is not a player p1..p{players}")
 
@@ -533,7 +538,7 @@ def _parse_line(text: str, players: int, action: int, dealer_line: int) -> _Raw 
         cards = cards_of([a for a in args if a != SPLIT_FLAG])
         return _Raw(seat, code, None, cards, split, text)
     if code in ("cbr", "buio", "controbuio", "over", "open"):
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1 or not _digits(args[0]):
             raise fail(f"{code} needs one amount in whole chips")
         return _Raw(seat, code, int(args[0]), (), False, text)
     if code in ("cc", *_BY_CODE):
@@ -816,11 +821,15 @@ class _Fields:
         if (
             isinstance(value, str)
             and value[:1] == "p"
-            and value[1:].isdigit()
+            and _digits(value[1:])
             and 1 <= int(value[1:]) <= players
         ):
             return int(value[1:]) - 1
         raise HistoryError(f"field {self.where}{key}: {value!r} is not a player p1..p{players}")
+
+
+_SWITCHES = tuple(f.name for f in fields(Rules) if f.type in ("bool", bool))
+"""The options of :class:`Rules` that are on or off: ``true`` or ``false`` in ``[_rules]``."""
 
 
 def loads(text: str) -> HandHistory:
@@ -846,6 +855,11 @@ def loads(text: str) -> HandHistory:
     rules_data = data.get("_rules")
     if not isinstance(rules_data, dict):
         raise HistoryError("missing table [_rules]")
+    for option in _SWITCHES:
+        if option in rules_data and not isinstance(rules_data[option], bool):
+            raise HistoryError(
+                f"[_rules]: {option} must be true or false, got {rules_data[option]!r}"
+            )
     try:
         rules = Rules.from_dict(rules_data)
     except (ItalianPokerError, TypeError) as error:
