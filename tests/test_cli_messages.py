@@ -106,3 +106,14 @@ def test_head_to_head_asks_for_two_pairs_in_english() -> None:
     with pytest.raises(ValueError) as info:
         head_to_head("strong", "simple", deals=3, match_deals=1)
     assert str(info.value) == "play at least two duplicate pairs: 4 deals or more, got 3"
+
+
+@pytest.mark.parametrize("bots", ["", ",", "strong,", "strong,,simple"])
+def test_cli_simulate_names_an_empty_bot_level(bots: str) -> None:
+    """It said "unknown bot level ''", as if '' were a level someone had typed."""
+    result = CliRunner().invoke(app, ["simulate", "--bots", bots])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: --bots: a bot level is missing in {bots!r}; give one level for every seat "
+        "or one for all, separated by commas (e.g. strong,simple,simple,simple)\n"
+    )

@@ -290,6 +290,11 @@ def simulate(
     if not 2 <= players <= 9:
         raise fail(f"--players must be 2 to 9, got {players}")
     levels = [b.strip().lower() for b in bots.split(",")]
+    if "" in levels:
+        raise fail(
+            f"--bots: a bot level is missing in {bots!r}; give one level for every seat or one "
+            "for all, separated by commas (e.g. strong,simple,simple,simple)"
+        )
     unknown = [level for level in levels if level not in POLICIES]
     if unknown:
         raise fail(f"--bots: unknown bot level {unknown[0]!r}; choose from {', '.join(POLICIES)}")
