@@ -14,9 +14,11 @@ from typer.testing import CliRunner, Result
 
 from italian_poker.analysis.bots import make_bot
 from italian_poker.cli import app
-from italian_poker.engine.history import HandHistory, HistoryError, dumps_redacted, loads
+from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.deal import Deal, DealStart
+from italian_poker.engine.history import HandHistory, HistoryError, dumps, dumps_redacted, loads
 from italian_poker.engine.match import Match
-from italian_poker.engine.rules import preset
+from italian_poker.engine.rules import Rules, preset
 from italian_poker.play.storage import HistoryStore
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "hand-history.md"
@@ -145,3 +147,18 @@ def test_replay_of_a_folder_named_like_a_history(tmp_path: Path) -> None:
     result = replay(str(tmp_path), "--json")  # the folder is no file: passed over
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["file"] == str(tmp_path / "a.phh")
+
+
+def test_replay_of_an_unfinished_deal_does_not_claim_a_result(tmp_path: Path) -> None:
+    """It said "the result matches" of a deal that has no result yet."""
+    deal = Deal(DealStart(Rules(), tuple(NAMES), (20, 20, 20), seed=3))
+    deal.apply(Action(ActionKind.DECLINE))
+    path = tmp_path / "unfinished.phh"
+    path.write_text(dumps(HandHistory.from_deal(deal)), encoding="utf-8")
+    result = replay(str(path))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-2:] == [
+        "The deal is not over.",
+        "Verified: every action replays (unfinished.phh); the deal is not over, so there is "
+        "no result to check.",
+    ]

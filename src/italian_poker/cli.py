@@ -254,7 +254,13 @@ def replay(
             if len(files) > 1:
                 typer.echo(f"== {file}")
             typer.echo("\n".join(describe(history, deal)))
-            typer.echo(f"Verified: every action replays and the result matches ({file.name}).")
+            if deal.result is not None:
+                typer.echo(f"Verified: every action replays and the result matches ({file.name}).")
+            else:
+                typer.echo(
+                    f"Verified: every action replays ({file.name}); the deal is not over, so "
+                    "there is no result to check."
+                )
     if json_output:
         typer.echo(json.dumps(summaries[0] if len(files) == 1 else summaries, indent=2))
 
