@@ -230,3 +230,12 @@ def test_negative_carried_pot_no_longer_offers_a_negative_blind() -> None:
 def test_illegal_action_errors_share_one_base() -> None:
     assert issubclass(MalformedActionError, IllegalActionError)
     assert issubclass(DealStartError, ValueError)
+
+
+def test_amount_errors_say_one_chip_not_one_chips() -> None:
+    """English plurals in the engine's messages: "exactly 1 chip", never "1 chips"."""
+    deal = new_deal(rules(min_bet=1), {1: JJ})
+    deal.apply(open_(1))
+    with pytest.raises(InvalidAmountError) as error:
+        deal.apply(Action(ActionKind.CALL, 5))
+    assert "exactly 1 chip," in str(error.value)

@@ -290,3 +290,13 @@ def test_every_rules_option_has_a_scenario_test() -> None:
             module_name, test_name = qualified.split("::")
             module = importlib.import_module(module_name)
             assert callable(getattr(module, test_name, None)), qualified
+
+
+@pytest.mark.parametrize("value", ["no", 0, 1, None, "false"])
+def test_rules_on_off_options_must_be_true_or_false(value: object) -> None:
+    """An on/off option given anything but a bool (``parol_allowed="no"``, which is truthy) was
+    accepted as is; it is refused."""
+    with pytest.raises(RulesError, match="true or false"):
+        Rules(parol_allowed=value)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="true or false"):
+        Rules().with_options(discards_face_up=value)

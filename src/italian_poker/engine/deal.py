@@ -54,6 +54,7 @@ from italian_poker.engine.opening import opening_requirement
 from italian_poker.engine.rules import AllPassPolicy, Direction, Rules, SecondRoundStarter
 from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.showdown import PotAward, Showdown, award_pots, opening_proof
+from italian_poker.engine.wording import count
 
 __all__ = [
     "MAX_DRAW",
@@ -363,7 +364,7 @@ class Deal:
             need = ante + extra + makeups[i]
             if stacks[i] < need:
                 raise SeatError(
-                    f"{start.names[i]} has {stacks[i]} chips but must put {need} in the pot"
+                    f"{start.names[i]} has {count(stacks[i], 'chip')} but must put {need} in the pot"
                 )
             stacks[i] -= need
             committed[i] += ante
@@ -635,18 +636,18 @@ class Deal:
             assert low is not None and high is not None
             if amount is None or isinstance(amount, bool) or not isinstance(amount, int):
                 raise InvalidAmountError(
-                    f"say how much: {kind.value} to a total of {low} to {high} chips"
+                    f"say how much: {kind.value} to a total of {low} to {count(high, 'chip')}"
                 )
             if not low <= amount <= high:
                 raise InvalidAmountError(
-                    f"{kind.value} must make your bet {low} to {high} chips in this round, "
+                    f"{kind.value} must make your bet {low} to {count(high, 'chip')} in this round, "
                     f"not {amount}"
                 )
             return action
         if amount != legal.min_amount:
             if amount is not None:
                 raise InvalidAmountError(
-                    f"{kind.value} is for exactly {legal.min_amount} chips, not {amount}"
+                    f"{kind.value} is for exactly {count(legal.min_amount, 'chip')}, not {amount}"
                     if legal.min_amount is not None
                     else f"{kind.value} takes no amount"
                 )

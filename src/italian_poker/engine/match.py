@@ -23,6 +23,7 @@ from italian_poker.engine.errors import (
 )
 from italian_poker.engine.rules import AllPassPolicy, Direction, ParolLatecomers, Rules
 from italian_poker.engine.view import SeatView, seat_view
+from italian_poker.engine.wording import count
 
 
 class MatchPhase(StrEnum):
@@ -381,7 +382,9 @@ class Match:
         amount = self._carry.makeups[name]
         if action.kind is ActionKind.MAKE_UP:
             if action.amount is not None and action.amount != amount:
-                raise ActionNotAvailableError(f"the make-up contribution is {amount} chips")
+                raise ActionNotAvailableError(
+                    f"the make-up contribution is {count(amount, 'chip')}"
+                )
             self._joining[name] = amount
         elif action.kind is ActionKind.SIT_OUT:
             if action.amount is not None:
@@ -389,7 +392,7 @@ class Match:
             self._sitting_out_once.add(name)
         else:
             raise ActionNotAvailableError(
-                f"after a parol you first decide: make up {amount} chips to play (5.5), "
+                f"after a parol you first decide: make up {count(amount, 'chip')} to play (5.5), "
                 "or sit out this deal"
             )
         self._makeup_queue.pop(0)

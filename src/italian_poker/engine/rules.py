@@ -157,10 +157,10 @@ class Rules:
     second_round_starter: SecondRoundStarter = SecondRoundStarter.LAST_RAISER
     parol_allowed: bool = True
     parol_min_pair: Rank = Rank.KING
+    """5.5: the pair needed on the deal after a parol."""
     parol_latecomers: ParolLatecomers = ParolLatecomers.MAKE_UP
     """Decided (5.5 read further): what a player who had no part in the abandoned hand, or who
     sat out a deal after it, owes to play for the carried parol pot."""
-    """5.5: the pair needed on the deal after a parol."""
     showdown_order: ShowdownOrder = ShowdownOrder.LAST_AGGRESSOR
     muck_allowed: bool = True
     """002: a losing hand may be mucked instead of shown."""
@@ -176,6 +176,8 @@ class Rules:
                 and (isinstance(value, bool) or not isinstance(value, int))
             ):
                 raise RulesError(f"{f.name} must be a whole number, got {value!r}")
+            if f.type == "bool" and type(value) is not bool:
+                raise RulesError(f"{f.name} must be true or false, got {value!r}")
         try:
             check_players(self.players)
         except ValueError as error:
