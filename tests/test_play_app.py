@@ -25,6 +25,7 @@ from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Rank
 from italian_poker.engine.deal import Outcome, Phase
 from italian_poker.play.app import HelpScreen, PokerApp, SummaryScreen, TableScreen
+from italian_poker.play.explain import cards_text
 from italian_poker.play.i18n import Language
 from italian_poker.play.session import Session, SessionState, SessionSummary, hand_rank
 from italian_poker.play.storage import HistoryStore
@@ -301,3 +302,47 @@ async def test_four_card_draw_pending_fourth_card_in_italian() -> None:
         assert "4 carte in mano" in info and "manca ancora 1 carta" in info
         await finish_bots(app, pilot)
         assert "manca" not in text_of(app, "#hand-info")
+
+
+async def test_long_run_of_digits_then_a_letter_in_the_amount_field_does_not_hang() -> None:
+    """Found by the random-key test: Textual's integer input checks every key with a regular
+    expression that backtracks exponentially on a long run of digits followed by any other
+    character (30 digits and a letter froze the game for minutes). The amount field takes
+    digits only, and no more than the largest amount allowed has, plus one (so that one
+    digit too many still gets the out-of-range message)."""
+    session, _ = new_session()
+    session.start_deal(deck=deck(FULL_DEAL_HANDS, FULL_DEAL_STOCK))
+    app = make_app(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "a")  # open: an amount of 1 to 10
+        field = app.table.query_one("#amount", Input)
+        assert field.has_focus
+        await pilot.press(*["1"] * 22, "x", "-", "a")
+        assert field.value == "111"  # two digits for 10, one more: 111 is out of range
+        await pilot.press("enter")
+        assert app.table.message == "111 is outside the allowed range: type a number from 1 to 10."
+        await pilot.press("7", "enter")
+        assert "Player: Open 7" in log_text(app)
+
+
+async def test_four_card_draw_then_the_whole_deal_through_the_keys() -> None:
+    """The human changes four (three now, the fourth after the bots have drawn, 4.2), then
+    bets and shows: the log says when the fourth card comes and the report names the
+    five-card hand."""
+    session = session_at_human_draw()
+    app = make_app(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2", "3", "4", "5", "enter")  # keeps Jh: the opening is split (4.4)
+        log = " ".join(log_text(app).split())  # the log wraps its lines
+        assert "Player changes 4: J♦ 8♣ 9♠ A♣" in log
+        assert "Player gets the fourth card after everyone else has drawn (4.2)" in log
+        assert log.index("(4.2)") < log.index("Anna: servito")
+        view = session.human_view()
+        assert view is not None and view.phase is Phase.SECOND_ROUND and len(view.hand) == 5
+        rank = hand_rank(view)
+        assert rank is not None
+        assert text_of(app, "#hand-info") == f"Your hand\n{rank.describe(Language.EN)}"
+        await pilot.press("u", "1", "enter", "s")
+        assert session.state is SessionState.BETWEEN_DEALS
+        report = text_of(app, "#report")
+        assert f"Player shows {cards_text(view.hand)}: {rank.describe(Language.EN)}" in report

@@ -26,6 +26,7 @@ from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, Legal
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.errors import IllegalActionError
 from italian_poker.engine.match import MatchPhase
+from italian_poker.engine.view import SeatView
 from italian_poker.play.explain import deal_report, describe_event, summary_lines
 from italian_poker.play.i18n import (
     ACTION_KEYS,
@@ -55,7 +56,11 @@ from italian_poker.play.widgets import (
     seat_marks,
     seat_text,
     seat_title,
+    set_content,
 )
+
+AMOUNT_PATTERN = r"[0-9]*"
+"""What the amount field accepts: a whole number of chips."""
 
 MAX_DISCARDS = 4
 """4.1: a player changes at most four cards."""
@@ -125,6 +130,10 @@ def help_markdown(lang: Language) -> str:
     except OSError:
         rules = tr(lang, "help_missing")
     return f"{keys}\n\n{rules}"
+
+
+HELP_SCREEN = "help"
+"""The name of the installed :class:`HelpScreen`."""
 
 
 class HelpScreen(ModalScreen[None]):
@@ -197,6 +206,8 @@ class TableScreen(Screen[None]):
         self._reported = len(session.finished)
         self._announced_deal = 0
         self._action_signature: tuple[object, ...] = ()
+        self._report_shown = -1
+        """How many finished deals the report was last drawn for."""
         self.message = ""
 
     # --- layout ---------------------------------------------------------------------------
@@ -216,7 +227,9 @@ class TableScreen(Screen[None]):
             yield Static(id="hand-info")
         yield Static(id="prompt")
         with Horizontal(id="actions"):
-            yield Input(id="amount", type="integer", disabled=True)
+            # Digits only, with a plain pattern: Textual's "integer" type checks each key with
+            # a pattern that backtracks exponentially on a long run of digits and a letter.
+            yield Input(id="amount", restrict=AMOUNT_PATTERN, disabled=True)
         yield Static(id="message")
         with Horizontal(id="bottom"):
             yield RichLog(id="log", wrap=True, markup=False, min_width=20)
@@ -310,7 +323,7 @@ class TableScreen(Screen[None]):
 
     def _say(self, message: str) -> None:
         self.message = message
-        self.query_one("#message", Static).update(message)
+        set_content(self.query_one("#message", Static), message)
 
     # --- keys and buttons -----------------------------------------------------------------
 
@@ -328,7 +341,7 @@ class TableScreen(Screen[None]):
     def press(self, key: str, character: str | None = None) -> None:
         """Handle one key: help, quit, next deal, a card for the draw or an action."""
         if character == "?" or key == "question_mark":
-            self.app.push_screen(HelpScreen(self.lang))
+            self.app.push_screen(HELP_SCREEN)
             return
         if key == "q":
             self.quit_game()
@@ -399,6 +412,9 @@ class TableScreen(Screen[None]):
         field.placeholder = tr(
             self.lang, "amount_placeholder", low=legal.min_amount, high=legal.max_amount
         )
+        # One digit more than the largest amount, so that too many digits get the
+        # out-of-range message rather than being silently dropped.
+        field.max_length = len(str(legal.max_amount)) + 1
         field.value = ""
         field.disabled = False
         field.add_class("visible")
@@ -488,17 +504,19 @@ class TableScreen(Screen[None]):
         state = session.state
         status = self.query_one("#status", Static)
         if view is None or (state is SessionState.BETWEEN_DEALS and not session.finished):
-            status.update(
+            set_content(
+                status,
                 tr(
                     lang,
                     "status_idle",
                     rules=session.rules.name,
                     players=len(session.players),
                     deck=4 * (len(session.players) + 4),
-                )
+                ),
             )
         else:
-            status.update(
+            set_content(
+                status,
                 Text(
                     tr(
                         lang,
@@ -509,56 +527,62 @@ class TableScreen(Screen[None]):
                         requirement=session.requirement.describe(lang),
                     ),
                     style="bold",
-                )
+                ),
             )
-        self._render_seats()
+        # One view for the whole table (the human's own when dealt in).
+        mine = view if session.human_in_deal else None
+        self._render_seats(view)
         centre = self.query_one("#centre", Static)
-        centre.update(centre_text(view, lang) if view is not None else "")
-        self._render_hand()
+        set_content(centre, centre_text(view, lang) if view is not None else "")
+        self._render_hand(mine)
         self._render_actions()
-        self.query_one("#prompt", Static).update(self._prompt())
-        report = self.query_one("#report", Static)
-        if session.finished:
-            lines = deal_report(session.finished[-1], lang)
-            text = Text(lines[0] + "\n", style="bold #e0af68")
-            text.append("\n".join(lines[1:]))
-            report.update(text)
-        else:
-            report.update(Text(tr(lang, "report_empty"), style="italic #7a8a82"))
+        set_content(self.query_one("#prompt", Static), self._prompt(mine))
+        if self._report_shown != len(session.finished):  # the report changes once a deal
+            self._report_shown = len(session.finished)
+            report = self.query_one("#report", Static)
+            if session.finished:
+                lines = deal_report(session.finished[-1], lang)
+                text = Text(lines[0] + "\n", style="bold #e0af68")
+                text.append("\n".join(lines[1:]))
+                set_content(report, text)
+            else:
+                set_content(report, Text(tr(lang, "report_empty"), style="italic #7a8a82"))
 
-    def _render_seats(self) -> None:
+    def _render_seats(self, view: SeatView | None) -> None:
         session = self.session
-        view = session.table_view()
         seated = {s.name: s for s in session.match.seats}
         latest = last_actions(view) if view is not None else {}
+        making_up = session.match.phase is MatchPhase.MAKE_UP
         for box in self.query(SeatBox):
             name = box.name or ""
-            in_deal = view is not None and name in view.names
-            box.remove_class("actor", "folded", "out")
-            if view is not None and in_deal:
+            # Each class is set once to what it should be: toggling restyles the table.
+            actor = making_up and session.match.actor == name
+            folded = out = False
+            if view is not None and name in view.names:
                 seat = view.names.index(name)
                 box.border_title = seat_title(view, seat, self.lang, you=name == session.human)
-                box.update(seat_text(view, seat, latest.get(seat), self.lang, self.four_colour))
-                box.set_class(view.actor == seat, "actor")
-                box.set_class(view.folded[seat], "folded")
+                set_content(
+                    box, seat_text(view, seat, latest.get(seat), self.lang, self.four_colour)
+                )
+                actor = actor or view.actor == seat
+                folded = view.folded[seat]
                 box.border_subtitle = seat_marks(view, seat, self.lang)
             else:
                 box.border_title = name
                 box.border_subtitle = ""
                 seat_info = seated.get(name)
                 if seat_info is None:
-                    box.add_class("out")
-                    box.update(tr(self.lang, "busted"))
+                    out = True
+                    set_content(box, tr(self.lang, "busted"))
                 else:
-                    box.update(
+                    set_content(
+                        box,
                         f"{tr(self.lang, 'stack', stack=seat_info.stack)}\n"
-                        f"{tr(self.lang, 'sitting_out') if view is not None else ''}"
+                        f"{tr(self.lang, 'sitting_out') if view is not None else ''}",
                     )
-            if session.match.actor == name and session.match.phase is MatchPhase.MAKE_UP:
-                box.add_class("actor")
+            box.update_classes({"actor": actor, "folded": folded, "out": out})
 
-    def _render_hand(self) -> None:
-        view = self.session.human_view()
+    def _render_hand(self, view: SeatView | None) -> None:
         boxes = list(self.query(CardBox))
         info = self.query_one("#hand-info", Static)
         in_blinds = view is not None and view.phase is Phase.BLINDS
@@ -577,24 +601,24 @@ class TableScreen(Screen[None]):
                 pending=pending,
             )
         if view is None:
-            info.update(Text(tr(self.lang, "not_in_deal"), style="italic"))
+            set_content(info, Text(tr(self.lang, "not_in_deal"), style="italic"))
             return
         if not hand:
-            info.update(Text(tr(self.lang, "no_cards_yet"), style="italic"))
+            set_content(info, Text(tr(self.lang, "no_cards_yet"), style="italic"))
             return
         text = Text(tr(self.lang, "your_hand") + "\n", style="bold")
         rank = hand_rank(view)
         if rank is None:
             # The hand is named only once it has its five cards.
             text.append(tr(self.lang, "hand_pending", held=len(hand), due=due), style="italic")
-            info.update(text)
+            set_content(info, text)
             return
         text.append(rank.describe(self.lang), style="bold #e0af68")
         if self.selected:
             discards = [hand[p] for p in self.selected if p < len(hand)]
             if breaks_opening(view, discards) and view.rules.opener_may_split:
                 text.append("\n" + tr(self.lang, "prompt_draw_split"), style="#f7768e")
-        info.update(text)
+        set_content(info, text)
 
     def _render_actions(self) -> None:
         bar = self.query_one("#actions", Horizontal)
@@ -618,7 +642,7 @@ class TableScreen(Screen[None]):
         if buttons:
             bar.mount(*buttons, before=amount)
 
-    def _prompt(self) -> Text:
+    def _prompt(self, view: SeatView | None) -> Text:
         session = self.session
         lang = self.lang
         state = session.state
@@ -641,7 +665,6 @@ class TableScreen(Screen[None]):
                 high=high,
             )
             return Text(words, style="bold #e0af68")
-        view = session.human_view()
         text = Text(tr(lang, "your_turn") + ": ", style="bold #e0af68")
         if ActionKind.MAKE_UP in kinds:
             amount = legal[0].min_amount
@@ -694,6 +717,10 @@ class PokerApp(App[SessionSummary]):
         self.four_colour = four_colour
         self.delay = delay
         self.title = tr(lang, "title")
+
+    def on_mount(self) -> None:
+        # The help is built once and kept: opening it again is instant.
+        self.install_screen(HelpScreen(self.lang), name=HELP_SCREEN)
 
     def get_default_screen(self) -> Screen[None]:
         """The table."""

@@ -16,6 +16,7 @@ from enum import StrEnum
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card, format_cards
 from italian_poker.engine.deal import Outcome, Phase, PotAward
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.hand_rank import (
     Category,
     HandRank,
@@ -273,6 +274,8 @@ def describe_event(event: Event, lang: Language) -> list[str]:
             )
         else:
             lines.append(tr(lang, "log_draw", name=name, count=count))
+        if count == MAX_DRAW:
+            lines.append(tr(lang, "log_fourth_later", name=name))
         if event.split:
             lines.append(tr(lang, "log_split", name=name))
         return lines

@@ -233,6 +233,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "log_draw": ("{name} changes {count}", "{name} cambia {count}"),
     "log_draw_cards": ("{name} changes {count}: {cards}", "{name} cambia {count}: {cards}"),
     "log_draw_pat": ("{name}: servito (stands pat)", "{name}: servito"),
+    "log_fourth_later": (
+        "{name} gets the fourth card after everyone else has drawn (4.2)",
+        "{name} riceve la quarta carta dopo il cambio di tutti gli altri (4.2)",
+    ),
     "log_split": (
         "{name} announces a split opening (4.4)",
         "{name} annuncia che spezza l'apertura (4.4)",

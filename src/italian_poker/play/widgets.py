@@ -173,6 +173,13 @@ def needs_amount(legal: LegalAction) -> bool:
     )
 
 
+def set_content(widget: Static, content: str | Text) -> None:
+    """Show ``content`` in ``widget``, unless it shows it already: an unchanged table is not
+    laid out again."""
+    if widget.content != content:
+        widget.update(content)
+
+
 class CardBox(Static):
     """One of the human's five cards, with its position number below."""
 
@@ -188,16 +195,20 @@ class CardBox(Static):
     ) -> None:
         """Display ``card`` (None: an empty place or, with ``back``, a card face down;
         ``pending``: the card still to come of a draw of four, 4.2)."""
-        self.set_class(card is None and not back, "empty")
-        self.set_class(selected, "selected")
-        self.set_class(back, "back")
-        self.set_class(pending, "pending")
+        self.update_classes(
+            {
+                "empty": card is None and not back,
+                "selected": selected,
+                "back": back,
+                "pending": pending,
+            }
+        )
         if card is not None:
-            self.update(card_face(card, four_colour))
+            set_content(self, card_face(card, four_colour))
         elif back:
-            self.update(card_back())
+            set_content(self, card_back())
         else:
-            self.update("")
+            set_content(self, "")
         mark = "↻" if selected else " "
         if pending:
             self.border_subtitle = f" {position}…"
