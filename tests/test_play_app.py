@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rich.text import Text
 from test_play_session import (
     FULL_DEAL_HANDS,
@@ -160,7 +161,7 @@ async def test_fold_then_make_up_after_a_parol() -> None:
         assert "Player folded in the first round" in text_of(app, "#report")
         await pilot.press("enter")
         assert buttons(app) == ["E  Make up 1", "X  Sit out"]
-        assert "make up 1 chips to play this deal (5.5)" in text_of(app, "#prompt")
+        assert "make up 1 chip to play this deal (5.5)" in text_of(app, "#prompt")
         await pilot.press("e")
         assert "Player: Make up 1" in log_text(app)
         assert session.human_in_deal and session.requirement.min_pair is Rank.KING
@@ -231,7 +232,7 @@ async def test_help_screen_and_quitting_with_the_summary() -> None:
         await pilot.press("q")
         assert isinstance(app.screen, SummaryScreen)
         summary_text = str(app.screen.query_one("#summary-text", Static).content)
-        assert "Mani giocate: 1 (0 vinte, 1 passate, 0 abbandonate con parola)" in summary_text
+        assert "Mani giocate: 1 (0 vinte, 1 passata, 0 abbandonate con parola)" in summary_text
         await pilot.press("enter")
     assert isinstance(app.return_value, SessionSummary)
     assert app.return_value.deals == 1
@@ -346,3 +347,33 @@ async def test_four_card_draw_then_the_whole_deal_through_the_keys() -> None:
         assert session.state is SessionState.BETWEEN_DEALS
         report = text_of(app, "#report")
         assert f"Player shows {cards_text(view.hand)}: {rank.describe(Language.EN)}" in report
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        (Language.EN, "Your turn: you need 1 chip to call. Fold, Call or Raise?"),
+        (Language.IT, "Tocca a te: ti serve 1 fiche per vedere. Lascio, Vedo o Rilancio?"),
+    ],
+    ids=["en", "it"],
+)
+async def test_betting_prompt_says_what_is_asked_once(lang: Language, expected: str) -> None:
+    """Once Anna has opened for 1, the human is asked to call 1 or not: the prompt says so,
+    with the choices, and says whose turn it is once (it said `Your turn: Your move` and
+    `Tocca a te: Tocca a te: ...`)."""
+    session, _ = new_session({"Anna": OPENER})
+    session.start_deal(deck=deck({0: "7h 8c 9d Qs Kc", 1: "Ah Ad 7d 8d 9h"}))
+    app = make_app(session, lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "p")
+        assert text_of(app, "#prompt") == expected
+
+
+async def test_prompt_with_nothing_to_call_lists_the_choices() -> None:
+    session = session_at_human_draw()
+    app = make_app(session, Language.IT)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")  # servito; the bots stand pat: the second round
+        assert text_of(app, "#prompt") == (
+            "Tocca a te: non c'è nessuna puntata da vedere. Punto, Busso o Parola?"
+        )

@@ -401,7 +401,7 @@ def test_summary_counts_deals_chips_and_pots(tmp_path: Path) -> None:
     ]
     lines = summary_lines(summary, Language.EN)
     assert lines[1] == "Deals played: 2 (1 won, 1 passed, 0 abandoned by parol)"
-    assert "Player: 100 → 123 (+23), pots won 1" in lines
+    assert "Player: 100 → 123 (+23), 1 pot won" in lines
     assert any("left unfinished" in line for line in lines)
     assert any(str(summary.histories) in line for line in lines)
 

@@ -32,6 +32,7 @@ from italian_poker.play.i18n import (
     ACTION_KEYS,
     Language,
     action_label,
+    either,
     key_label,
     phase_label,
     tr,
@@ -690,9 +691,12 @@ class TableScreen(Screen[None]):
             key = "prompt_showdown" if ActionKind.MUCK in kinds else "prompt_showdown_show"
             text.append(tr(lang, key))
         else:
-            to_call = view.to_call
-            words = tr(lang, "to_call", amount=to_call) if to_call > 0 else ""
-            text.append(tr(lang, "prompt_betting", to_call=words).rstrip(": "))
+            # A betting round: what there is to call, and the choices.
+            choices = either([action_label(option.kind, lang) for option in legal], lang)
+            if view.to_call > 0:
+                text.append(tr(lang, "prompt_call", amount=view.to_call, choices=choices))
+            else:
+                text.append(tr(lang, "prompt_no_bet", choices=choices))
         return text
 
 

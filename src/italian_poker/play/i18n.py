@@ -14,7 +14,7 @@ fiches}``.
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
 from italian_poker.engine.actions import ActionKind
@@ -122,12 +122,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Regole {rules} · mano {number} · {phase} · per aprire: {requirement}",
     ),
     "status_idle": (
-        "Rules {rules} · {players} players · {deck}-card deck",
-        "Regole {rules} · {players} giocatori · mazzo da {deck} carte",
+        "Rules {rules} · {players:player|players} · {deck}-card deck",
+        "Regole {rules} · {players:giocatore|giocatori} · mazzo da {deck:carta|carte}",
     ),
     "pot": ("Pot {pot}", "Piatto {pot}"),
     "current_bet": ("bet to match {bet}", "puntata da pareggiare {bet}"),
-    "to_call": ("you need {amount} to call", "ti servono {amount} per vedere"),
     "stack": ("Chips {stack}", "Fiches {stack}"),
     "bet_in_round": ("bet {amount}", "puntata {amount}"),
     "dealer": ("dealer", "mazziere"),
@@ -138,8 +137,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sitting_out": ("sits out", "sta fuori"),
     "busted": ("left the table", "ha lasciato il tavolo"),
     "opener": ("opener", "ha aperto"),
-    "changed": ("changed {count}", "ne ha cambiate {count}"),
-    "changed_one": ("changed 1", "ne ha cambiata 1"),
+    "changed": ("changed {count:card|cards}", "{count:ne ha cambiata #|ne ha cambiate #}"),
     "stood_pat": ("stood pat (servito)", "servito"),
     "your_hand": ("Your hand", "Le tue carte"),
     "no_cards_yet": (
@@ -168,7 +166,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Your hand does not open: you need {requirement}. You can only pass.",
         "Non puoi aprire: serve {requirement}. Puoi solo passare.",
     ),
-    "prompt_betting": ("Your move: {to_call}", "Tocca a te: {to_call}"),
+    "prompt_call": (
+        "you need {amount:chip|chips} to call. {choices}?",
+        "{amount:ti serve # fiche|ti servono # fiches} per vedere. {choices}?",
+    ),
+    "prompt_no_bet": (
+        "there is no bet to call. {choices}?",
+        "non c'è nessuna puntata da vedere. {choices}?",
+    ),
     "prompt_draw": (
         "Draw: press 1-5 to mark the cards to change (up to 4), Enter to confirm; "
         "none marked = servito.",
@@ -186,8 +191,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "prompt_showdown_show": ("Showdown: show your hand.", "Si mostrano le carte: mostra la mano."),
     "prompt_makeup": (
-        "After the parol: make up {amount} chips to play this deal (5.5), or sit it out.",
-        "Dopo la parola: rientri con {amount} fiches per giocare questa mano (5.5), o stai fuori.",
+        "After the parol: make up {amount:chip|chips} to play this deal (5.5), or sit it out.",
+        "Dopo la parola: rientri con {amount:fiche|fiches} per giocare questa mano (5.5), o "
+        "stai fuori.",
     ),
     "prompt_amount": (
         "{action}: type your total bet for this round, {low} to {high}, then Enter (Esc cancels).",
@@ -208,8 +214,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{key!r} ora non fa nulla. Tasti: {keys}",
     ),
     "too_many_cards": (
-        "You may change at most {max} cards (4.1).",
-        "Puoi cambiare al massimo {max} carte (4.1).",
+        "You may change at most {max:card|cards} (4.1).",
+        "Puoi cambiare al massimo {max:carta|carte} (4.1).",
     ),
     "next_deal": (
         "Press Enter for the next deal, ? for help, q to quit.",
@@ -350,15 +356,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "summary_title": ("Session summary", "Riepilogo della partita"),
     "summary_deals": (
         "Deals played: {deals} ({won} won, {passed} passed, {parol} abandoned by parol)",
-        "Mani giocate: {deals} ({won} vinte, {passed} passate, {parol} abbandonate con parola)",
+        "Mani giocate: {deals} ({won:vinta|vinte}, {passed:passata|passate}, "
+        "{parol:abbandonata|abbandonate} con parola)",
     ),
     "summary_player": (
-        "{name}: {start} → {end} ({change:+d}), pots won {pots}",
-        "{name}: {start} → {end} ({change:+d}), piatti vinti {pots}",
+        "{name}: {start} → {end} ({change:+d}), {pots:pot|pots} won",
+        "{name}: {start} → {end} ({change:+d}), {pots:piatto vinto|piatti vinti}",
     ),
     "summary_player_left": (
-        "{name}: {start} → {end} ({change:+d}), pots won {pots}, left the table",
-        "{name}: {start} → {end} ({change:+d}), piatti vinti {pots}, ha lasciato il tavolo",
+        "{name}: {start} → {end} ({change:+d}), {pots:pot|pots} won, left the table",
+        "{name}: {start} → {end} ({change:+d}), {pots:piatto vinto|piatti vinti}, ha lasciato "
+        "il tavolo",
     ),
     "summary_biggest": (
         "Biggest pot: {amount}, won by {names} in deal {number}",
@@ -449,6 +457,14 @@ def tr(lang: Language, message: str, /, **values: object) -> str:
     english, italian = MESSAGES[message]
     template = italian if lang is Language.IT else english
     return _FORMATTER.format(template, **values) if values else template
+
+
+def either(words: Sequence[str], lang: Language) -> str:
+    """Choices in a sentence: ``Fold, Call or Raise`` / ``Lascio, Vedo o Rilancio``."""
+    if len(words) <= 1:
+        return "".join(words)
+    conjunction = " o " if lang is Language.IT else " or "
+    return ", ".join(words[:-1]) + conjunction + words[-1]
 
 
 def action_label(kind: ActionKind, lang: Language) -> str:

@@ -78,7 +78,7 @@ def public_action_text(action: PublicAction, lang: Language) -> str:
         count = action.cards_changed or 0
         if count == 0:
             return tr(lang, "stood_pat")
-        return tr(lang, "changed_one") if count == 1 else tr(lang, "changed", count=count)
+        return tr(lang, "changed", count=count)
     label = action_label(action.kind, lang)
     return f"{label} {action.amount}" if action.amount is not None else label
 
