@@ -9,6 +9,7 @@ proof, passed deals and parol with what happens next); :func:`summary_lines` the
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -32,6 +33,7 @@ from italian_poker.play.session import (
     SessionSummary,
     hand_rank,
 )
+from italian_poker.play.storage import replay_command
 
 
 class WinReason(StrEnum):
@@ -286,8 +288,12 @@ def describe_event(event: Event, lang: Language) -> list[str]:
     return lines
 
 
-def summary_lines(summary: SessionSummary, lang: Language) -> list[str]:
-    """The session summary shown on quitting (after an error, it says so first)."""
+def summary_lines(
+    summary: SessionSummary, lang: Language, *, command: str | None = None
+) -> list[str]:
+    """The session summary shown on quitting (after an error, it says so first).
+    ``command`` is how the replay hint names the program (default: :func:`replay_command`,
+    the command that works where the player is)."""
     lines = [tr(lang, "summary_title")]
     if summary.error is not None:
         lines.append(tr(lang, "summary_error", error=summary.error))
@@ -334,7 +340,11 @@ def summary_lines(summary: SessionSummary, lang: Language) -> list[str]:
     elif summary.over is OverReason.MATCH_OVER:
         lines.append(tr(lang, "summary_match_over"))
     if summary.histories is not None:
-        lines.append(tr(lang, "summary_histories", path=summary.histories))
+        program = replay_command() if command is None else command
+        path = shlex.quote(str(summary.histories))
+        lines.append(
+            tr(lang, "summary_histories", path=summary.histories, command=program, quoted=path)
+        )
     elif summary.deals == 0:
         lines.append(tr(lang, "summary_no_histories"))
     return lines

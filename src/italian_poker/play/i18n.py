@@ -373,8 +373,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Piatto più grande: {amount}, vinto da {names} nella mano {number}",
     ),
     "summary_histories": (
-        "Hand histories: {path} (replay with: italian-poker replay {path})",
-        "Storie delle mani: {path} (rivedile con: italian-poker replay {path})",
+        "Hand histories: {path} (replay with: {command} replay {quoted})",
+        "Storie delle mani: {path} (rivedile con: {command} replay {quoted})",
     ),
     "summary_error": (
         "The game stopped on an error ({error}); this is the session as it stood then. "

@@ -4,13 +4,17 @@ The data directory follows the platform's conventions (``platformdirs.user_data_
 ``~/.local/share/italian-poker`` on Linux); the environment variable
 ``ITALIAN_POKER_DATA_DIR`` overrides it. Each session writes its deals into its own folder
 ``histories/<date>_<time>/deal-0001.phh``, ... whose names sort by time, and which
-``italian-poker replay`` verifies file by file or as a folder.
+``italian-poker replay`` verifies file by file or as a folder; :func:`replay_command` names
+that command as the player can type it where they are.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import shlex
+import shutil
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -91,3 +95,53 @@ class HistoryStore:
         partial.write_text(text, encoding="utf-8")
         partial.replace(path)
         return path
+
+
+def replay_command(
+    argv0: str | None = None,
+    *,
+    cwd: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    which: Callable[[str], str | None] = shutil.which,
+    executable: str | None = None,
+) -> str:
+    """The command that runs this program, as the player can type it in their shell, for
+    the replay hint: ``italian-poker`` when that name on the PATH is this very program;
+    otherwise the path of the program that is running (``sys.argv[0]``, e.g.
+    ``.venv/bin/italian-poker`` after ``make play``, which puts nothing on the PATH),
+    relative to the current folder when it lies inside it and the player's shell is there
+    too (``$PWD``; not so after ``make -C``), else absolute; quoted for the shell. Started
+    some other way than as the script, the script beside the running Python is named."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    here = Path.cwd() if cwd is None else cwd
+    env = os.environ if environ is None else environ
+    program = Path(argv0)
+    if program.name.removesuffix(".exe") != APP_NAME:
+        beside = Path(sys.executable if executable is None else executable).parent / APP_NAME
+        if not beside.is_file():
+            return APP_NAME
+        program = beside
+    elif not any(sep and sep in argv0 for sep in (os.sep, os.altsep)):
+        return APP_NAME  # a bare name: the shell found it on the PATH
+    program = Path(os.path.normpath(here / program))  # keeps the venv's own links
+    found = which(APP_NAME)
+    if found is not None and _same_file(Path(found), program):
+        return APP_NAME
+    shell = env.get("PWD", "")
+    shell_here = not shell or _same_file(Path(shell), here)
+    try:
+        relative = program.relative_to(here) if shell_here else None
+    except ValueError:
+        relative = None
+    if relative is None:
+        return shlex.quote(str(program))
+    text = str(relative)
+    return shlex.quote(text if os.sep in text else f".{os.sep}{text}")
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    """Whether two paths name the same file (False if either is missing)."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
