@@ -24,7 +24,7 @@ from italian_poker.play.app import HelpScreen, PokerApp, SummaryScreen, TableScr
 from italian_poker.play.i18n import ACTION_KEYS, BOT_NAMES, HUMAN_NAMES, Language, tr
 from italian_poker.play.session import Session, SessionState, SessionSummary, default_stack
 
-STEPS = int(os.environ.get("PLAY_RANDOM_KEYS_STEPS", "120"))
+STEPS = int(os.environ.get("PLAY_RANDOM_KEYS_STEPS", "100"))
 """Key presses per table."""
 
 CARDS = ["1", "2", "3", "4", "5"]
@@ -72,9 +72,12 @@ class Table:
     seed: int
     rules: str
     bots: str
+    stack: int | None = None
+    """Chips each (default: the preset's); a short stack reaches the end of the game."""
 
     def __str__(self) -> str:
-        return f"{self.players}p-{self.lang.value}-{self.rules}-{self.bots}-seed{self.seed}"
+        short = "" if self.stack is None else f"-stack{self.stack}"
+        return f"{self.players}p-{self.lang.value}-{self.rules}-{self.bots}-seed{self.seed}{short}"
 
 
 TABLES = [
@@ -86,6 +89,10 @@ TABLES = [
     Table(6, Language.IT, 16, "002", "strong"),
     Table(9, Language.EN, 17, "003", "simple"),
     Table(9, Language.IT, 18, "standard", "random"),
+    # Short stacks: players bust and, with today's bots, the game ends (OVER) within the
+    # default number of keys.
+    Table(3, Language.IT, 19, "standard", "simple", stack=8),
+    Table(5, Language.EN, 23, "fantini", "random", stack=8),
 ]
 
 
@@ -103,7 +110,7 @@ def cli_session(table: Table) -> Session:
         [human, *opponents],
         human,
         bots,
-        stack=default_stack(rules),
+        stack=default_stack(rules) if table.stack is None else table.stack,
         seed=table.seed,
     )
 
@@ -141,3 +148,4 @@ async def test_random_keys_never_crash_and_q_ends_on_the_summary(table: Table) -
     assert summary.deals == len(session.finished)
     in_deal = session.state in (SessionState.HUMAN_TURN, SessionState.BOT_TURN)
     assert summary.abandoned == in_deal
+    assert summary.over == session.over_reason
