@@ -12,6 +12,7 @@ from typer.core import TyperGroup
 from italian_poker.engine.cards import format_cards
 from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.hand_rank import Tiebreak, best_ranks, evaluate, read_hands
+from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.wording import count
 
 _CLICK_ERROR: type[Exception] = next(
@@ -168,7 +169,7 @@ def play(
     from italian_poker.play.storage import HistoryStore
 
     policies = {
-        bot: make_bot(level, seed=None if seed is None else seed * 100 + i)
+        bot: make_bot(level, seed=None if seed is None else derive_seed(seed, "bot", i))
         for i, bot in enumerate(opponents, start=1)
     }
     session = Session(

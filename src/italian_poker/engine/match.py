@@ -22,6 +22,7 @@ from italian_poker.engine.errors import (
     SeatError,
 )
 from italian_poker.engine.rules import AllPassPolicy, Direction, ParolLatecomers, Rules
+from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.view import SeatView, seat_view
 from italian_poker.engine.wording import count
 
@@ -309,7 +310,7 @@ class Match:
         number = len(self.completed) + 1
         seed = self._pending_seed
         if seed is None and self.seed is not None:
-            seed = self.seed * 1_000_003 + number
+            seed = derive_seed(self.seed, "deal", number)
         start = DealStart(
             rules=self.rules,
             names=names,

@@ -25,6 +25,7 @@ from italian_poker.engine.history import HandHistory
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
+from italian_poker.engine.seeds import derive_seed
 from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.protocol import (
     Clock,
@@ -495,7 +496,7 @@ class TableRuntime:
         if bot is None:
             seed = None
             if self.settings.seed is not None:
-                seed = self.settings.seed * 7919 + self.id * 101 + seat
+                seed = derive_seed(self.settings.seed, "bot", self.id, seat)
             bot = self.bots[key] = self.bot_factory(level, seed)
         view = self.state.view(seat)
         if view is None:
@@ -535,7 +536,7 @@ class TableRuntime:
             # deck dealt, and each reshuffle is recorded with the action that made it.
             payload: dict[str, Any] = {}
             if self.settings.seed is not None:  # tests and replays only
-                payload["seed"] = self.settings.seed * 1_000_003 + self.id * 10_007 + state.seq
+                payload["seed"] = derive_seed(self.settings.seed, "deal", self.id, state.seq)
             try:
                 self._commit(EventKind.DEAL, payload)
             except SeatError:
