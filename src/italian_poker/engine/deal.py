@@ -364,7 +364,8 @@ class Deal:
             need = ante + extra + makeups[i]
             if stacks[i] < need:
                 raise SeatError(
-                    f"{start.names[i]} has {count(stacks[i], 'chip')} but must put {need} in the pot"
+                    f"{start.names[i]} has {count(stacks[i], 'chip')} "
+                    f"but must put {need} in the pot"
                 )
             stacks[i] -= need
             committed[i] += ante
@@ -640,8 +641,8 @@ class Deal:
                 )
             if not low <= amount <= high:
                 raise InvalidAmountError(
-                    f"{kind.value} must make your bet {low} to {count(high, 'chip')} in this round, "
-                    f"not {amount}"
+                    f"{kind.value} must make your bet {low} to {count(high, 'chip')} "
+                    f"in this round, not {amount}"
                 )
             return action
         if amount != legal.min_amount:
