@@ -25,6 +25,7 @@ from italian_poker import (
     InvalidDrawError,
     Match,
     MatchPhase,
+    Outcome,
     Rules,
     parse_cards,
 )
@@ -212,3 +213,36 @@ def table_chips(match: Match) -> int:
     carried = 0 if in_deal else match.carried
     departed = sum(stack for _, stack in match.departed)
     return sum(s.stack for s in match.seats) + in_pot + carried + departed
+
+
+PAROL_HANDS = ("Jh Jc 7d 8s Ac", "7s 9c Jd Kh Ad", "8h Tc Qd Ah 7c", "9s Js Kd 7h 8d")
+"""The four hands of :func:`parol_deal`, from the dealer's left: jacks to open, then three
+hands that cannot."""
+
+
+def parol_deal(match: Match) -> None:
+    """A deal of four players abandoned by parol (5.4(a)): from the dealer's left, the
+    first player opens for 2 with jacks, the next calls, the other two fold; the two stand
+    pat and say parol. The two folders owe a make-up of 2 (5.5)."""
+    names = [s.name for s in match.seats if not s.sitting_out]
+    assert len(names) == 4, "parol_deal needs four players sitting in"
+    dealer = names.index(match.dealer_name)
+    direction = match.rules.direction
+    order = deal_order(4, dealer, direction)
+    hands = {seat: PAROL_HANDS[k] for k, seat in enumerate(order)}
+    match.start_deal(deck=stacked_deck(4, hands, dealer=dealer, direction=direction))
+    if match.legal_actions()[0].kind is ActionKind.BLIND:
+        match.apply(Action(ActionKind.DECLINE))
+    opener, caller, first_folder, second_folder = (names[seat] for seat in order)
+    for name, action in [
+        (opener, Action(ActionKind.OPEN, 2)),
+        (caller, Action(ActionKind.CALL)),
+        (first_folder, Action(ActionKind.FOLD)),
+        (second_folder, Action(ActionKind.FOLD)),
+        (opener, Action(ActionKind.DRAW)),
+        (caller, Action(ActionKind.DRAW)),
+        (opener, Action(ActionKind.PAROL)),
+        (caller, Action(ActionKind.PAROL)),
+    ]:
+        match.apply(action, name)
+    assert match.last_result is not None and match.last_result.outcome is Outcome.PAROL

@@ -4,7 +4,7 @@ deal after a parol (5.5), seats and chip conservation."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import cards, new_match, rules, stacked_deck, table_chips
+from engine_helpers import cards, new_match, parol_deal, rules, stacked_deck, table_chips
 
 from italian_poker import (
     Action,
@@ -16,14 +16,13 @@ from italian_poker import (
     MatchPhase,
     NotYourTurnError,
     OpeningRequirementError,
-    Outcome,
     Phase,
     Rank,
     Rules,
     SeatError,
     preset,
 )
-from italian_poker.engine.actions import call, draw, fold, open_, parol, pass_
+from italian_poker.engine.actions import draw, fold, open_, pass_
 
 JJ = "Jh Jc 7d 8s Ac"
 N1 = "7s 9c Jd Kh Ad"
@@ -47,25 +46,6 @@ def pass_all(match: Match) -> None:
     while match.phase is MatchPhase.IN_DEAL:
         kinds = {la.kind for la in match.legal_actions()}
         match.apply(DECLINE if ActionKind.DECLINE in kinds else pass_())
-
-
-def parol_deal(match: Match) -> None:
-    """P1 opens, P2 calls, P3 and P0 fold; both say parol (5.4(a))."""
-    match.start_deal(deck=stacked_deck(4, {1: JJ, 2: N1, 3: N2, 0: N3}))
-    if match.legal_actions()[0].kind is ActionKind.BLIND:
-        match.apply(DECLINE, "P1")
-    for name, action in [
-        ("P1", open_(2)),
-        ("P2", call()),
-        ("P3", fold()),
-        ("P0", fold()),
-        ("P1", draw()),
-        ("P2", draw()),
-        ("P1", parol()),
-        ("P2", parol()),
-    ]:
-        match.apply(action, name)
-    assert match.last_result is not None and match.last_result.outcome is Outcome.PAROL
 
 
 def test_art1_the_deal_passes_to_the_left() -> None:

@@ -5,7 +5,7 @@ is over. Regression tests for the defects found by a random seat-change fuzz."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import new_match, rules, stacked_deck, table_chips
+from engine_helpers import new_match, parol_deal, rules, stacked_deck, table_chips
 
 from italian_poker import (
     Action,
@@ -19,7 +19,7 @@ from italian_poker import (
     SeatError,
     preset,
 )
-from italian_poker.engine.actions import call, draw, fold, open_, parol, pass_
+from italian_poker.engine.actions import pass_
 
 JJ = "Jh Jc 7d 8s Ac"
 N1 = "7s 9c Jd Kh Ad"
@@ -32,29 +32,6 @@ SIT_OUT = Action(ActionKind.SIT_OUT)
 def pass_all(match: Match) -> None:
     while match.phase is MatchPhase.IN_DEAL:
         match.apply(pass_())
-
-
-def parol_deal(match: Match, opener: int = 1) -> None:
-    """Four seats P0..P3: the opener opens for 2, the next calls, the other two fold; both
-    say parol (5.4(a)). The folders owe a make-up of 2 (5.5)."""
-    caller = (opener + 1) % 4
-    folders = [(opener + 2) % 4, (opener + 3) % 4]
-    hands = {opener: JJ, caller: N1, folders[0]: N2, folders[1]: N3}
-    dealer = (opener - 1) % 4
-    match.start_deal(deck=stacked_deck(4, hands, dealer=dealer))
-    assert match.actor == f"P{opener}"
-    for name, action in [
-        (f"P{opener}", open_(2)),
-        (f"P{caller}", call()),
-        (f"P{folders[0]}", fold()),
-        (f"P{folders[1]}", fold()),
-        (f"P{opener}", draw()),
-        (f"P{caller}", draw()),
-        (f"P{opener}", parol()),
-        (f"P{caller}", parol()),
-    ]:
-        match.apply(action, name)
-    assert match.last_result is not None and match.last_result.outcome is Outcome.PAROL
 
 
 # --- the dealer button (000 Art. 1) ----------------------------------------------------------
@@ -175,20 +152,7 @@ def test_art5_5_make_up_questions_follow_the_direction_of_play_counter_clockwise
     """5.5 with 003's counter-clockwise play: from the dealer's right."""
     table = preset("003", blind_allowed=False)
     match = Match(table, [(f"P{i}", 100) for i in range(4)], dealer=0)
-    # Dealer P0: P3 is served first and opens; P2 calls; P1 and P0 fold.
-    hands = {3: JJ, 2: N1, 1: N2, 0: N3}
-    match.start_deal(deck=stacked_deck(4, hands, dealer=0, direction=table.direction))
-    for name, action in [
-        ("P3", open_(2)),
-        ("P2", call()),
-        ("P1", fold()),
-        ("P0", fold()),
-        ("P3", draw()),
-        ("P2", draw()),
-        ("P3", parol()),
-        ("P2", parol()),
-    ]:
-        match.apply(action, name)
+    parol_deal(match)  # dealer P0: P3 opens, P2 calls, P1 and P0 fold
     assert match.dealer_name == "P3"  # the deal passed to the right
     match.start_deal(seed=4)
     asked = []
