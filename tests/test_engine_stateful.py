@@ -175,11 +175,23 @@ class MatchMachine(RuleBasedStateMachine):
             player = None
         before = snapshot(match)
         chips_before = table_chips(match)
+        # verify/can ask the same question as apply, without changing anything.
+        allowed = match.can(action, player)
+        try:
+            recorded = match.verify(action, player)
+        except IllegalActionError as refused:
+            verified: IllegalActionError | Action = refused
+        else:
+            verified = recorded
+        assert snapshot(match) == before, f"verifying {action} changed the state"
+        assert allowed is isinstance(verified, Action)
         try:
             match.apply(action, player)
-        except IllegalActionError:
+        except IllegalActionError as error:
             assert snapshot(match) == before, f"{action} by {player} changed the state"
+            assert not allowed and type(error) is type(verified) and str(error) == str(verified)
             return
+        assert allowed, f"{action} was applied though can() said no"
         # The random action happened to be legal: the invariants still hold.
         assert amount is None or type(amount) is int, f"{action} was taken"
         assert table_chips(match) == chips_before

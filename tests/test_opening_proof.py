@@ -9,7 +9,7 @@ from engine_helpers import cards, new_deal, play, rules
 
 from italian_poker import Action, ActionKind, Deal, OpeningRequirement, Rank, seat_view
 from italian_poker.engine.actions import call, check, draw, fold, open_
-from italian_poker.engine.showdown import proving_cards
+from italian_poker.engine.opening import proving_cards
 
 OTHER = "7s 8c Qd Kh Ad"
 

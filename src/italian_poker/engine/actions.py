@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -148,12 +149,27 @@ def draw(*cards: Card, split: bool = False) -> Action:
 class LegalAction:
     """An action the seat to act may take now. For open, bet and raise, any ``amount`` from
     ``min_amount`` to ``max_amount`` (new total round bet) is allowed; for call and blinds the
-    amount is fixed. For a draw, up to ``max_cards`` cards from the hand."""
+    amount is fixed. For a draw, up to ``max_cards`` cards from the hand; for the opener's draw,
+    ``split_unless_kept`` says which draws break the opening (4.4)."""
 
     kind: ActionKind
     min_amount: int | None = None
     max_amount: int | None = None
     max_cards: int = 0
+    split_unless_kept: tuple[tuple[Card, ...], ...] | None = None
+    """The opener's draw (4.4): the groups of cards that show the opening by themselves
+    (:func:`~italian_poker.engine.opening.opening_groups`). A draw that keeps every card of one
+    group keeps the opening; any other draw breaks it and must announce the split
+    (``split=True``), or is refused where the rules forbid a split. ``None`` for everyone but
+    the opener, whose draw never needs an announcement."""
+
+    def breaks_opening(self, discards: Collection[Card]) -> bool:
+        """4.4: whether drawing ``discards`` breaks the opening (the opener must announce the
+        split); always false when there is no opening to keep, or nothing is discarded."""
+        groups = self.split_unless_kept
+        if groups is None or not discards:
+            return False
+        return all(any(card in discards for card in group) for group in groups)
 
     def __str__(self) -> str:
         if self.min_amount is None:

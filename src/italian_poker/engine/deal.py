@@ -37,7 +37,7 @@ from italian_poker.engine.actions import (
 from italian_poker.engine.betting_round import BettingRound
 from italian_poker.engine.cards import Card, Rank
 from italian_poker.engine.deck import stripped_deck
-from italian_poker.engine.draw import DRAW_ONLY, MAX_DRAW, Draw
+from italian_poker.engine.draw import MAX_DRAW, Draw
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     DealOverError,
@@ -50,7 +50,7 @@ from italian_poker.engine.errors import (
 )
 from italian_poker.engine.frozen import new_instance, open_twin, slot_setters
 from italian_poker.engine.hand_rank import HandRank
-from italian_poker.engine.opening import opening_requirement
+from italian_poker.engine.opening import opening_groups, opening_requirement
 from italian_poker.engine.rules import AllPassPolicy, Direction, Rules, SecondRoundStarter
 from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.showdown import PotAward, Showdown, award_pots, opening_proof
@@ -346,6 +346,9 @@ class Deal:
         # Opening and first round (Art. 3).
         self.opener: int | None = None
         self.opening_hand: tuple[Card, ...] = ()
+        self.opening_groups: tuple[tuple[Card, ...], ...] = ()
+        """4.4: the groups of the opener's cards that show the opening by themselves
+        (:func:`~italian_poker.engine.opening.opening_groups`)."""
         self.first_round_starter: int | None = None
         self.first_round_put = [0] * n
         self.first_round_folded = [False] * n
@@ -548,7 +551,7 @@ class Deal:
         if seat is None:
             legal = ()
         elif phase is _DRAW:
-            legal = DRAW_ONLY
+            legal = self.draw.choices(self, seat)
         elif phase is _SHOWDOWN:
             assert self.showdown is not None
             legal = self.showdown.choices(self, seat)
@@ -563,12 +566,12 @@ class Deal:
 
     # --- applying actions -----------------------------------------------------------------
 
-    def apply(self, action: Action, seat: int | None = None) -> ActionRecord:
-        """Apply ``action`` for the seat to act (``seat``, if given, must be that seat).
-
-        Raises an :class:`~italian_poker.engine.errors.IllegalActionError` subclass, leaving the
-        deal unchanged, when the action is not allowed now.
-        """
+    def verify(self, action: Action, seat: int | None = None) -> Action:
+        """Check ``action`` for the seat to act (``seat``, if given, must be that seat) without
+        applying it: return it as :meth:`apply` would record it (the fixed amount of a call or
+        blind filled in), or raise the
+        :class:`~italian_poker.engine.errors.IllegalActionError` subclass :meth:`apply` would
+        raise. The deal is never changed."""
         actor = self.actor
         if actor is None or self.phase is _COMPLETE:
             raise DealOverError("the deal is over: no more actions")
@@ -589,12 +592,33 @@ class Deal:
         if amount is not None and type(amount) is not int:
             check_action(action)
         if kind is _KIND_DRAW:
-            self.draw.check(self, actor, action)
+            self.draw.check(self, actor, action, legal)
         elif amount != legal.min_amount or action.cards != () or action.split is not False:
             # Anything but a plain action as offered: check it, or fill in the amount.
             action = self._checked(action, legal)
         elif kind in AMOUNT_KINDS:
             self._checked(action, legal)
+        return action
+
+    def can(self, action: Action, seat: int | None = None) -> bool:
+        """Whether :meth:`apply` would accept ``action`` now (the same checks as
+        :meth:`verify`); the deal is never changed."""
+        try:
+            self.verify(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action, seat: int | None = None) -> ActionRecord:
+        """Apply ``action`` for the seat to act (``seat``, if given, must be that seat).
+
+        Raises an :class:`~italian_poker.engine.errors.IllegalActionError` subclass, leaving the
+        deal unchanged, when the action is not allowed now (:meth:`verify` makes the checks;
+        :meth:`can` asks without raising).
+        """
+        action = self.verify(action, seat)
+        actor = self.actor
+        assert actor is not None
         record = new_instance(_OpenRecord)  # ActionRecord(actor, action, self.phase)
         record.seat = actor
         record.action = action
@@ -602,7 +626,7 @@ class Deal:
         record.__class__ = ActionRecord
         self._legal = None
         self.actions.append(record)
-        self._HANDLERS[kind](self, actor, action)
+        self._HANDLERS[action.kind](self, actor, action)
         return record  # type: ignore[no-any-return]
 
     def _seat_name(self, seat: int) -> str:
@@ -679,6 +703,7 @@ class Deal:
         assert action.amount is not None
         self.opener = seat
         self.opening_hand = tuple(self.hands[seat])
+        self.opening_groups = opening_groups(self.opening_hand, self.requirement)
         self.phase = _FIRST_ROUND
         if not self.rules.passed_players_may_play:
             passed = self.round.pending

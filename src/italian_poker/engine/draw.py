@@ -51,8 +51,16 @@ class Draw:
         """The draw of a deal, before anyone draws."""
         return cls([None] * players, [()] * players, list(replay))
 
-    def check(self, deal: Deal, seat: int, action: Action) -> None:
-        """Raise :class:`InvalidDrawError` unless ``action`` is a draw ``seat`` may make."""
+    def choices(self, deal: Deal, seat: int) -> tuple[LegalAction, ...]:
+        """Change 0 to 4 cards; for the opener, with the groups that keep the opening (4.4)."""
+        if seat != deal.opener or not deal.opening_hand:
+            return DRAW_ONLY
+        groups = deal.opening_groups
+        return (LegalAction(ActionKind.DRAW, max_cards=MAX_DRAW, split_unless_kept=groups),)
+
+    def check(self, deal: Deal, seat: int, action: Action, legal: LegalAction) -> None:
+        """Raise :class:`InvalidDrawError` unless ``action`` is a draw ``seat`` may make;
+        ``legal`` is the draw offered (:meth:`choices`)."""
         if action.amount is not None:
             raise InvalidAmountError("a draw names the cards to change, not an amount")
         cards = action.cards
@@ -73,15 +81,12 @@ class Draw:
                 raise InvalidDrawError(f"you do not hold {', '.join(missing)}")
         if action.split and seat != deal.opener:
             raise InvalidDrawError("only the opener announces a split opening (4.4)")
-        if cards and seat == deal.opener and deal.opening_hand:
-            # Standing pat (no cards) always keeps the opening.
-            kept = [c for c in deal.hands[seat] if c not in cards]
-            broken = not deal.requirement.kept_proves(kept)
-            if broken and not deal.rules.opener_may_split:
+        if legal.breaks_opening(cards):
+            if not deal.rules.opener_may_split:
                 raise InvalidDrawError(
                     "these rules do not let the opener break the opening combination"
                 )
-            if broken and not action.split:
+            if not action.split:
                 raise InvalidDrawError(
                     "you are discarding part of your opening: announce the split (4.4) "
                     "so your discards are kept apart for the proof"

@@ -8,7 +8,7 @@ after a parol, removes busted players and lets players join, sit out and return.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction, check_action
@@ -17,6 +17,7 @@ from italian_poker.engine.deal import ActionRecord, Deal, DealResult, DealStart,
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     DealOverError,
+    IllegalActionError,
     InvalidAmountError,
     NotYourTurnError,
     SeatError,
@@ -361,22 +362,55 @@ class Match:
             return self.deal.legal_actions()
         return ()
 
-    def apply(self, action: Action, player: str | None = None) -> None:
-        """Apply ``action`` for the player to act (``player``, if given, must be them)."""
+    def verify(self, action: Action, player: str | None = None) -> Action:
+        """Check ``action`` for the player to act (``player``, if given, must be them) without
+        applying it: return it as it would be recorded, or raise the
+        :class:`~italian_poker.engine.errors.IllegalActionError` :meth:`apply` would raise.
+        Nothing changes."""
         actor = self.actor
         if actor is None:
             raise DealOverError("nobody is to act: start the next deal")
         if player is not None and player != actor:
             raise NotYourTurnError(f"it is {actor}'s turn, not {player}'s")
         if self.phase is _MAKE_UP:
-            self._apply_makeup(actor, action)
-            return
+            return self._verified_makeup(actor, action)
         assert self.deal is not None
-        self.deal.apply(action)
+        return self.deal.verify(action)
+
+    def can(self, action: Action, player: str | None = None) -> bool:
+        """Whether :meth:`apply` would accept ``action`` now; nothing changes."""
+        try:
+            self.verify(action, player)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action, player: str | None = None) -> None:
+        """Apply ``action`` for the player to act (``player``, if given, must be them); an
+        illegal action raises as :meth:`verify` does and changes nothing."""
+        if self.phase is _MAKE_UP:
+            action = self.verify(action, player)
+            name = self._makeup_queue.pop(0)
+            if action.kind is ActionKind.MAKE_UP:
+                self._joining[name] = self._carry.makeups[name]
+            else:
+                self._sitting_out_once.add(name)
+            if not self._makeup_queue:
+                self._begin_deal()
+            return
+        deal = self.deal
+        if deal is None or self.phase is not _IN_DEAL:
+            raise DealOverError("nobody is to act: start the next deal")
+        actor = self.actor
+        if player is not None and player != actor:
+            raise NotYourTurnError(f"it is {actor}'s turn, not {player}'s")
+        deal.apply(action)
         self._sync_stacks()
         self._after_action()
 
-    def _apply_makeup(self, name: str, action: Action) -> None:
+    def _verified_makeup(self, name: str, action: Action) -> Action:
+        """5.5: the make-up answer of ``name`` (make up the amount asked, or sit out), with
+        the amount filled in."""
         check_action(action)
         if action.cards or action.split:
             raise ActionNotAvailableError(f"{action.kind.value} takes no cards")
@@ -386,25 +420,26 @@ class Match:
                 raise ActionNotAvailableError(
                     f"the make-up contribution is {count(amount, 'chip')}"
                 )
-            self._joining[name] = amount
-        elif action.kind is ActionKind.SIT_OUT:
+            return Action(ActionKind.MAKE_UP, amount)
+        if action.kind is ActionKind.SIT_OUT:
             if action.amount is not None:
                 raise InvalidAmountError("sit-out takes no amount")
-            self._sitting_out_once.add(name)
-        else:
-            raise ActionNotAvailableError(
-                f"after a parol you first decide: make up {count(amount, 'chip')} to play (5.5), "
-                "or sit out this deal"
-            )
-        self._makeup_queue.pop(0)
-        if not self._makeup_queue:
-            self._begin_deal()
+            return action
+        raise ActionNotAvailableError(
+            f"after a parol you first decide: make up {count(amount, 'chip')} to play (5.5), "
+            "or sit out this deal"
+        )
 
     def view(self, player: str) -> SeatView:
-        """What ``player`` may know about the current (or last) deal."""
+        """What ``player`` may know about the current (or last) deal. A player asked the 5.5
+        make-up question sees it as their turn: the legal actions are ``MAKE_UP`` (with the
+        amount) and ``SIT_OUT``."""
         if player not in self.deal_seats or self.deal is None:
             raise SeatError(f"{player!r} is not in the current deal")
-        return seat_view(self.deal, self.deal_seats.index(player))
+        view = seat_view(self.deal, self.deal_seats.index(player))
+        if self.phase is _MAKE_UP and self._makeup_queue[0] == player:
+            view = replace(view, actor=view.seat, legal_actions=self.legal_actions())
+        return view
 
     def _after_action(self) -> None:
         deal = self.deal

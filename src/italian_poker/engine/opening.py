@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from italian_poker.engine.cards import Card, Rank, ensure_distinct, read_cards
@@ -181,3 +182,86 @@ def opening_combination(
                 if run[i + 3].rank - run[i].rank == 3:
                     return tuple(run[i : i + 4])
     return ()
+
+
+def opening_groups(
+    cards: Sequence[Card], requirement: OpeningRequirement
+) -> tuple[tuple[Card, ...], ...]:
+    """4.4: the smallest groups of ``cards`` (checked cards, an opener's hand) that show the
+    opening by themselves, in the order they are shown as proof: each pair of the minimum rank
+    or better (highest first), three of a kind of a lower rank, two pairs of lower ranks, four to
+    a straight flush (3.3(b)). Keeping every card of one group keeps the opening; a draw that
+    keeps none whole breaks it, and must be announced. Cards keep their order in ``cards``.
+
+    A straight, flush or full five-card combination is no group: it only proves the opening
+    while all five cards are kept."""
+    # Ranks as plain ints (``index >> 2`` is the rank less two): an enum member hashes slowly.
+    by_rank: dict[int, list[Card]] = {}
+    for card in cards:
+        rank = card.index >> 2
+        if rank in by_rank:
+            by_rank[rank].append(card)
+        else:
+            by_rank[rank] = [card]
+    least = requirement.min_pair - 2
+    groups: list[tuple[Card, ...]] = []
+    if len(by_rank) < len(cards):  # some rank repeats: pairs, trips, two pair
+        ranks = sorted(by_rank, reverse=True)
+        low_pairs: list[list[tuple[Card, ...]]] = []
+        trips: list[tuple[Card, ...]] = []
+        for rank in ranks:
+            same = by_rank[rank]
+            if len(same) < 2:
+                continue
+            if rank >= least:
+                groups.extend(combinations(same, 2))
+            else:
+                low_pairs.append(list(combinations(same, 2)))
+                if len(same) >= 3:
+                    trips.extend(combinations(same, 3))
+        groups.extend(trips)
+        if len(low_pairs) >= 2:
+            order = {card: i for i, card in enumerate(cards)}
+            for first, second in combinations(low_pairs, 2):
+                groups.extend(
+                    tuple(sorted(a + b, key=order.__getitem__)) for a in first for b in second
+                )
+    if requirement.four_straight_flush:
+        held = 0
+        for card in cards:
+            held |= card.bit
+        if _four_in_a_row(held):
+            order = {card: i for i, card in enumerate(cards)}
+            for suit in sorted({card.suit for card in cards}, reverse=True):
+                run = sorted(
+                    (c for c in cards if c.suit is suit and c.rank is not _ACE), key=_rank_of
+                )
+                for i in range(len(run) - 3):
+                    if run[i + 3].rank - run[i].rank == 3:
+                        groups.append(tuple(sorted(run[i : i + 4], key=order.__getitem__)))
+    return tuple(groups)
+
+
+def proving_cards(
+    cards: Sequence[Card],
+    requirement: OpeningRequirement,
+    *,
+    players: int,
+    groups: tuple[tuple[Card, ...], ...] | None = None,
+) -> tuple[Card, ...]:
+    """3.3, 4.4: the fewest of ``cards`` (checked cards, up to five) that show ``requirement``
+    met, in their order: the first of their :func:`opening_groups`, else a whole straight,
+    flush or straight flush of five. Empty if none does. ``groups``: the opening groups of a
+    hand that holds ``cards``, when already known (those within ``cards`` are theirs)."""
+    if groups is None:
+        groups = opening_groups(cards, requirement)
+    for group in groups:
+        if all(card in cards for card in group):
+            return group
+    if len(cards) == 5 and evaluate(cards, players=players).category in _WHOLE_HAND:
+        return tuple(cards)
+    return ()
+
+
+def _rank_of(card: Card) -> int:
+    return int(card.rank)

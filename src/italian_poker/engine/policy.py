@@ -5,15 +5,15 @@ Every bot and front end acts through this protocol and sees only what its seat m
 themselves live in layer 4, :mod:`italian_poker.analysis.bots`.
 
 A match also asks a first-round folder after a parol for the 5.5 make-up decision: the view
-is then of the abandoned deal, with no legal actions, and ``result.makeups`` holds the amount
-to pay; :func:`makeup_due` reads it.
+is then of the abandoned deal, whose legal actions are ``MAKE_UP`` (for the amount to pay)
+and ``SIT_OUT``; :func:`makeup_due` reads the amount.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from italian_poker.engine.actions import Action
+from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.deal import Outcome
 from italian_poker.engine.view import SeatView
 
@@ -28,6 +28,9 @@ class Policy(Protocol):
 
 def makeup_due(view: SeatView) -> int | None:
     """5.5: the make-up this seat is asked for after a parol, or None if none is due."""
+    for legal in view.legal_actions:
+        if legal.kind is ActionKind.MAKE_UP:
+            return legal.min_amount
     result = view.result
     if view.legal_actions or result is None or result.outcome is not Outcome.PAROL:
         return None

@@ -8,21 +8,19 @@ player still in, what was shown and who mucked (002). :func:`award_pots` shares 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from italian_poker.engine.actions import ActionKind, LegalAction
-from italian_poker.engine.cards import Card, Rank
+from italian_poker.engine.cards import Card
 from italian_poker.engine.frozen import new_instance, open_twin
 from italian_poker.engine.hand_rank import (
-    Category,
     HandRank,
     StraightFlushClass,
     best_ranks,
     evaluate,
 )
-from italian_poker.engine.opening import OpeningRequirement
+from italian_poker.engine.opening import proving_cards
 from italian_poker.engine.pot import Pot, build_pots, split_amount
 from italian_poker.engine.rules import OddChip, ShowdownOrder
 
@@ -238,51 +236,4 @@ def opening_proof(deal: Deal) -> tuple[Card, ...]:
     draw = deal.draw
     apart = draw.discards[opener] if draw.split_announced else ()
     available = [c for c in deal.opening_hand if c in held or c in apart]
-    return proving_cards(available, deal.requirement, players=deal.n)
-
-
-def proving_cards(
-    cards: Sequence[Card], requirement: OpeningRequirement, *, players: int
-) -> tuple[Card, ...]:
-    """The fewest of ``cards`` (up to five) that meet ``requirement`` (3.3), in their order:
-    a pair of the minimum rank or better (3.3(a)); else three of a kind; else two pair; else
-    four to a straight flush (3.3(b)); else a whole straight, flush or straight flush. Empty if
-    none does."""
-    by_rank: dict[Rank, list[Card]] = {}
-    for card in cards:
-        by_rank.setdefault(card.rank, []).append(card)
-    groups = sorted(by_rank.items(), key=lambda item: item[0], reverse=True)
-    pairs = [group for rank, group in groups if len(group) >= 2]
-    chosen: list[Card] = []
-    for rank, group in groups:
-        if len(group) >= 2 and rank >= requirement.min_pair:
-            chosen = group[:2]
-            break
-    else:
-        trips = [group for _, group in groups if len(group) >= 3]
-        if trips:
-            chosen = trips[0][:3]
-        elif len(pairs) >= 2:
-            chosen = pairs[0][:2] + pairs[1][:2]
-        elif requirement.four_straight_flush:
-            chosen = list(_four_to_a_straight_flush(cards))
-        if not chosen and len(cards) == 5:
-            category = evaluate(cards, players=players).category
-            if category in (Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH):
-                chosen = list(cards)
-    keep = set(chosen)
-    return tuple([card for card in cards if card in keep])
-
-
-def _four_to_a_straight_flush(cards: Sequence[Card]) -> tuple[Card, ...]:
-    """3.3(b): four consecutive cards of one suit, none an ace, among ``cards`` (or none)."""
-    for suit in sorted({card.suit for card in cards}, reverse=True):
-        run = sorted((c for c in cards if c.suit is suit and c.rank is not Rank.ACE), key=_rank)
-        for i in range(len(run) - 3):
-            if run[i + 3].rank - run[i].rank == 3:
-                return tuple(run[i : i + 4])
-    return ()
-
-
-def _rank(card: Card) -> int:
-    return int(card.rank)
+    return proving_cards(available, deal.requirement, players=deal.n, groups=deal.opening_groups)
