@@ -51,6 +51,14 @@ from italian_poker.engine.errors import (
 from italian_poker.engine.frozen import new_instance, open_twin, slot_setters
 from italian_poker.engine.hand_rank import HandRank
 from italian_poker.engine.opening import opening_groups, opening_requirement
+from italian_poker.engine.operations import (
+    AntesPaid,
+    AntesReturned,
+    CardsDrawn,
+    FourthCardDealt,
+    HandsDealt,
+    Reshuffled,
+)
 from italian_poker.engine.rules import AllPassPolicy, Direction, Rules, SecondRoundStarter
 from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.showdown import PotAward, Showdown, award_pots, opening_proof
@@ -63,6 +71,7 @@ __all__ = [
     "DealResult",
     "DealStart",
     "Outcome",
+    "Operation",
     "Phase",
     "PotAward",
 ]
@@ -301,6 +310,20 @@ _OpenRecord = open_twin(ActionRecord)
 _OpenResult = open_twin(DealResult)
 
 
+Operation = (
+    AntesPaid
+    | HandsDealt
+    | ActionRecord
+    | CardsDrawn
+    | FourthCardDealt
+    | Reshuffled
+    | AntesReturned
+    | PotAward
+    | DealResult
+)
+"""One entry of ``Deal.operations``: every change a deal makes (engine/operations.py)."""
+
+
 class Deal:
     """The state of one deal. See the module docstring for the protocol."""
 
@@ -338,6 +361,8 @@ class Deal:
         self.folded = [False] * n
         self.dead = start.carried
         self.actions: list[ActionRecord] = []
+        self.operations: list[Operation] = []
+        """Every change, in order (engine/operations.py)."""
         self.phase = _BLINDS
         self.actor: int | None = None
         self.result: DealResult | None = None
@@ -374,6 +399,9 @@ class Deal:
             committed[i] += ante
             # The dealer's extra ante (003) and make-ups (5.5) are dead chips of the main pot.
             self.dead += extra + makeups[i]
+        antes = [ante] * n
+        antes[self.dealer] += dealer_ante
+        self.operations.append(AntesPaid(tuple(antes), makeups))
         if start.blinds_allowed and rules.blind_allowed:
             self._offer_blind(self.next_seat(self.dealer))
         else:
@@ -518,9 +546,11 @@ class Deal:
         order = self.seats_from(self.next_seat(self.dealer))
         stock = self.stock
         dealt = 5 * n
+        hands = self.hands
         for i, seat in enumerate(order):
-            self.hands[seat].extend(stock[i:dealt:n])
+            hands[seat].extend(stock[i:dealt:n])
         del stock[:dealt]
+        self.operations.append(HandsDealt(tuple([tuple(hand) for hand in hands])))
         if self.blinders:
             # 2.4: the round starts left of the last blind bettor; calls only until they act.
             last = self.blinders[-1]
@@ -626,6 +656,7 @@ class Deal:
         record.__class__ = ActionRecord
         self._legal = None
         self.actions.append(record)
+        self.operations.append(record)
         self._HANDLERS[action.kind](self, actor, action)
         return record  # type: ignore[no-any-return]
 
@@ -868,6 +899,7 @@ class Deal:
             )
             for s in range(self.n):
                 self.stacks[s] += returned[s]
+            self.operations.append(AntesReturned(returned))
             self._complete(Outcome.PASSED, (), carried=self.dead - extra, returned=returned)
         else:
             self._complete(Outcome.PASSED, (), carried=self.pot, returned=(0,) * self.n)
@@ -904,6 +936,9 @@ class Deal:
         result.proof = opening_proof(self)
         result.__class__ = DealResult
         self.result = result
+        operations = self.operations
+        operations.extend(awards)
+        operations.append(result)
 
     _HANDLERS: ClassVar[dict[ActionKind, Callable[[Deal, int, Action], None]]] = {
         ActionKind.BLIND: _on_blind,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from italian_poker.engine.actions import Action, ActionKind, LegalAction, check_action
 from italian_poker.engine.cards import Card
 from italian_poker.engine.errors import InvalidAmountError, InvalidDrawError, SeatError
+from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, Reshuffled
 
 if TYPE_CHECKING:
     from italian_poker.engine.deal import Deal
@@ -107,7 +108,9 @@ class Draw:
         hand = deal.hands[seat]
         for card in cards:
             hand.remove(card)
-        hand.extend(self.take(deal, min(len(cards), MAX_DRAW - 1), seat))
+        served = self.take(deal, min(len(cards), MAX_DRAW - 1), seat)
+        hand.extend(served)
+        deal.operations.append(CardsDrawn(seat, tuple(served)))
         if len(cards) == MAX_DRAW:
             self.fourth_due.append(seat)  # 4.2: the fourth card after everyone else
         if not action.split:
@@ -116,7 +119,10 @@ class Draw:
     def serve_fourth_cards(self, deal: Deal) -> None:
         """4.2: the fourth card of each draw of four, once everyone has drawn."""
         for late in self.fourth_due:
-            deal.hands[late].extend(self.take(deal, 1, late))
+            served = self.take(deal, 1, late)
+            deal.hands[late].extend(served)
+            if served:
+                deal.operations.append(FourthCardDealt(late, served[0]))
 
     def take(self, deal: Deal, count: int, seat: int) -> list[Card]:
         """Serve ``count`` cards to ``seat`` from the stock.
@@ -167,5 +173,7 @@ class Draw:
             pool = list(order)
         else:
             deal.reshuffle_random().shuffle(pool)
-        self.reshuffles.append(tuple(pool))
+        order = tuple(pool)
+        self.reshuffles.append(order)
+        deal.operations.append(Reshuffled(order))
         deal.stock.extend(pool)

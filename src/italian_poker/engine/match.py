@@ -13,7 +13,14 @@ from enum import StrEnum
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction, check_action
 from italian_poker.engine.cards import Card, Rank
-from italian_poker.engine.deal import ActionRecord, Deal, DealResult, DealStart, Outcome
+from italian_poker.engine.deal import (
+    ActionRecord,
+    Deal,
+    DealResult,
+    DealStart,
+    Operation,
+    Outcome,
+)
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     DealOverError,
@@ -62,6 +69,8 @@ class CompletedDeal:
     reshuffles: tuple[tuple[Card, ...], ...]
     actions: tuple[ActionRecord, ...]
     result: DealResult
+    operations: tuple[Operation, ...] = ()
+    """Every change the deal made, in order (engine/operations.py)."""
 
 
 @dataclass(slots=True)
@@ -455,6 +464,7 @@ class Match:
                 reshuffles=tuple(deal.reshuffles),
                 actions=tuple(deal.actions),
                 result=result,
+                operations=tuple(deal.operations),
             )
         )
         self._carry = self._next_carry(deal)
