@@ -38,6 +38,7 @@ from italian_poker.engine.errors import (
     DuplicateCardError,
     HandSizeError,
 )
+from italian_poker.engine.vocabulary import CATEGORY_NAMES, STRAIGHT_FLUSH_CLASSES, describe_hand
 
 Cards = Iterable[Card | str] | str
 """A hand as the ranking functions take it: text such as ``"Ah Kd 7c 7s 2h"``, or any iterable
@@ -68,28 +69,8 @@ class Category(IntEnum):
         return _CATEGORY_ITALIAN[self]
 
 
-_CATEGORY_ENGLISH = {
-    Category.HIGH_CARD: "High card",
-    Category.ONE_PAIR: "Pair",
-    Category.TWO_PAIR: "Two pair",
-    Category.THREE_OF_A_KIND: "Three of a kind",
-    Category.STRAIGHT: "Straight",
-    Category.FULL_HOUSE: "Full house",
-    Category.FLUSH: "Flush",
-    Category.FOUR_OF_A_KIND: "Four of a kind",
-    Category.STRAIGHT_FLUSH: "Straight flush",
-}
-_CATEGORY_ITALIAN = {
-    Category.HIGH_CARD: "Carta più alta",
-    Category.ONE_PAIR: "Coppia",
-    Category.TWO_PAIR: "Doppia coppia",
-    Category.THREE_OF_A_KIND: "Tris",
-    Category.STRAIGHT: "Scala",
-    Category.FULL_HOUSE: "Full",
-    Category.FLUSH: "Colore",
-    Category.FOUR_OF_A_KIND: "Poker",
-    Category.STRAIGHT_FLUSH: "Scala reale",
-}
+_CATEGORY_ENGLISH = {c: CATEGORY_NAMES[c.name][0] for c in Category}
+_CATEGORY_ITALIAN = {c: CATEGORY_NAMES[c.name][1] for c in Category}
 
 
 class StraightFlushClass(Enum):
@@ -103,7 +84,7 @@ class StraightFlushClass(Enum):
     @property
     def italian(self) -> str:
         """Italian adjective: ``minima``, ``media``, ``massima``."""
-        return {"minimum": "minima", "medium": "media", "maximum": "massima"}[self.value]
+        return STRAIGHT_FLUSH_CLASSES[self.value][1]
 
 
 class Tiebreak(StrEnum):
@@ -116,35 +97,6 @@ class Tiebreak(StrEnum):
 
     STANDARD = "standard"
     FANTINI = "fantini"
-
-
-_ITALIAN_PLURAL = {
-    Rank.JACK: "Jack",
-    Rank.QUEEN: "Donne",
-    Rank.KING: "Re",
-    Rank.ACE: "Assi",
-}
-
-
-def _it_plural(rank: Rank) -> str:
-    return _ITALIAN_PLURAL.get(rank, rank.label)
-
-
-def _al(rank: Rank) -> str:
-    """Italian "to the" + rank: ``all'Asso``, ``all'8``, ``alla Donna``, ``al Re``."""
-    if rank is Rank.ACE:
-        return "all'Asso"
-    if rank is Rank.EIGHT:
-        return "all'8"
-    if rank is Rank.QUEEN:
-        return "alla Donna"
-    return f"al {rank.italian}"
-
-
-def _en_single(rank: Rank) -> str:
-    return {Rank.JACK: "Jack", Rank.QUEEN: "Queen", Rank.KING: "King", Rank.ACE: "Ace"}.get(
-        rank, rank.label
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,40 +279,13 @@ def _describe(
     suit: Suit | None,
     sf_class: StraightFlushClass | None,
 ) -> tuple[str, str]:
-    r = ranks
-    if category is Category.STRAIGHT_FLUSH:
-        assert sf_class is not None and suit is not None
-        en = (
-            f"{sf_class.value.capitalize()} straight flush, "
-            f"{_en_single(r[0])} high, {suit.name.lower()}"
-        )
-        it = f"Scala reale {sf_class.italian} {_al(r[0])} di {suit.italian}"
-        return en, it
-    if category is Category.FOUR_OF_A_KIND:
-        return f"Four {r[0].english}", f"Poker di {_it_plural(r[0])}"
-    if category is Category.FLUSH:
-        assert suit is not None
-        return (
-            f"Flush, {_en_single(r[0])} high, {suit.name.lower()}",
-            f"Colore di {suit.italian} {_al(r[0])}",
-        )
-    if category is Category.FULL_HOUSE:
-        return (
-            f"Full house, {r[0].english} full of {r[1].english}",
-            f"Full di {_it_plural(r[0])} e {_it_plural(r[1])}",
-        )
-    if category is Category.STRAIGHT:
-        return f"Straight, {_en_single(r[0])} high", f"Scala {_al(r[0])}"
-    if category is Category.THREE_OF_A_KIND:
-        return f"Three {r[0].english}", f"Tris di {_it_plural(r[0])}"
-    if category is Category.TWO_PAIR:
-        return (
-            f"Two pair, {r[0].english} and {r[1].english}",
-            f"Doppia coppia di {_it_plural(r[0])} e {_it_plural(r[1])}",
-        )
-    if category is Category.ONE_PAIR:
-        return f"Pair of {r[0].english}", f"Coppia di {_it_plural(r[0])}"
-    return f"{_en_single(r[0])} high", f"Carta più alta: {r[0].italian}"
+    """The description in both languages, from the vocabulary (built with the tables)."""
+    return describe_hand(
+        category.name,
+        [rank.letter for rank in ranks],
+        None if suit is None else suit.letter,
+        None if sf_class is None else sf_class.value,
+    )
 
 
 def _result(

@@ -32,6 +32,7 @@ from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.engine.opening import parse_min_pair
 from italian_poker.engine.rules import BettingStructure, Rules
+from italian_poker.engine.vocabulary import ACTION_PHRASES, SPLIT_OPENING, STAND_PAT, italian_term
 from italian_poker.engine.wording import count
 
 VARIANT = "ITA"
@@ -987,38 +988,21 @@ def _read_result(data: dict[str, Any], f: _Fields, n: int) -> HistoryResult | No
 
 # --- reading a replayed deal in words ---------------------------------------------------------
 
-_WORDS: dict[ActionKind, tuple[str, str]] = {
-    ActionKind.BLIND: ("bets blind", "buio"),
-    ActionKind.CONTROBUIO: ("bets a counter-blind", "controbuio"),
-    ActionKind.OVER: ("bets an over", "contro-controbuio"),
-    ActionKind.DECLINE: ("declines to bet blind", "niente buio"),
-    ActionKind.PASS: ("passes", "passo"),
-    ActionKind.OPEN: ("opens for", "apro"),
-    ActionKind.FOLD: ("folds", "passo"),
-    ActionKind.CALL: ("calls", "vedo"),
-    ActionKind.RAISE: ("raises to", "rilancio"),
-    ActionKind.CHECK: ("checks", "busso"),
-    ActionKind.BET: ("bets", "punto"),
-    ActionKind.PAROL: ("says parol", "parol"),
-    ActionKind.SHOW: ("shows", "mostro"),
-    ActionKind.MUCK: ("mucks without showing", "non mostro"),
-}
-
 
 def describe_action(record: ActionRecord, deal: Deal) -> str:
     """One replayed action in words, English with the Italian term, e.g.
     ``"Bruno raises to 8 (rilancio)"``."""
     name = deal.names[record.seat]
     action = record.action
+    english, italian = ACTION_PHRASES[action.kind], italian_term(action.kind)
     if action.kind is ActionKind.DRAW:
         count = len(action.cards)
         if count == 0:
-            return f"{name} stands pat (servito)"
-        text = f"{name} changes {count} ({format_cards(action.cards)}) (cambio {count})"
+            return f"{name} {STAND_PAT[0]} ({STAND_PAT[1]})"
+        text = f"{name} {english} {count} ({format_cards(action.cards)}) ({italian} {count})"
         if action.split:
-            text += ", announcing a split opening (apertura spezzata, 4.4)"
+            text += f", announcing {SPLIT_OPENING[0]} ({SPLIT_OPENING[1]}, 4.4)"
         return text
-    english, italian = _WORDS[action.kind]
     if action.kind is ActionKind.SHOW:
         rank = deal.shown.get(record.seat)
         cards = format_cards(deal.hands[record.seat])

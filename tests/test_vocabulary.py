@@ -1,0 +1,146 @@
+"""The engine's words (engine/vocabulary.py): every name in both languages, one for each of
+the engine's codes, and the engine's own descriptions made from them."""
+
+from __future__ import annotations
+
+import pytest
+from test_history import docs_examples
+
+from italian_poker.engine import vocabulary
+from italian_poker.engine.actions import ActionKind
+from italian_poker.engine.cards import Rank, Suit
+from italian_poker.engine.deal import Phase
+from italian_poker.engine.hand_rank import Category, StraightFlushClass, evaluate
+from italian_poker.engine.history import describe, loads, replay
+from italian_poker.engine.opening import OpeningRequirement
+from italian_poker.engine.vocabulary import (
+    ACTION_NAMES,
+    ACTION_PHRASES,
+    CATEGORY_NAMES,
+    PHASE_NAMES,
+    RANK_FIGURES,
+    RANK_NAMES,
+    RANK_PLURALS,
+    STRAIGHT_FLUSH_CLASSES,
+    SUIT_NAMES,
+    TABLES,
+    Language,
+    card_name,
+    describe_requirement,
+    italian_term,
+    pick,
+)
+
+
+def test_every_entry_has_both_languages() -> None:
+    for name, table in TABLES.items():
+        for key, (english, italian) in table.items():
+            assert english.strip() == english and english, (name, key)
+            assert italian.strip() == italian and italian, (name, key)
+    assert all(phrase.strip() for phrase in ACTION_PHRASES.values())
+
+
+def test_the_tables_name_every_code_of_the_engine() -> None:
+    letters = {rank.letter for rank in Rank}
+    assert RANK_NAMES.keys() == RANK_FIGURES.keys() == RANK_PLURALS.keys() == letters
+    assert SUIT_NAMES.keys() == {suit.letter for suit in Suit}
+    assert list(SUIT_NAMES) == [s.letter for s in sorted(Suit, reverse=True)]  # 7.4's order
+    assert list(CATEGORY_NAMES) == [c.name for c in Category]
+    assert STRAIGHT_FLUSH_CLASSES.keys() == {c.value for c in StraightFlushClass}
+    assert ACTION_NAMES.keys() == ACTION_PHRASES.keys() == {k.value for k in ActionKind}
+    assert list(PHASE_NAMES) == [p.value for p in Phase]
+
+
+def test_the_enums_names_are_the_vocabularys() -> None:
+    """The words that the card and hand enums still carry as properties agree with it."""
+    for rank in Rank:
+        assert rank.english == RANK_PLURALS[rank.letter][0]
+        assert rank.italian == RANK_FIGURES[rank.letter][1]
+    for suit in Suit:
+        assert (suit.name.lower(), suit.italian) == SUIT_NAMES[suit.letter]
+    for category in Category:
+        assert (category.english, category.italian) == CATEGORY_NAMES[category.name]
+    for cls in StraightFlushClass:
+        assert cls.italian == STRAIGHT_FLUSH_CLASSES[cls.value][1]
+
+
+@pytest.mark.parametrize(
+    ("cards", "english", "italian"),
+    [
+        (
+            "Ah Kh Qh Jh Th",
+            "Maximum straight flush, Ace high, hearts",
+            "Scala reale massima all'Asso di cuori",
+        ),
+        (
+            "5s 4s 3s 2s As",
+            "Minimum straight flush, 5 high, spades",
+            "Scala reale minima al 5 di picche",
+        ),
+        (
+            "Qd Jd Td 9d 8d",
+            "Medium straight flush, Queen high, diamonds",
+            "Scala reale media alla Donna di quadri",
+        ),
+        ("Kc Kd Kh Ks 7c", "Four Kings", "Poker di Re"),
+        ("Ac Jc 9c 8c 7c", "Flush, Ace high, clubs", "Colore di fiori all'Asso"),
+        ("Qc Qd Qh 8s 8c", "Full house, Queens full of Eights", "Full di Donne e 8"),
+        ("8c 9d Th Js Qc", "Straight, Queen high", "Scala alla Donna"),
+        ("7c 7d 7h Ks 9c", "Three Sevens", "Tris di 7"),
+        ("Ac Ad Jh Js 9c", "Two pair, Aces and Jacks", "Doppia coppia di Assi e Jack"),
+        ("Tc Td Ah Ks 9c", "Pair of Tens", "Coppia di 10"),
+        ("Ac Kd 9h 8s 7c", "Ace high", "Carta più alta: Asso"),
+    ],
+)
+def test_hand_descriptions_come_from_the_vocabulary(cards: str, english: str, italian: str) -> None:
+    rank = evaluate(cards, players=9)
+    assert (rank.describe("en"), rank.describe("it")) == (english, italian)
+    assert vocabulary.describe_hand(
+        rank.category.name,
+        [r.letter for r in rank.ranks],
+        None if rank.suit is None else rank.suit.letter,
+        None if rank.straight_flush_class is None else rank.straight_flush_class.value,
+    ) == (english, italian)
+
+
+def test_opening_requirements_say_the_vocabularys_words() -> None:
+    for rank in (Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE):
+        for four in (False, True):
+            requirement = OpeningRequirement(rank, four_straight_flush=four)
+            expected = describe_requirement(rank.letter, four)
+            assert (requirement.describe("en"), requirement.describe("it")) == expected
+
+
+def test_pick_and_card_names() -> None:
+    assert pick(ACTION_NAMES["fold"], "it") == "Lascio"
+    assert pick(ACTION_NAMES["fold"], Language.EN) == "Fold"
+    assert card_name("A", "h", "en") == "Ace of hearts"
+    assert card_name("T", "s", "it") == "Dieci di picche"
+    with pytest.raises(ValueError, match="'en' or 'it'"):
+        pick(ACTION_NAMES["fold"], "fr")
+
+
+def test_the_history_quotes_each_actions_italian_term() -> None:
+    """A readable hand history names a fold *lascio* (not *passo*, the pass before the
+    opening, 3.2) and a parol *parola*, as the game's buttons do."""
+    assert italian_term("fold") == "lascio" and italian_term("pass") == "passo"
+    assert italian_term("parol") == "parola" and italian_term("decline") == "niente buio"
+    seen: set[ActionKind] = set()
+    for text in docs_examples():
+        history = loads(text)
+        deal = replay(history)
+        lines = describe(history, deal)
+        for record in deal.actions:
+            kind = record.action.kind
+            if kind is ActionKind.DRAW and not record.action.cards:
+                continue
+            name = deal.names[record.seat]
+            term = f"({italian_term(kind)}"
+            assert any(
+                line.lstrip().split(". ", 1)[-1].startswith(name) and term in line for line in lines
+            ), (
+                kind,
+                lines,
+            )
+            seen.add(kind)
+    assert ActionKind.FOLD in seen
