@@ -28,15 +28,6 @@ from italian_poker.engine.errors import IllegalActionError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.view import SeatView
 from italian_poker.play.explain import deal_report, describe_event, summary_lines
-from italian_poker.play.i18n import (
-    ACTION_KEYS,
-    Language,
-    action_label,
-    either,
-    key_label,
-    phase_label,
-    tr,
-)
 from italian_poker.play.session import (
     Event,
     Session,
@@ -58,6 +49,15 @@ from italian_poker.play.widgets import (
     seat_text,
     seat_title,
     set_content,
+)
+from italian_poker.table.vocabulary import (
+    ACTION_KEYS,
+    Language,
+    action_label,
+    either,
+    key_label,
+    phase_label,
+    tr,
 )
 
 AMOUNT_PATTERN = r"[0-9]*"

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
@@ -29,13 +28,20 @@ from italian_poker.engine.errors import (
     NotYourTurnError,
     SeatError,
 )
-from italian_poker.engine.hand_rank import HandRank, evaluate
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import BettingStructure, Direction, Rules
 from italian_poker.engine.view import PublicAction, SeatView
 from italian_poker.play.storage import HistoryStore
+from italian_poker.table.events import HAND_SIZE as HAND_SIZE
+from italian_poker.table.events import BiggestPot as BiggestPot
+from italian_poker.table.events import Event as Event
+from italian_poker.table.events import FinishedDeal as FinishedDeal
+from italian_poker.table.events import OverReason as OverReason
+from italian_poker.table.events import PlayerSummary as PlayerSummary
+from italian_poker.table.events import SessionSummary as SessionSummary
+from italian_poker.table.events import hand_rank as hand_rank
 
 
 class SessionState(StrEnum):
@@ -47,94 +53,6 @@ class SessionState(StrEnum):
     BOT_TURN = "bot-turn"
     OVER = "over"
     """The human has left the table or fewer than two players can be dealt in."""
-
-
-class OverReason(StrEnum):
-    """Why a session cannot go on."""
-
-    HUMAN_BUSTED = "human-busted"
-    TABLE_WON = "table-won"
-    MATCH_OVER = "match-over"
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One decision as the human may know it: a bot's draw shows how many cards it changed,
-    its discards only when they lie face up (003). ``bot_error`` is set when a bot chose an
-    illegal action and the session played a safe one instead."""
-
-    player: str
-    kind: ActionKind
-    amount: int | None = None
-    cards_changed: int | None = None
-    discards: tuple[Card, ...] = ()
-    split: bool = False
-    bot_error: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class FinishedDeal:
-    """A completed deal as the session reports it. ``view`` is the human's final view (or,
-    when the human was not dealt in, a spectator's view without any hidden card);
-    ``next_requirement`` is what the next deal needs to open."""
-
-    number: int
-    view: SeatView
-    human_in_deal: bool
-    next_requirement: OpeningRequirement
-    history_path: Path | None = None
-    save_error: str | None = None
-
-    @property
-    def outcome(self) -> Outcome:
-        """How the deal ended."""
-        assert self.view.result is not None
-        return self.view.result.outcome
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerSummary:
-    """One player's session: chips at the start and now, pots won, and whether they left."""
-
-    name: str
-    start: int
-    end: int
-    pots_won: int
-    left: bool
-
-    @property
-    def change(self) -> int:
-        """Chips won (positive) or lost (negative)."""
-        return self.end - self.start
-
-
-@dataclass(frozen=True, slots=True)
-class BiggestPot:
-    """The largest pot won in the session."""
-
-    amount: int
-    winners: tuple[str, ...]
-    number: int
-
-
-@dataclass(frozen=True, slots=True)
-class SessionSummary:
-    """The session at the moment it is summarised."""
-
-    human: str
-    deals: int
-    won: int
-    passed: int
-    parol: int
-    players: tuple[PlayerSummary, ...]
-    biggest_pot: BiggestPot | None
-    histories: Path | None
-    over: OverReason | None
-    abandoned: bool = False
-    """Whether a deal was left unfinished (it is not counted)."""
-    error: str | None = None
-    """Set when the game stopped on an unexpected error (the exception, in a few words):
-    the summary is the session as it stood then, and the command exits non-zero."""
 
 
 def default_stack(rules: Rules) -> int:
@@ -173,10 +91,6 @@ def fallback_action(legal: Sequence[LegalAction]) -> Action:
     raise ValueError("no legal action to fall back on")
 
 
-HAND_SIZE = 5
-"""3.1: five cards each."""
-
-
 def cards_to_come(view: SeatView) -> int:
     """4.2: how many cards the seat of ``view`` is still owed at the draw. A player who
     changes four gets three at once and the fourth after everyone else has drawn, so for a
@@ -185,14 +99,6 @@ def cards_to_come(view: SeatView) -> int:
     if not view.hand:
         return 0
     return max(0, HAND_SIZE - len(view.hand))
-
-
-def hand_rank(view: SeatView) -> HandRank | None:
-    """The rank of the hand of ``view``'s seat, or None while it does not have five cards
-    (before the deal, or waiting for the fourth card of a draw of four, 4.2)."""
-    if len(view.hand) != HAND_SIZE:
-        return None
-    return evaluate(view.hand, players=view.players, tiebreak=view.rules.tiebreak)
 
 
 def breaks_opening(view: SeatView, discards: Collection[Card]) -> bool:

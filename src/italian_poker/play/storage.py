@@ -1,9 +1,9 @@
 """Where the terminal game keeps its files: every completed deal's hand history.
 
-The data directory follows the platform's conventions (``platformdirs.user_data_path``, e.g.
-``~/.local/share/italian-poker`` on Linux); the environment variable
-``ITALIAN_POKER_DATA_DIR`` overrides it. Each session writes its deals into its own folder
-``histories/<date>_<time>/deal-0001.phh``, ... whose names sort by time, and which
+The data directory is the table layer's (:func:`~italian_poker.table.paths.data_dir`,
+re-exported here: ``$ITALIAN_POKER_DATA_DIR`` or the platform's). Each session writes its
+deals into its own folder ``histories/<date>_<time>/deal-0001.phh``, ... whose names sort
+by time, and which
 ``italian-poker replay`` verifies file by file or as a folder; :func:`replay_command` names
 that command as the player can type it where they are.
 """
@@ -19,24 +19,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from platformdirs import user_data_path
-
 from italian_poker.engine.history import HandHistory, dumps
 from italian_poker.engine.match import CompletedDeal
-
-DATA_DIR_VARIABLE = "ITALIAN_POKER_DATA_DIR"
-"""Environment variable naming the data directory (tests and portable installs)."""
-
-APP_NAME = "italian-poker"
-
-
-def data_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """The game's data directory: ``$ITALIAN_POKER_DATA_DIR`` if set, else the platform's."""
-    env = os.environ if environ is None else environ
-    override = env.get(DATA_DIR_VARIABLE, "")
-    if override:
-        return Path(override).expanduser()
-    return user_data_path(APP_NAME)
+from italian_poker.table.paths import APP_NAME as APP_NAME
+from italian_poker.table.paths import DATA_DIR_VARIABLE as DATA_DIR_VARIABLE
+from italian_poker.table.paths import data_dir as data_dir
 
 
 def histories_dir(environ: Mapping[str, str] | None = None) -> Path:

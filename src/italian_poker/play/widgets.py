@@ -14,7 +14,7 @@ from textual.widgets import Button, Static
 from italian_poker.engine.actions import AMOUNT_KINDS, ActionKind, LegalAction
 from italian_poker.engine.cards import Card, Suit
 from italian_poker.engine.view import PublicAction, SeatView
-from italian_poker.play.i18n import (
+from italian_poker.table.vocabulary import (
     ACTION_KEYS,
     Language,
     action_label,

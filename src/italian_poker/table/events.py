@@ -1,0 +1,120 @@
+"""What a table reports: each decision as a player may know it, each finished deal, and a
+session's summary.
+
+Every front end reads these and the narration (:mod:`italian_poker.table.narration`) puts
+them into words: the terminal game (``play.session`` builds them) and the online server
+alike. Frozen records, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from italian_poker.engine.actions import ActionKind
+from italian_poker.engine.cards import Card
+from italian_poker.engine.deal import Outcome
+from italian_poker.engine.hand_rank import HandRank, evaluate
+from italian_poker.engine.opening import OpeningRequirement
+from italian_poker.engine.view import SeatView
+
+
+class OverReason(StrEnum):
+    """Why a session cannot go on."""
+
+    HUMAN_BUSTED = "human-busted"
+    TABLE_WON = "table-won"
+    MATCH_OVER = "match-over"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One decision as the human may know it: a bot's draw shows how many cards it changed,
+    its discards only when they lie face up (003). ``bot_error`` is set when a bot chose an
+    illegal action and the session played a safe one instead."""
+
+    player: str
+    kind: ActionKind
+    amount: int | None = None
+    cards_changed: int | None = None
+    discards: tuple[Card, ...] = ()
+    split: bool = False
+    bot_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedDeal:
+    """A completed deal as the session reports it. ``view`` is the human's final view (or,
+    when the human was not dealt in, a spectator's view without any hidden card);
+    ``next_requirement`` is what the next deal needs to open."""
+
+    number: int
+    view: SeatView
+    human_in_deal: bool
+    next_requirement: OpeningRequirement
+    history_path: Path | None = None
+    save_error: str | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        """How the deal ended."""
+        assert self.view.result is not None
+        return self.view.result.outcome
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """One player's session: chips at the start and now, pots won, and whether they left."""
+
+    name: str
+    start: int
+    end: int
+    pots_won: int
+    left: bool
+
+    @property
+    def change(self) -> int:
+        """Chips won (positive) or lost (negative)."""
+        return self.end - self.start
+
+
+@dataclass(frozen=True, slots=True)
+class BiggestPot:
+    """The largest pot won in the session."""
+
+    amount: int
+    winners: tuple[str, ...]
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    """The session at the moment it is summarised."""
+
+    human: str
+    deals: int
+    won: int
+    passed: int
+    parol: int
+    players: tuple[PlayerSummary, ...]
+    biggest_pot: BiggestPot | None
+    histories: Path | None
+    over: OverReason | None
+    abandoned: bool = False
+    """Whether a deal was left unfinished (it is not counted)."""
+    error: str | None = None
+    """Set when the game stopped on an unexpected error (the exception, in a few words):
+    the summary is the session as it stood then, and the command exits non-zero."""
+
+
+HAND_SIZE = 5
+"""3.1: five cards each."""
+
+
+def hand_rank(view: SeatView) -> HandRank | None:
+    """The rank of the hand of ``view``'s seat, or None while it does not have five cards
+    (before the deal, or waiting for the fourth card of a draw of four, 4.2)."""
+    if len(view.hand) != HAND_SIZE:
+        return None
+    return evaluate(view.hand, players=view.players, tiebreak=view.rules.tiebreak)

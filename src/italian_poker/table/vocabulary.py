@@ -1,0 +1,744 @@
+"""The one vocabulary of the game in English and Italian: every word a front end says.
+
+The engine's own words (cards, hands, actions, phases) come from
+:mod:`italian_poker.engine.vocabulary`; this module adds what the front ends say on top of
+them: the table's terms (:data:`TERMS`, the glossary's *mazziere*, *piatto*, *invito*, ...),
+the messages of the terminal game and the sentences of the narration (:data:`MESSAGES`,
+looked up by :func:`tr`), and the labels of the browser's pages (:func:`page_strings`, which
+the server sends to the browser: the browser keeps no copy of its own). The terms are those
+of docs/rules.md's glossary, as an Italian table says them (a test checks it).
+
+:func:`action_label` names an action (*apro*, *vedo*, *rilancio*, ...) and
+:data:`ACTION_KEYS` gives each action its one-key shortcut, the same in both languages.
+
+Counted words follow the count through one mechanism, :func:`plural`: in a template a
+number placeholder may carry the two forms as its format, ``{count:card|cards}`` (``1 card``,
+``2 cards``); a ``#`` in a form places the number, ``{amount:ti serve # fiche|ti servono #
+fiches}``. The browser's lookup (``static/i18n.js``) reads the same notation.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from italian_poker.engine.actions import ActionKind
+from italian_poker.engine.cards import Card, Suit
+from italian_poker.engine.deal import Phase
+from italian_poker.engine.vocabulary import (
+    ACTION_NAMES,
+    CARD_NAME,
+    PHASE_NAMES,
+    RANK_NAMES,
+    Language,
+    Pair,
+    card_name,
+    pick,
+)
+from italian_poker.engine.vocabulary import SUIT_NAMES as _SUITS_BY_LETTER
+
+__all__ = [
+    "ACTION_KEYS",
+    "ACTION_LABELS",
+    "BOT_NAMES",
+    "HUMAN_NAMES",
+    "MESSAGES",
+    "PAGE_MESSAGES",
+    "PHASE_LABELS",
+    "SUIT_NAMES",
+    "TERMS",
+    "Language",
+    "Pair",
+    "action_label",
+    "card_label",
+    "counted",
+    "detect_language",
+    "either",
+    "joined",
+    "key_label",
+    "page_strings",
+    "phase_label",
+    "pick",
+    "plural",
+    "suit_name",
+    "tr",
+]
+
+
+def detect_language(environ: Mapping[str, str]) -> Language:
+    """Italian when the locale (``LC_ALL``, ``LC_MESSAGES`` or ``LANG``) starts with ``it``,
+    else English."""
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable, "")
+        if value:
+            return Language.IT if value.lower().startswith("it") else Language.EN
+    return Language.EN
+
+
+ACTION_LABELS: dict[ActionKind, Pair] = {kind: ACTION_NAMES[kind.value] for kind in ActionKind}
+"""Each action's name on its button and in the log: (English, Italian), from the engine's
+vocabulary."""
+
+ACTION_KEYS: dict[ActionKind, str] = {
+    ActionKind.OPEN: "a",
+    ActionKind.PASS: "p",
+    ActionKind.CALL: "v",
+    ActionKind.RAISE: "r",
+    ActionKind.CHECK: "b",
+    ActionKind.BET: "u",
+    ActionKind.PAROL: "l",
+    ActionKind.FOLD: "f",
+    ActionKind.BLIND: "i",
+    ActionKind.CONTROBUIO: "c",
+    ActionKind.OVER: "o",
+    ActionKind.DECLINE: "n",
+    ActionKind.DRAW: "enter",
+    ActionKind.SHOW: "s",
+    ActionKind.MUCK: "m",
+    ActionKind.MAKE_UP: "e",
+    ActionKind.SIT_OUT: "x",
+}
+"""One-key shortcuts, the same in both languages and in both front ends (mostly the Italian
+initials: a=apro, p=passo, v=vedo, r=rilancio, b=busso, u=punto, l=parola, f=fold/lascio,
+i=buio, ...)."""
+
+PHASE_LABELS: dict[Phase, Pair] = {phase: PHASE_NAMES[phase.value] for phase in Phase}
+"""Each phase of a deal, from the engine's vocabulary."""
+
+SUIT_NAMES: dict[Suit, Pair] = {
+    suit: _SUITS_BY_LETTER[suit.letter] for suit in sorted(Suit, reverse=True)
+}
+"""Each suit, highest first (hearts, diamonds, clubs, spades), from the engine's vocabulary."""
+
+BOT_NAMES: tuple[str, ...] = (
+    "Anna",
+    "Bruno",
+    "Carla",
+    "Dario",
+    "Elena",
+    "Fabio",
+    "Giulia",
+    "Marco",
+)
+"""Names of the terminal game's bots, seated in this order after the human."""
+
+HUMAN_NAMES: dict[Language, str] = {Language.EN: "Player", Language.IT: "Giocatore"}
+"""The human player's name at the terminal game's table."""
+
+TERMS: dict[str, Pair] = {
+    "dealer": ("dealer", "mazziere"),
+    "deal": ("deal", "mano"),
+    "pot": ("pot", "piatto"),
+    "side_pot": ("side pot", "piatto laterale"),
+    "chips": ("chips", "fiches"),
+    "ante": ("ante", "invito"),
+    "opener": ("opener", "chi ha aperto"),
+    "stand_pat": ("stand pat", "servito"),
+    "discards": ("discards", "scarti"),
+    "host": ("host", "organizzatore"),
+    "bot": ("bot", "bot"),
+}
+"""The table's nouns, as docs/rules.md's glossary gives them (lower case; the messages
+capitalise them where a sentence begins)."""
+
+
+def _capital(pair: Pair) -> Pair:
+    return pair[0][:1].upper() + pair[0][1:], pair[1][:1].upper() + pair[1][1:]
+
+
+MESSAGES: dict[str, Pair] = {
+    # Table.
+    "title": ("Italian Poker", "Poker all'italiana"),
+    "status": (
+        "Rules {rules} · deal {number} · {phase} · to open: {requirement}",
+        "Regole {rules} · mano {number} · {phase} · per aprire: {requirement}",
+    ),
+    "status_idle": (
+        "Rules {rules} · {players:player|players} · {deck}-card deck",
+        "Regole {rules} · {players:giocatore|giocatori} · mazzo da {deck:carta|carte}",
+    ),
+    "pot": ("Pot {pot}", "Piatto {pot}"),
+    "current_bet": ("bet to match {bet}", "puntata da pareggiare {bet}"),
+    "stack": ("Chips {stack}", "Fiches {stack}"),
+    "bet_in_round": ("bet {amount}", "puntata {amount}"),
+    "dealer": TERMS["dealer"],
+    "you": ("you", "tu"),
+    "your_turn": ("Your turn", "Tocca a te"),
+    "thinking": ("{name} is thinking...", "{name} sta pensando..."),
+    "folded": ("folded", "ha lasciato"),
+    "sitting_out": ("sits out", "sta fuori"),
+    "busted": ("left the table", "ha lasciato il tavolo"),
+    "opener": ("opener", "ha aperto"),
+    "changed": ("changed {count:card|cards}", "{count:ne ha cambiata #|ne ha cambiate #}"),
+    "stood_pat": ("stood pat (servito)", "servito"),
+    "your_hand": ("Your hand", "Le tue carte"),
+    "no_cards_yet": (
+        "No cards yet: the blind is bet before the deal (Art. 2)",
+        "Ancora nessuna carta: il buio si punta prima della distribuzione (Art. 2)",
+    ),
+    "hand_pending": (
+        "{held:card|cards} held; {due:card|cards} still to come, after the others have drawn (4.2)",
+        "{held:carta|carte} in mano; {due:manca ancora # carta, che arriva|mancano ancora # "
+        "carte, che arrivano} dopo il cambio degli altri (4.2)",
+    ),
+    "not_in_deal": (
+        "You are not in this deal: the bots play it out",
+        "Non giochi questa mano: la giocano i bot",
+    ),
+    # Prompts.
+    "prompt_blind": (
+        "Bet {kind} of {amount} before seeing your cards, or decline. [i/c/o] bet, [n] decline",
+        "Punti {kind} da {amount} prima di vedere le carte, o rinunci? [i/c/o] punta, [n] rinuncia",
+    ),
+    "prompt_opening": (
+        "Nobody has opened. To open you need {requirement}.",
+        "Nessuno ha aperto. Per aprire serve {requirement}.",
+    ),
+    "prompt_cannot_open": (
+        "Your hand does not open: you need {requirement}. You can only pass.",
+        "Non puoi aprire: serve {requirement}. Puoi solo passare.",
+    ),
+    "prompt_call": (
+        "you need {amount:chip|chips} to call. {choices}?",
+        "{amount:ti serve # fiche|ti servono # fiches} per vedere. {choices}?",
+    ),
+    "prompt_no_bet": (
+        "there is no bet to call. {choices}?",
+        "non c'è nessuna puntata da vedere. {choices}?",
+    ),
+    "prompt_draw": (
+        "Draw: press 1-5 to mark the cards to change (up to 4), Enter to confirm; "
+        "none marked = servito.",
+        "Cambio: premi 1-5 per segnare le carte da cambiare (fino a 4), Invio per confermare; "
+        "nessuna = servito.",
+    ),
+    "prompt_draw_split": (
+        "These discards break your opening: the split is announced and they are kept apart "
+        "for the proof (4.4).",
+        "Questi scarti spezzano l'apertura: lo si annuncia e restano da parte per la prova (4.4).",
+    ),
+    "prompt_showdown": (
+        "Showdown: show your hand, or muck it without showing.",
+        "Si scoprono le carte: mostra la mano, o butta le carte coperte.",
+    ),
+    "prompt_showdown_show": ("Showdown: show your hand.", "Si scoprono le carte: mostra la mano."),
+    "prompt_makeup": (
+        "After the parol: make up {amount:chip|chips} to play this deal (5.5), or sit it out.",
+        "Dopo la parola: rientri con {amount:fiche|fiches} per giocare questa mano (5.5), o "
+        "stai fuori.",
+    ),
+    "prompt_amount": (
+        "{action}: type your total bet for this round, {low} to {high}, then Enter (Esc cancels).",
+        "{action}: scrivi la tua puntata totale in questo giro, da {low} a {high}, poi Invio "
+        "(Esc annulla).",
+    ),
+    "amount_placeholder": ("{low}-{high}", "{low}-{high}"),
+    "amount_not_number": (
+        "{text!r} is not a number of chips: type a whole number from {low} to {high}.",
+        "{text!r} non è un numero di fiches: scrivi un numero intero da {low} a {high}.",
+    ),
+    "amount_out_of_range": (
+        "{amount} is outside the allowed range: type a number from {low} to {high}.",
+        "{amount} è fuori dai limiti: scrivi un numero da {low} a {high}.",
+    ),
+    "key_not_available": (
+        "{key!r} does nothing now. Keys: {keys}",
+        "{key!r} ora non fa nulla. Tasti: {keys}",
+    ),
+    "too_many_cards": (
+        "You may change at most {max:card|cards} (4.1).",
+        "Puoi cambiare al massimo {max:carta|carte} (4.1).",
+    ),
+    "next_deal": (
+        "Press Enter for the next deal, ? for help, q to quit.",
+        "Premi Invio per la prossima mano, ? per l'aiuto, q per uscire.",
+    ),
+    "next_deal_button": ("Next deal", "Prossima mano"),
+    "report_empty": (
+        "After each deal: the hands shown, who won what and why.",
+        "Dopo ogni mano: le carte mostrate, chi ha vinto cosa e perché.",
+    ),
+    "game_over": (
+        "The game is over. Press q (or Enter) for the summary.",
+        "La partita è finita. Premi q (o Invio) per il riepilogo.",
+    ),
+    # Log lines.
+    "log_deal_start": (
+        "— Deal {number}: {dealer} deals; to open: {requirement} —",
+        "— Mano {number}: distribuisce {dealer}; per aprire: {requirement} —",
+    ),
+    "log_action": ("{name}: {action}", "{name}: {action}"),
+    "log_draw": ("{name} changes {count}", "{name} cambia {count}"),
+    "log_draw_cards": ("{name} changes {count}: {cards}", "{name} cambia {count}: {cards}"),
+    "log_draw_pat": ("{name}: servito (stands pat)", "{name}: servito"),
+    "log_fourth_later": (
+        "{name} gets the fourth card after everyone else has drawn (4.2)",
+        "{name} riceve la quarta carta dopo il cambio di tutti gli altri (4.2)",
+    ),
+    "log_split": (
+        "{name} announces a split opening (4.4)",
+        "{name} annuncia che spezza l'apertura (4.4)",
+    ),
+    "log_bot_error": (
+        "{name}'s bot chose an illegal action ({error}); it plays {action} instead.",
+        "Il bot di {name} ha scelto un'azione non valida ({error}); gioca {action}.",
+    ),
+    "log_saved": ("Hand history saved: {path}", "Storia della mano salvata: {path}"),
+    "log_save_failed": (
+        "Could not save the hand history: {error}",
+        "Impossibile salvare la storia della mano: {error}",
+    ),
+    # After the deal (explain).
+    "report_title": ("Deal {number}", "Mano {number}"),
+    "report_shown": ("{name} shows {cards}: {category}", "{name} mostra {cards}: {category}"),
+    "report_mucked": ("{name} mucks without showing", "{name} non mostra le carte"),
+    "report_your_hand": ("Your hand: {cards}: {category}", "La tua mano: {cards}: {category}"),
+    "report_wins": (
+        "{names} wins {amount}{pot}: {reason}",
+        "{names} vince {amount}{pot}: {reason}",
+    ),
+    "report_split": (
+        "{names} split {amount}{pot} ({shares}): {reason}",
+        "{names} si dividono {amount}{pot} ({shares}): {reason}",
+    ),
+    "report_side_pot": (" (side pot)", " (piatto laterale)"),
+    "reason_uncalled_first": (
+        "everyone else folded, so the pot is won without showing (3.7)",
+        "tutti gli altri hanno lasciato: il piatto si vince senza mostrare (3.7)",
+    ),
+    "reason_uncalled_second": (
+        "everyone else folded, so the pot is won without showing (5.4(c))",
+        "tutti gli altri hanno lasciato: il piatto si vince senza mostrare (5.4(c))",
+    ),
+    "reason_only_eligible": (
+        "the only hand left in this pot (the others folded or mucked)",
+        "l'unica mano rimasta in questo piatto (gli altri hanno lasciato o non hanno mostrato)",
+    ),
+    "reason_category": (
+        "{winner} beats {loser}: a higher category (6){flush_note}",
+        "{winner} batte {loser}: una combinazione più alta (6){flush_note}",
+    ),
+    "flush_note": (
+        "; in Italian poker a flush beats a full house",
+        "; nel poker all'italiana il colore batte il full",
+    ),
+    "reason_ranks": (
+        "{winner} beats {loser}: higher cards",
+        "{winner} batte {loser}: carte più alte",
+    ),
+    "reason_suit": (
+        "{winner} beats {loser}: equal ranks, the suit decides ({tiebreak}): "
+        "hearts > diamonds > clubs > spades",
+        "{winner} batte {loser}: a parità di valori decide il seme ({tiebreak}): "
+        "cuori > quadri > fiori > picche (Come Quando Fuori Piove)",
+    ),
+    "reason_min_beats_max": (
+        "la minima batte la massima: the minimum straight flush beats the maximum (7.2)",
+        "la minima batte la massima (7.2)",
+    ),
+    "reason_sf_class": (
+        "the {winner_class} straight flush beats the {loser_class} (7.2)",
+        "la scala reale {winner_class} batte la {loser_class} (7.2)",
+    ),
+    "reason_three_way": (
+        "three straight flushes, minimum, medium and maximum: the pot is split (7.3)",
+        "tre scale reali, minima, media e massima: il piatto si divide (7.3)",
+    ),
+    "reason_tie": ("equal hands share the pot", "mani uguali si dividono il piatto"),
+    "sf_minimum": ("minimum", "minima"),
+    "sf_medium": ("medium", "media"),
+    "sf_maximum": ("maximum", "massima"),
+    "tiebreak_standard": ("7.4", "7.4"),
+    "tiebreak_fantini": ("Fantini/Santelia", "Fantini/Santelia"),
+    "report_possessive": ("{name}'s {hand}", "{hand} di {name}"),
+    "report_passed": (
+        "Everyone passed (3.5): nobody opened and the pot of {pot} stays for the next deal.",
+        "Tutti hanno passato (3.5): nessuno ha aperto e il piatto di {pot} resta per la "
+        "prossima mano.",
+    ),
+    "report_passed_returned": (
+        "Everyone passed (3.5, piatto di parole): the antes go back to the players.",
+        "Tutti hanno passato (3.5, piatto di parole): gli inviti tornano ai giocatori.",
+    ),
+    "report_parol": (
+        "Everyone said parol (5.4(a)): the hand is abandoned and the pot of {pot} goes to the "
+        "next deal, with no blinds (5.5).",
+        "Tutti hanno detto parola (5.4(a)): la mano si abbandona e il piatto di {pot} passa "
+        "alla prossima mano, senza buio (5.5).",
+    ),
+    "report_makeup": (
+        "{name} folded in the first round: to play the next deal they must make up {amount} (5.5).",
+        "{name} ha lasciato al primo giro: per giocare la prossima mano deve rientrare con "
+        "{amount} (5.5).",
+    ),
+    "report_next_requirement": (
+        "Next deal: to open you need {requirement}.",
+        "Prossima mano: per aprire serve {requirement}.",
+    ),
+    "report_proof": (
+        "{name} opened and proves it with {cards} (3.3).",
+        "{name} ha aperto e lo dimostra con {cards} (3.3).",
+    ),
+    "report_blind_no_proof": (
+        "No opening to prove: the pot was played on a blind (Art. 2).",
+        "Nessuna apertura da dimostrare: si è giocato sul buio (Art. 2).",
+    ),
+    "report_stacks": ("Chips: {stacks}", "Fiches: {stacks}"),
+    # Session summary.
+    "summary_title": ("Session summary", "Riepilogo della partita"),
+    "summary_deals": (
+        "Deals played: {deals} ({won} won, {passed} passed, {parol} abandoned by parol)",
+        "Mani giocate: {deals} ({won:vinta|vinte}, {passed:passata|passate}, "
+        "{parol:abbandonata|abbandonate} con parola)",
+    ),
+    "summary_player": (
+        "{name}: {start} → {end} ({change:+d}), {pots:pot|pots} won",
+        "{name}: {start} → {end} ({change:+d}), {pots:piatto vinto|piatti vinti}",
+    ),
+    "summary_player_left": (
+        "{name}: {start} → {end} ({change:+d}), {pots:pot|pots} won, left the table",
+        "{name}: {start} → {end} ({change:+d}), {pots:piatto vinto|piatti vinti}, ha lasciato "
+        "il tavolo",
+    ),
+    "summary_biggest": (
+        "Biggest pot: {amount}, won by {names} in deal {number}",
+        "Piatto più grande: {amount}, vinto da {names} nella mano {number}",
+    ),
+    "summary_histories": (
+        "Hand histories: {path} (replay with: {command} replay {quoted})",
+        "Storie delle mani: {path} (rivedile con: {command} replay {quoted})",
+    ),
+    "summary_error": (
+        "The game stopped on an error ({error}); this is the session as it stood then. "
+        "Please report it with the traceback above.",
+        "La partita si è interrotta per un errore ({error}); ecco la partita com'era a quel "
+        "punto. Per favore segnalalo con il traceback qui sopra.",
+    ),
+    "summary_no_histories": ("No deal was completed.", "Nessuna mano è stata completata."),
+    "summary_abandoned": (
+        "The deal in progress was left unfinished and is not counted.",
+        "La mano in corso è stata lasciata a metà e non conta.",
+    ),
+    "summary_human_busted": ("You have no chips left.", "Hai finito le fiches."),
+    "summary_table_won": (
+        "Nobody else can play on: you have won the table!",
+        "Nessun altro può continuare: hai vinto il tavolo!",
+    ),
+    "summary_match_over": (
+        "Fewer than two players can be dealt in: the game is over.",
+        "Meno di due giocatori possono ricevere le carte: la partita è finita.",
+    ),
+    "summary_close": ("Press q or Enter to leave.", "Premi q o Invio per uscire."),
+    # The online table's events (the server's public log).
+    "table_seat": ("{name} takes seat {seat}", "{name} si siede al posto {seat}"),
+    "table_leave": ("{name} leaves the table", "{name} lascia il tavolo"),
+    "table_leave_after_deal": (
+        "{name} leaves the table after this deal",
+        "{name} lascia il tavolo dopo questa mano",
+    ),
+    "table_start": ("The game starts", "Si comincia"),
+    "table_pause": ("The host pauses the game", "L'organizzatore mette in pausa"),
+    "table_resume": ("The game resumes", "Si riprende"),
+    "table_stack": (
+        "The host sets {name}'s chips to {amount}",
+        "L'organizzatore porta le fiches di {name} a {amount}",
+    ),
+    "table_sit_out": ("{name} sits out", "{name} sta fuori"),
+    "table_sit_in": ("{name} is back", "{name} rientra"),
+    "table_automatic": ("{line} (automatic)", "{line} (automatico)"),
+    # Help.
+    "help_title": ("Help", "Aiuto"),
+    "help_keys": ("Keys", "Tasti"),
+    "help_key": ("Key", "Tasto"),
+    "help_action": ("Action", "Azione"),
+    "help_close": ("Press Esc, q or ? to close.", "Premi Esc, q o ? per chiudere."),
+    "help_missing": (
+        "The rules text is not installed. See docs/rules.md in the project.",
+        "Il testo delle regole non è installato. Vedi docs/rules.md nel progetto.",
+    ),
+    "help_key_cards": ("toggle card 1-5 for the draw", "segna/togli la carta 1-5 per il cambio"),
+    "help_key_enter": (
+        "confirm the draw; next deal",
+        "conferma il cambio; prossima mano",
+    ),
+    "help_key_help": ("this help", "questo aiuto"),
+    "help_key_quit": ("quit with the session summary", "esci con il riepilogo"),
+    "help_key_escape": ("cancel an amount", "annulla un importo"),
+    "footer_help": ("Help", "Aiuto"),
+    "footer_quit": ("Quit", "Esci"),
+}
+"""Message key -> (English, Italian) template."""
+
+PAGE_MESSAGES: dict[str, Pair] = {
+    # Words the pages share with the terminal game and the engine, taken from there.
+    "title": MESSAGES["title"],
+    "you": MESSAGES["you"],
+    "your_turn": MESSAGES["your_turn"],
+    "your_hand": MESSAGES["your_hand"],
+    "dealer": MESSAGES["dealer"],
+    "pot": MESSAGES["pot"],
+    "stack": MESSAGES["stack"],
+    "bet_in_round": MESSAGES["bet_in_round"],
+    "changed": MESSAGES["changed"],
+    "status_folded": MESSAGES["folded"],
+    "status_sitting_out": MESSAGES["sitting_out"],
+    "draw_too_many": MESSAGES["too_many_cards"],
+    "no_result": MESSAGES["report_empty"],
+    "sit_out": ACTION_NAMES["sit-out"],
+    "draw_title": ACTION_NAMES["draw"],
+    "stand_pat": _capital(TERMS["stand_pat"]),
+    "bot": TERMS["bot"],
+    "host": TERMS["host"],
+    "ledger_hand": _capital(TERMS["deal"]),
+    **{f"phase_{phase}": pair for phase, pair in PHASE_NAMES.items()},
+    # The lobby.
+    "lobby_title": ("Italian Poker: online table", "Poker all'italiana: tavolo online"),
+    "lobby_intro": (
+        "Create a table, share the invite link, and play with friends and bots. Play chips only.",
+        "Crea un tavolo, condividi il link di invito e gioca con amici e bot. Solo fiches finte.",
+    ),
+    "create_title": ("Create a table", "Crea un tavolo"),
+    "join_title": ("Join a table", "Entra in un tavolo"),
+    "table_name": ("Table name", "Nome del tavolo"),
+    "preset": ("Rules", "Regole"),
+    "preset_standard": ("Standard (formal rulebook)", "Standard (regolamento formale)"),
+    "preset_001": ("001", "001"),
+    "preset_002": ("002", "002"),
+    "preset_003": ("003 (discards face up)", "003 (scarti scoperti)"),
+    "preset_fantini": ("Fantini/Santelia tie-break", "Spareggio Fantini/Santelia"),
+    "seats": ("Seats", "Posti"),
+    "starting_stack": ("Starting chips", "Fiches iniziali"),
+    "ante": ("Ante (empty = as the rules say)", "Invito (vuoto = come da regole)"),
+    "structure": ("Betting structure", "Struttura delle puntate"),
+    "structure_default": ("As the rules say", "Come da regole"),
+    "structure_spread-limit": ("Spread limit", "Limite a forbice"),
+    "structure_fixed-limit": ("Fixed limit", "Limite fisso"),
+    "structure_pot-limit": ("Pot limit", "Limite al piatto"),
+    "structure_no-limit": ("No limit", "Senza limite"),
+    "timer_on": ("Turn timer", "Tempo per turno"),
+    "turn_seconds": ("Seconds per turn", "Secondi per turno"),
+    "time_bank": ("Time bank (seconds)", "Riserva di tempo (secondi)"),
+    "nickname": ("Your nickname", "Il tuo nome"),
+    "nickname_hint": ("1 to 20 characters", "Da 1 a 20 caratteri"),
+    "language": ("Language", "Lingua"),
+    "create": ("Create table", "Crea il tavolo"),
+    "invite_link": ("Invite link", "Link di invito"),
+    "join": ("Take a seat", "Siediti"),
+    "join_prompt": (
+        "You are invited to this table. Choose a nickname to take a seat.",
+        "Sei invitato a questo tavolo. Scegli un nome per sederti.",
+    ),
+    "bad_invite": (
+        "Paste the whole invite link (it contains /t/ followed by the invite).",
+        "Incolla il link di invito completo (contiene /t/ seguito dall'invito).",
+    ),
+    "working": ("Working…", "Un momento…"),
+    # The table.
+    "connecting": ("Connecting…", "Connessione…"),
+    "connected": ("Connected", "Connesso"),
+    "reconnecting": ("Connection lost: reconnecting…", "Connessione persa: riconnessione…"),
+    "token_refused": (
+        "This seat's token was refused: take a seat again.",
+        "Il codice del tuo posto non è valido: siediti di nuovo.",
+    ),
+    "origin_refused": (
+        "The server refused this page's origin: open the invite link from the server's address.",
+        "Il server ha rifiutato l'origine della pagina: apri il link dall'indirizzo del server.",
+    ),
+    "no_table": (
+        "No table has this invite: check the link with the host.",
+        "Nessun tavolo ha questo invito: controlla il link con chi ti ha invitato.",
+    ),
+    "to_open": ("To open", "Per aprire"),
+    "phase": ("Phase", "Fase"),
+    "dealer_button": ("D", "M"),
+    "empty_seat": ("Empty seat", "Posto libero"),
+    "status_active": ("in the deal", "in gioco"),
+    "status_seated": ("seated", "al tavolo"),
+    "status_out": ("not dealt in", "non gioca la mano"),
+    "status_empty": ("empty", "libero"),
+    "disconnected": ("disconnected", "disconnesso"),
+    "to_act": ("to act", "di turno"),
+    "waiting_for": ("Waiting for {name}", "Tocca a {name}"),
+    "seconds_left": ("{s} s left", "{s} s rimasti"),
+    "time_bank_left": ("time bank {s} s", "riserva {s} s"),
+    "timer_off": ("no turn timer", "senza tempo per turno"),
+    "no_hand": ("No cards", "Nessuna carta"),
+    "hidden_card": ("Hidden card", "Carta coperta"),
+    "hidden_cards": ("{n:hidden card|hidden cards}", "{n:carta coperta|carte coperte}"),
+    "cards_of": ("Cards of {name}", "Carte di {name}"),
+    "actions": ("Your actions", "Le tue azioni"),
+    "no_actions": ("Nothing to do now.", "Ora non devi fare nulla."),
+    "amount": ("Total bet for this round", "Puntata totale in questo giro"),
+    "amount_range": ("{min} to {max}", "da {min} a {max}"),
+    "amount_bad": (
+        "Type a whole number of chips from {min} to {max}.",
+        "Scrivi un numero intero di fiches da {min} a {max}.",
+    ),
+    "draw_help": (
+        "Click the cards to change (up to {max}; keys 1-5), then confirm (Enter). "
+        "None marked = stand pat (S).",
+        "Tocca le carte da cambiare (fino a {max}; tasti 1-5), poi conferma (Invio). "
+        "Nessuna = servito (S).",
+    ),
+    "draw_confirm": ("Change {n}", "Cambio {n}"),
+    "split": (
+        "Announce a split opening (4.4, opener only)",
+        "Annuncio che spezzo l'apertura (4.4, solo chi ha aperto)",
+    ),
+    "selected": ("marked to change", "da cambiare"),
+    "log": ("Action log", "Registro delle azioni"),
+    "result": ("Result of the deal", "Risultato della mano"),
+    "hand_category": ("Your hand: {category}", "La tua mano: {category}"),
+    "sit_in": ("Sit in", "Rientro"),
+    "four_colour": ("Four-colour deck", "Mazzo a quattro colori"),
+    "host_controls": ("Host controls", "Comandi dell'organizzatore"),
+    "add_bot": ("Add bot", "Aggiungi bot"),
+    "bot_level": ("Bot level", "Livello del bot"),
+    "level_random": ("random", "casuale"),
+    "level_simple": ("simple", "semplice"),
+    "level_strong": ("strong", "forte"),
+    "start": ("Start", "Inizia"),
+    "pause": ("Pause", "Pausa"),
+    "resume": ("Resume", "Riprendi"),
+    "remove": ("Remove", "Togli"),
+    "kick": ("Kick", "Allontana"),
+    "remove_label": ("Remove {name}", "Togli {name}"),
+    "adjust_stack": ("Set chips", "Imposta fiches"),
+    "seat": ("Seat", "Posto"),
+    "copy_invite": ("Copy invite link", "Copia il link di invito"),
+    "copied": ("Invite link copied.", "Link di invito copiato."),
+    "copy_failed": ("Copy the link by hand: {url}", "Copia il link a mano: {url}"),
+    "ledger": ("Ledger", "Registro delle fiches"),
+    "ledger_show": ("Show ledger", "Mostra il registro"),
+    "ledger_empty": ("No entries yet.", "Ancora nessuna voce."),
+    "ledger_kind": ("Entry", "Voce"),
+    "ledger_amount": ("Amount", "Importo"),
+    "ledger_buy_in": ("buy-in", "entrata"),
+    "ledger_adjust": ("adjusted by the host", "modifica dell'organizzatore"),
+    "ledger_result": ("result of the deal", "risultato della mano"),
+    "ledger_cash_out": ("cash-out", "uscita"),
+    "name": ("Name", "Nome"),
+    "status_lobby": ("waiting to start", "in attesa di iniziare"),
+    "status_playing": ("playing", "in gioco"),
+    "status_paused": ("paused", "in pausa"),
+    "error_prefix": ("Refused", "Rifiutato"),
+    "error_stale": (
+        "The table moved on before your action arrived; look again and act on the current view.",
+        "Il tavolo è andato avanti prima della tua azione; guarda di nuovo e agisci ora.",
+    ),
+    "key_hint": ("key {key}", "tasto {key}"),
+    "key_enter": ("Enter", "Invio"),
+    "histories": ("My hand histories", "Le mie mani"),
+    "download": ("Download", "Scarica"),
+    "dismiss": ("Dismiss", "Chiudi"),
+    "phase_lobby": ("Waiting for players", "In attesa dei giocatori"),
+    "phase_paused": ("Paused", "In pausa"),
+    "phase_between-deals": ("Between deals", "Tra una mano e l'altra"),
+    "phase_make-up": ("Make-up after the parol (5.5)", "Rientro dopo la parola (5.5)"),
+    "phase_over": ("The match is over", "La partita è finita"),
+    "back_to_lobby": ("Lobby", "Ingresso"),
+    "lang_switch": ("Italiano", "English"),
+    "lang_switch_label": ("Passa all'italiano", "Switch to English"),
+}
+"""The labels of the browser's pages, key -> (English, Italian) template (the same
+``{count:one|many}`` notation). The first entries are the terminal game's or the engine's
+own, not copies; the server sends them to the browser (:func:`page_strings`)."""
+
+
+def plural(count: int, one: str, many: str) -> str:
+    """``one`` when ``count`` is exactly 1, else ``many``: English and Italian alike use the
+    plural for 0 and from 2 on (0 chips, 1 chip, 2 chips; 0 mani, 1 mano, 2 mani)."""
+    return one if count == 1 else many
+
+
+def counted(count: int, one: str, many: str) -> str:
+    """``count`` with the form of a word that agrees with it: ``1 chip``, ``2 chips``. A
+    ``#`` in the forms places the number (``ne ha cambiata #``); without one the number comes
+    first."""
+    form = plural(count, one, many)
+    return form.replace("#", str(count)) if "#" in form else f"{count} {form}"
+
+
+class _MessageFormatter(string.Formatter):
+    """``str.format`` plus the plural format ``{count:one|many}`` (see :func:`counted`)."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" in format_spec:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"a counted word needs a whole number, got {value!r}")
+            one, _, many = format_spec.partition("|")
+            return counted(value, one, many)
+        result: str = super().format_field(value, format_spec)
+        return result
+
+
+_FORMATTER = _MessageFormatter()
+
+
+def tr(lang: Language, message: str, /, **values: object) -> str:
+    """The message called ``message`` in ``lang``, with ``values`` filled in (counted words
+    agree with their numbers, :func:`counted`)."""
+    english, italian = MESSAGES[message]
+    template = italian if lang is Language.IT else english
+    return _FORMATTER.format(template, **values) if values else template
+
+
+def either(words: Sequence[str], lang: Language) -> str:
+    """Choices in a sentence: ``Fold, Call or Raise`` / ``Lascio, Vedo o Rilancio``."""
+    if len(words) <= 1:
+        return "".join(words)
+    conjunction = " o " if lang is Language.IT else " or "
+    return ", ".join(words[:-1]) + conjunction + words[-1]
+
+
+def joined(words: Sequence[str], lang: Language) -> str:
+    """All of ``words`` in a sentence: ``Anna, Bruno and Carla`` / ``Anna, Bruno e Carla``."""
+    if len(words) <= 1:
+        return "".join(words)
+    conjunction = " e " if lang is Language.IT else " and "
+    return ", ".join(words[:-1]) + conjunction + words[-1]
+
+
+def action_label(kind: ActionKind, lang: Language) -> str:
+    """The name of an action in ``lang``, e.g. ``Vedo`` / ``Call``."""
+    english, italian = ACTION_LABELS[kind]
+    return italian if lang is Language.IT else english
+
+
+def phase_label(phase: Phase, lang: Language) -> str:
+    """The name of a phase of the deal in ``lang``."""
+    english, italian = PHASE_LABELS[phase]
+    return italian if lang is Language.IT else english
+
+
+def suit_name(suit: Suit, lang: Language) -> str:
+    """The name of a suit in ``lang`` (``hearts`` / ``cuori``)."""
+    english, italian = SUIT_NAMES[suit]
+    return italian if lang is Language.IT else english
+
+
+def card_label(card: Card, lang: Language) -> str:
+    """A card in words: ``Ace of hearts`` / ``Asso di cuori``, ``Ten of hearts`` /
+    ``Dieci di cuori``."""
+    return card_name(card.rank.letter, card.suit.letter, lang)
+
+
+def key_label(key: str) -> str:
+    """How a key is written on a button: ``A``, ``Enter``."""
+    return "Enter" if key == "enter" else key.upper()
+
+
+def page_strings(lang: Language) -> dict[str, Any]:
+    """Everything the browser's pages say, in ``lang``, as JSON-ready values: the labels
+    (:data:`PAGE_MESSAGES`), the actions' names, the ranks and suits in words (keyed by
+    letter, as the cards' codes write them) and how a card is named."""
+    return {
+        "lang": lang.value,
+        "messages": {key: pick(pair, lang) for key, pair in PAGE_MESSAGES.items()},
+        "actions": {kind.value: pick(pair, lang) for kind, pair in ACTION_LABELS.items()},
+        "ranks": {letter: pick(pair, lang) for letter, pair in RANK_NAMES.items()},
+        "suits": {letter: pick(pair, lang) for letter, pair in _SUITS_BY_LETTER.items()},
+        "card": pick(CARD_NAME, lang),
+    }
