@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from enum import Enum
 from typing import Any
 
 from italian_poker import (
@@ -246,3 +248,36 @@ def parol_deal(match: Match) -> None:
     ]:
         match.apply(action, name)
     assert match.last_result is not None and match.last_result.outcome is Outcome.PAROL
+
+
+def cards_in(value: object) -> Iterator[Card]:
+    """Every card reachable from ``value``: dataclass fields, containers, dict keys/values."""
+    if isinstance(value, Card):
+        yield value
+    elif isinstance(value, (str, int, float, Enum)) or value is None:
+        return
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from cards_in(getattr(value, f.name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from cards_in(key)
+            yield from cards_in(item)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from cards_in(item)
+
+
+def visible_to(deal: Deal, seat: int) -> set[Card]:
+    """Cards ``seat`` may know: its hand and discards, shown hands, face-up discards (003),
+    the opening proof once the deal is over, its own kept-apart cards."""
+    allowed = set(deal.hands[seat]) | set(deal.discards[seat])
+    for shower in deal.shown:
+        allowed |= set(deal.hands[shower])
+    if deal.rules.discards_face_up:
+        allowed |= {c for d in deal.discards for c in d}
+    if deal.result is not None:
+        allowed |= set(deal.result.proof)
+    if deal.opener == seat:
+        allowed |= set(deal.kept_apart)
+    return allowed

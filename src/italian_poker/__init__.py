@@ -59,6 +59,15 @@ from italian_poker.engine.history import dumps as dump_history
 from italian_poker.engine.history import loads as load_history
 from italian_poker.engine.history import replay as replay_history
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
+from italian_poker.engine.observer import (
+    PUBLIC,
+    PublicAction,
+    PublicView,
+    SeatView,
+    observe,
+    observe_operations,
+    seat_view,
+)
 from italian_poker.engine.opening import (
     OpeningRequirement,
     can_open,
@@ -79,13 +88,13 @@ from italian_poker.engine.rules import (
     ShowdownOrder,
     preset,
 )
-from italian_poker.engine.view import PublicAction, SeatView, seat_view
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALL_CARDS",
     "PRESETS",
+    "PUBLIC",
     "Action",
     "ActionKind",
     "ActionNotAvailableError",
@@ -130,6 +139,7 @@ __all__ = [
     "Pot",
     "PotAward",
     "PublicAction",
+    "PublicView",
     "Rank",
     "Rules",
     "RulesError",
@@ -153,6 +163,8 @@ __all__ = [
     "has_four_straight_flush",
     "load_history",
     "lowest_rank",
+    "observe",
+    "observe_operations",
     "opening_combination",
     "parse_card",
     "parse_cards",

@@ -29,9 +29,9 @@ from italian_poker.engine.errors import (
     NotYourTurnError,
     SeatError,
 )
+from italian_poker.engine.observer import SeatView, seat_view
 from italian_poker.engine.rules import AllPassPolicy, Direction, ParolLatecomers, Rules
 from italian_poker.engine.seeds import derive_seed
-from italian_poker.engine.view import SeatView, seat_view
 from italian_poker.engine.wording import count
 
 

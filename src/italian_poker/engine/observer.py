@@ -1,0 +1,386 @@
+"""The observer: what a viewer may know about a deal. The only place that decides it.
+
+A viewer is a seat (a player) or :data:`PUBLIC` (a spectator, a public channel, a history
+everyone may read). :func:`observe` gives a seat its :class:`SeatView` and the public a
+:class:`PublicView`, a type without any hidden field; :func:`observe_operations` gives the
+operations log (engine/operations.py) as the viewer saw it. Bots, front ends, narration and
+redacted hand histories use these and nothing else.
+
+The rules of visibility, each in one function below:
+
+- a player's hand is seen by that player only (:func:`sees_hand`) until it is shown at the
+  showdown, when everyone sees it; the cards served at the draw likewise;
+- discards are seen by the player who discarded them, and by everyone when the rules put
+  them face up (003, :func:`sees_discards`);
+- the opener's cards kept apart after a split (4.4) are the opener's (:func:`sees_kept_apart`)
+  until the proof, which everyone sees at the end of the deal (3.3, 4.4);
+- the order of the stock, and of reshuffled discards (4.3), is seen by nobody;
+- everything else (chips, bets, how many cards each player changed, who folded, the result)
+  is public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final, TypedDict, overload
+from weakref import WeakKeyDictionary
+
+from italian_poker.engine.actions import ActionKind, LegalAction
+from italian_poker.engine.cards import Card
+from italian_poker.engine.deal import ActionRecord, Deal, DealResult, Operation, Phase
+from italian_poker.engine.hand_rank import HandRank
+from italian_poker.engine.opening import OpeningRequirement
+from italian_poker.engine.operations import (
+    CardsDrawn,
+    FourthCardDealt,
+    HandsDealt,
+    Reshuffled,
+)
+from italian_poker.engine.rules import Rules
+
+
+class Public(Enum):
+    """The public viewer: someone who sees only what every player sees."""
+
+    PUBLIC = "public"
+
+
+PUBLIC: Final = Public.PUBLIC
+"""The public viewer (a spectator)."""
+
+Viewer = int | Public
+"""A seat number, or :data:`PUBLIC`."""
+
+
+# --- the rules of visibility -----------------------------------------------------------------
+
+
+def sees_hand(viewer: Viewer, seat: int) -> bool:
+    """Whether ``viewer`` sees the face-down cards of ``seat`` (its hand, the cards it is
+    served): only the seat itself. Shown hands (the showdown) are public."""
+    return viewer == seat
+
+
+def sees_discards(viewer: Viewer, seat: int, rules: Rules) -> bool:
+    """Whether ``viewer`` sees the cards ``seat`` discarded at the draw: the seat itself, and
+    everyone when discards lie face up (003)."""
+    return viewer == seat or rules.discards_face_up
+
+
+def sees_kept_apart(viewer: Viewer, opener: int | None) -> bool:
+    """4.4: whether ``viewer`` sees the opener's discards kept apart, before the proof."""
+    return opener is not None and viewer == opener
+
+
+# --- views -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PublicAction:
+    """An action as the viewer saw it: a draw shows only how many cards were changed, unless
+    the discards are face up (003) or it is the viewer's own draw."""
+
+    seat: int
+    kind: ActionKind
+    amount: int | None
+    cards_changed: int | None
+    discards: tuple[Card, ...]
+    phase: Phase
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What everyone may know about a deal: no hand, no face-down discard, no legal action.
+    ``shown`` are the hands shown at the showdown; ``proof`` the opening's proof at the end."""
+
+    names: tuple[str, ...]
+    rules: Rules
+    phase: Phase
+    dealer: int
+    actor: int | None
+    stacks: tuple[int, ...]
+    round_bets: tuple[int, ...]
+    committed: tuple[int, ...]
+    pot: int
+    current_bet: int
+    folded: tuple[bool, ...]
+    cards_held: tuple[int, ...]
+    cards_changed: tuple[int | None, ...]
+    shown: dict[int, tuple[Card, ...]]
+    shown_ranks: dict[int, HandRank]
+    requirement: OpeningRequirement
+    opener: int | None
+    blinders: tuple[int, ...]
+    parols: tuple[int, ...]
+    checked: bool
+    actions: tuple[PublicAction, ...]
+    result: DealResult | None
+    proof: tuple[Card, ...]
+
+    @property
+    def players(self) -> int:
+        """Players dealt in (the deck is stripped for them)."""
+        return len(self.names)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's view of a deal: the public view, with the seat's own hand, its own
+    discards, the cards it keeps apart as opener (4.4) and, on its turn, its legal actions."""
+
+    seat: int
+    names: tuple[str, ...]
+    rules: Rules
+    phase: Phase
+    dealer: int
+    actor: int | None
+    hand: tuple[Card, ...]
+    stacks: tuple[int, ...]
+    round_bets: tuple[int, ...]
+    committed: tuple[int, ...]
+    pot: int
+    current_bet: int
+    folded: tuple[bool, ...]
+    cards_held: tuple[int, ...]
+    cards_changed: tuple[int | None, ...]
+    shown: dict[int, tuple[Card, ...]]
+    shown_ranks: dict[int, HandRank]
+    requirement: OpeningRequirement
+    opener: int | None
+    blinders: tuple[int, ...]
+    parols: tuple[int, ...]
+    checked: bool
+    actions: tuple[PublicAction, ...]
+    legal_actions: tuple[LegalAction, ...]
+    result: DealResult | None
+    proof: tuple[Card, ...]
+    kept_apart: tuple[Card, ...]
+
+    @property
+    def players(self) -> int:
+        """Players dealt in (the deck is stripped for them)."""
+        return len(self.names)
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether this seat is the one to act."""
+        return self.actor == self.seat
+
+    @property
+    def to_call(self) -> int:
+        """Chips this seat must add to call."""
+        return self.current_bet - self.round_bets[self.seat]
+
+
+@dataclass(slots=True)
+class _PublicLog:
+    """A deal's actions as everyone saw them, grown as the deal goes on; ``own_draws`` are
+    the positions of draws whose cards only the player who drew may see."""
+
+    actions: list[PublicAction]
+    own_draws: dict[int, int]
+    seen: tuple[PublicAction, ...] = ()
+
+
+_PUBLIC_LOGS: WeakKeyDictionary[Deal, _PublicLog] = WeakKeyDictionary()
+"""Per deal, the actions as everyone saw them."""
+
+_DRAW = ActionKind.DRAW
+
+
+def _as_seen(record: ActionRecord, discards_seen: bool) -> PublicAction:
+    action = record.action
+    changed: int | None = None
+    discards: tuple[Card, ...] = ()
+    if action.kind is _DRAW:
+        changed = len(action.cards)
+        if discards_seen:
+            discards = action.cards
+    return PublicAction(record.seat, action.kind, action.amount, changed, discards, record.phase)
+
+
+def _public_actions(deal: Deal, viewer: Viewer) -> tuple[PublicAction, ...]:
+    """The deal's actions as ``viewer`` saw them (:func:`sees_discards`)."""
+    log = _PUBLIC_LOGS.get(deal)
+    if log is None:
+        log = _PUBLIC_LOGS[deal] = _PublicLog([], {})
+    records = deal.actions
+    public = log.actions
+    rules = deal.rules
+    if len(public) < len(records):
+        for record in records[len(public) :]:
+            seen = sees_discards(PUBLIC, record.seat, rules)
+            if record.action.kind is _DRAW and record.action.cards and not seen:
+                log.own_draws[record.seat] = len(public)
+            public.append(_as_seen(record, seen))
+        log.seen = tuple(public)
+    if viewer is PUBLIC:
+        return log.seen
+    own = log.own_draws.get(viewer)
+    if own is None:
+        return log.seen
+    seen_log = list(log.seen)
+    seen_log[own] = _as_seen(records[own], sees_discards(viewer, viewer, rules))
+    return tuple(seen_log)
+
+
+class _PublicFields(TypedDict):
+    """The fields of :class:`PublicView`, which a :class:`SeatView` has too."""
+
+    names: tuple[str, ...]
+    rules: Rules
+    phase: Phase
+    dealer: int
+    actor: int | None
+    stacks: tuple[int, ...]
+    round_bets: tuple[int, ...]
+    committed: tuple[int, ...]
+    pot: int
+    current_bet: int
+    folded: tuple[bool, ...]
+    cards_held: tuple[int, ...]
+    cards_changed: tuple[int | None, ...]
+    shown: dict[int, tuple[Card, ...]]
+    shown_ranks: dict[int, HandRank]
+    requirement: OpeningRequirement
+    opener: int | None
+    blinders: tuple[int, ...]
+    parols: tuple[int, ...]
+    checked: bool
+    actions: tuple[PublicAction, ...]
+    result: DealResult | None
+    proof: tuple[Card, ...]
+
+
+def _public_fields(deal: Deal, viewer: Viewer) -> _PublicFields:
+    """The fields every viewer shares (the actions as ``viewer`` saw them)."""
+    showdown = deal.showdown
+    shown_ranks = showdown.shown if showdown is not None else {}
+    hands = deal.hands
+    betting = deal.round
+    result = deal.result
+    return {
+        "names": deal.start.names,
+        "rules": deal.rules,
+        "phase": deal.phase,
+        "dealer": deal.dealer,
+        "actor": deal.actor,
+        "stacks": tuple(deal.stacks),
+        "round_bets": tuple(betting.bets),
+        "committed": tuple(deal.committed),
+        "pot": deal.pot,
+        "current_bet": betting.current_bet,
+        "folded": tuple(deal.folded),
+        "cards_held": tuple([len(h) for h in hands]),
+        "cards_changed": tuple(deal.draw.drawn),
+        # The showdown: shown hands are public.
+        "shown": {s: tuple(hands[s]) for s in shown_ranks} if shown_ranks else {},
+        "shown_ranks": dict(shown_ranks),
+        "requirement": deal.requirement,
+        "opener": deal.opener,
+        "blinders": tuple(deal.blinders),
+        "parols": tuple(sorted(betting.parols)) if betting.parols else (),
+        "checked": betting.checked,
+        "actions": _public_actions(deal, viewer),
+        "result": result,
+        # 3.3, 4.4: the proof is public once the deal is over.
+        "proof": result.proof if result is not None else (),
+    }
+
+
+@overload
+def observe(deal: Deal, viewer: int) -> SeatView: ...
+
+
+@overload
+def observe(deal: Deal, viewer: Public) -> PublicView: ...
+
+
+def observe(deal: Deal, viewer: Viewer) -> SeatView | PublicView:
+    """What ``viewer`` may know about ``deal``: a seat's :class:`SeatView`, or for
+    :data:`PUBLIC` a :class:`PublicView`, which has no hidden field at all."""
+    if viewer is PUBLIC:
+        return PublicView(**_public_fields(deal, PUBLIC))
+    if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < deal.n:
+        raise ValueError(f"a viewer is a seat from 0 to {deal.n - 1} or PUBLIC, not {viewer!r}")
+    return SeatView(
+        seat=viewer,
+        hand=tuple(deal.hands[viewer]) if sees_hand(viewer, viewer) else (),
+        legal_actions=deal.legal_actions() if deal.actor == viewer else (),
+        kept_apart=deal.draw.kept_apart if sees_kept_apart(viewer, deal.opener) else (),
+        **_public_fields(deal, viewer),
+    )
+
+
+def seat_view(deal: Deal, seat: int) -> SeatView:
+    """The view of ``deal`` for ``seat`` (:func:`observe` for a seat)."""
+    if not 0 <= seat < deal.n:
+        raise ValueError(f"seat must be 0 to {deal.n - 1}, got {seat}")
+    return observe(deal, seat)
+
+
+# --- the operations log as seen ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Unseen:
+    """Cards that went face down where the viewer may not see them: ``count`` cards served to
+    ``seat`` at the draw (4.1, 4.2), or, with ``seat`` ``None``, reshuffled under the stock
+    (4.3)."""
+
+    seat: int | None
+    count: int
+
+
+ObservedOperation = Operation | PublicAction | Unseen
+"""An entry of the operations log as a viewer saw it."""
+
+
+def observe_operations(
+    operations: tuple[Operation, ...] | list[Operation], viewer: Viewer, rules: Rules
+) -> tuple[ObservedOperation, ...]:
+    """The operations log as ``viewer`` saw it: each action as a :class:`PublicAction`; the
+    hands dealt with every hand the viewer may not see left empty (each held five cards,
+    3.1); cards served out of the viewer's sight, and every reshuffle, as :class:`Unseen`.
+    Chips, awards and the result are public and stay as they are."""
+    seen: list[ObservedOperation] = []
+    for op in operations:
+        if isinstance(op, ActionRecord):
+            seen.append(_as_seen(op, sees_discards(viewer, op.seat, rules)))
+        elif isinstance(op, HandsDealt):
+            seen.append(
+                HandsDealt(
+                    tuple(
+                        hand if sees_hand(viewer, seat) else ()
+                        for seat, hand in enumerate(op.hands)
+                    )
+                )
+            )
+        elif isinstance(op, CardsDrawn):
+            seen.append(op if sees_hand(viewer, op.seat) else Unseen(op.seat, len(op.cards)))
+        elif isinstance(op, FourthCardDealt):
+            seen.append(op if sees_hand(viewer, op.seat) else Unseen(op.seat, 1))
+        elif isinstance(op, Reshuffled):
+            seen.append(Unseen(None, len(op.cards)))
+        else:
+            seen.append(op)
+    return tuple(seen)
+
+
+__all__ = [
+    "PUBLIC",
+    "ObservedOperation",
+    "Public",
+    "PublicAction",
+    "PublicView",
+    "SeatView",
+    "Unseen",
+    "Viewer",
+    "observe",
+    "observe_operations",
+    "seat_view",
+    "sees_discards",
+    "sees_hand",
+    "sees_kept_apart",
+]
