@@ -70,8 +70,8 @@ __all__ = [
     "Deal",
     "DealResult",
     "DealStart",
-    "Outcome",
     "Operation",
+    "Outcome",
     "Phase",
     "PotAward",
 ]
