@@ -7,6 +7,8 @@ import json
 from fastapi.testclient import TestClient
 from server_fixtures import bearer, connect, create_table, hello, join, state_where
 
+from italian_poker.table.vocabulary import Language, page_strings
+
 
 def test_create_table_gives_long_invite_and_tokens(client: TestClient) -> None:
     table = create_table(client)
@@ -124,3 +126,20 @@ def test_pages_hold_no_game_data(client: TestClient) -> None:
         response = client.get(path)
         assert response.status_code in (200, 404)
         assert "Anna" not in response.text
+
+
+def test_the_pages_strings_are_the_table_vocabularys(client: TestClient) -> None:
+    """``GET /api/strings/{lang}``: the browser's words, one copy, from the table layer's
+    vocabulary (the same action names as the terminal game's); any other language is a 404."""
+    for lang in (Language.EN, Language.IT):
+        response = client.get(f"/api/strings/{lang.value}")
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("application/json")
+        assert response.json() == page_strings(lang)
+    italian = client.get("/api/strings/it").json()
+    assert italian["actions"]["fold"] == "Lascio" and italian["messages"]["pot"] == "Piatto {pot}"
+    assert italian["ranks"]["T"] == "Dieci" and italian["suits"]["h"] == "cuori"
+    for bad in ("fr", "IT", "it.js", "..", "en%00"):
+        refused = client.get(f"/api/strings/{bad}")
+        assert refused.status_code == 404, bad
+        assert refused.json()["error"] in ("no_language", "not_found"), bad

@@ -26,7 +26,7 @@ from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.policy import Policy
-from italian_poker.play.i18n import ACTION_KEYS, ACTION_LABELS
+from italian_poker.table.vocabulary import ACTION_LABELS, PAGE_MESSAGES, Language, page_strings
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -479,23 +479,11 @@ def test_two_players_and_a_bot_play_a_deal_in_the_browser(
 
 # --- the page's labels, in both languages --------------------------------------------------
 
-_ENTRY = re.compile(
-    r'^\s*"?([a-z0-9_-]+)"?: \[\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)",?\s*\],?', re.M
-)
-
-
-def js_table(source: str, name: str) -> dict[str, tuple[str, str]]:
-    """The ``const name = { key: ["English", "Italiano"], ... }`` table of i18n.js."""
-    start = source.index(f"const {name} = {{")
-    block = source[start : source.index("\n};", start)]
-    entries = {m[1]: (m[2], m[3]) for m in _ENTRY.finditer(block)}
-    assert len(entries) == block.count(": ["), f"an entry of {name} is not written as expected"
-    return entries
-
 
 def test_every_label_of_the_pages_exists_in_english_and_italian() -> None:
-    source = (STATIC / "i18n.js").read_text(encoding="utf-8")
-    messages = js_table(source, "MESSAGES")
+    """Every key the pages look up is in the table vocabulary's page labels, in both
+    languages; the actions are the terminal game's, named the same."""
+    messages = PAGE_MESSAGES
     for key, (english, italian) in messages.items():
         assert english.strip() and italian.strip(), key
     used: set[str] = set()
@@ -513,9 +501,21 @@ def test_every_label_of_the_pages_exists_in_english_and_italian() -> None:
     )
     used.update(f"level_{level}" for level in BOT_LEVELS)
     assert used - messages.keys() == set()
-    # Actions: the game's own names, and the same one-key shortcuts as the terminal game.
-    labels = js_table(source, "ACTION_LABELS")
-    assert labels == {kind.value: pair for kind, pair in ACTION_LABELS.items()}
-    keys = dict(re.findall(r'"?([a-z-]+)"?: "([a-z])"', source[source.index("ACTION_KEYS = {") :]))
-    expected = {kind.value: key for kind, key in ACTION_KEYS.items() if len(key) == 1}
-    assert {k: keys[k] for k in expected} == expected
+    for lang in (Language.EN, Language.IT):
+        strings = page_strings(lang)
+        assert strings["actions"] == {
+            kind.value: pair[lang is Language.IT] for kind, pair in ACTION_LABELS.items()
+        }
+
+
+def test_the_browser_keeps_no_copy_of_the_words() -> None:
+    """static/i18n.js only looks words up: the words come from the server
+    (``GET /api/strings/{lang}``), so no table of labels, action names or card names is
+    left in the scripts."""
+    for script in ("i18n.js", "table.js", "lobby.js"):
+        js = (STATIC / script).read_text(encoding="utf-8")
+        for table in ("MESSAGES", "ACTION_LABELS", "RANK_NAMES", "SUIT_NAMES", "ACTION_KEYS"):
+            assert f"const {table}" not in js and f"{table} = {{" not in js, (script, table)
+        for word in ("Lascio", "Rilancio", "Piatto", "Mazziere", "Asso", "cuori"):
+            assert f'"{word}"' not in js, (script, word)  # a word as a string of the script
+    assert "/api/strings/" in (STATIC / "i18n.js").read_text(encoding="utf-8")

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +15,6 @@ from italian_poker.analysis.bots import make_bot
 from italian_poker.engine.cards import ALL_CARDS, parse_card
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
-from italian_poker.play.i18n import Language
 from italian_poker.server.protocol import (
     Clock,
     LogText,
@@ -34,11 +31,9 @@ from italian_poker.server.table_state import (
     TableState,
     auto_action,
 )
+from italian_poker.table.vocabulary import Language, page_strings
 
 NICKNAMES = ("Anna", "Núria", "Bruno", "Ça va", "Eve")
-
-
-STATIC = Path(__file__).parent.parent / "src" / "italian_poker" / "server" / "static"
 
 
 def _apply(state: TableState, kind: EventKind, payload: dict[str, Any]) -> None:
@@ -156,16 +151,15 @@ def _line(text: str) -> Line:
 
 
 def test_card_labels_name_ranks_in_words_as_the_browser_does() -> None:
-    """The server's card labels (``cards_label``) and the browser's own (static/i18n.js) say
-    the same, so a screen reader hears one name per card: ``Dieci di cuori``, not ``10``."""
-    script = (STATIC / "i18n.js").read_text(encoding="utf-8")
-    block = script[script.index("const RANK_NAMES") :]
+    """The server's card labels (``cards_label``) and the browser's own (static/i18n.js,
+    from the strings the server sends it, ``page_strings``) say the same, so a screen reader
+    hears one name per card: ``Dieci di cuori``, not ``10``."""
     for lang in (Language.EN, Language.IT):
-        names = block[block.index(f"{lang.value}: {{") :]
-        names = names[: names.index("}")]
-        words = dict(re.findall(r'(\w+): "([^"]+)"', names))
+        words = page_strings(lang)
         for card in ALL_CARDS:
-            rank_word = words[str(card)[0]]
-            assert card_label(card, lang).startswith(f"{rank_word} "), (card, lang)
+            code = str(card)
+            rank, suit = ("T" if code.startswith("10") else code[0]), code[-1]
+            spoken = words["card"].format(rank=words["ranks"][rank], suit=words["suits"][suit])
+            assert card_label(card, lang) == spoken, (card, lang)
     assert card_label(parse_card("Th"), Language.IT) == "Dieci di cuori"
     assert card_label(parse_card("Qs"), Language.EN) == "Queen of spades"

@@ -50,8 +50,12 @@ from italian_poker.server.settings import ServerSettings
 from italian_poker.server.store import Store, token_hash
 from italian_poker.server.table_runtime import BotFactory, Client, Refusal, TableRuntime
 from italian_poker.server.table_state import EventKind
+from italian_poker.table.vocabulary import Language, page_strings
 
 STATIC = Path(__file__).parent / "static"
+STRINGS = {lang.value: json.dumps(page_strings(lang), ensure_ascii=False) for lang in Language}
+"""``GET /api/strings/{lang}``: every word of the browser's pages, from the table layer's
+vocabulary, as JSON text (built once)."""
 INVITE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What an invite looks like (``secrets.token_urlsafe(18)`` gives 24 of these characters)."""
 BOT_LEVELS = ("random", "simple", "strong")
@@ -337,6 +341,14 @@ def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/strings/{lang}", include_in_schema=False)
+    async def strings(lang: str) -> Response:
+        # The pages' words (static/i18n.js looks them up): one copy, the table vocabulary's.
+        text = STRINGS.get(lang)
+        if text is None:
+            raise ApiError(404, "no_language", "the pages' strings exist in 'en' and 'it' only")
+        return Response(text, media_type="application/json", headers={"Cache-Control": "no-cache"})
 
     # --- lobby ----------------------------------------------------------------------------
 

@@ -22,9 +22,9 @@ from italian_poker.engine.cards import ALL_CARDS, Card
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.view import SeatView
-from italian_poker.play.i18n import ACTION_KEYS, Language, action_label, suit_name
 from italian_poker.server.limits import MAX_INT, whole_number
 from italian_poker.server.table_state import Line, LogLine, TableState, TableStatus
+from italian_poker.table.vocabulary import ACTION_KEYS, Language, action_label, card_label
 
 MESSAGE_TYPES = frozenset({"hello", "action", "sit_out", "sit_in", "ping"})
 
@@ -41,25 +41,6 @@ class Clock:
 
     deadline: float | None
     time_bank: float | None
-
-
-_RANK_NAMES = {
-    Language.EN: (
-        "Two", "Three", "Four", "Five", "Six", "Seven", "Eight",
-        "Nine", "Ten", "Jack", "Queen", "King", "Ace",
-    ),
-    Language.IT: (
-        "Due", "Tre", "Quattro", "Cinque", "Sei", "Sette", "Otto",
-        "Nove", "Dieci", "Jack", "Donna", "Re", "Asso",
-    ),
-}  # fmt: skip
-"""Rank names in words, as the browser's ``RANK_NAMES`` (static/i18n.js) spells them."""
-
-
-def card_label(card: Card, lang: Language) -> str:
-    """``Ace of hearts`` / ``Asso di cuori``, ``Ten of hearts`` / ``Dieci di cuori``."""
-    joiner = "di" if lang is Language.IT else "of"
-    return f"{_RANK_NAMES[lang][card.rank - 2]} {joiner} {suit_name(card.suit, lang)}"
 
 
 _CODES = tuple(str(card) for card in ALL_CARDS)

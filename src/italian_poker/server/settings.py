@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from italian_poker.play.storage import data_dir
+from italian_poker.table.paths import data_dir
 
 DATABASE_FILE = "server.sqlite3"
 

@@ -22,11 +22,12 @@ from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.opening import OpeningRequirement, opening_requirement
 from italian_poker.engine.rules import Rules
 from italian_poker.engine.view import SeatView, seat_view
-from italian_poker.play.explain import deal_report, describe_event
-from italian_poker.play.i18n import Language, action_label
-from italian_poker.play.session import Event, FinishedDeal
 from italian_poker.server.limits import MAX_CHIPS, whole_number
 from italian_poker.server.nicknames import nickname_key
+from italian_poker.table.events import Event, FinishedDeal
+from italian_poker.table.narration import Line as Line
+from italian_poker.table.narration import action_line, event_line, line, report_lines
+from italian_poker.table.narration import both as both
 
 TurnKey = tuple[int | None, int, int]
 """What tells one turn from the next: (deal, seat to act, moves so far)."""
@@ -64,18 +65,6 @@ class EventKind(StrEnum):
     the discards be reshuffled into the stock (4.3). ``bank``: the seat's time bank left after
     the action (seats on the turn timer only; logs written before it was recorded lack it,
     and the bank then stays as it was)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """A public sentence in both languages."""
-
-    en: str
-    it: str
-
-    def as_json(self) -> dict[str, str]:
-        """``{"en", "it"}``."""
-        return {"en": self.en, "it": self.it}
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,11 +119,6 @@ class Effects:
     lines: list[Line] = field(default_factory=list)
     ledger: list[LedgerEntry] = field(default_factory=list)
     deal_over: bool = False
-
-
-def both(make: Any) -> Line:
-    """A :class:`Line` from ``make(lang) -> str``."""
-    return Line(make(Language.EN), make(Language.IT))
 
 
 _AUTO_ORDER = (
@@ -387,8 +371,8 @@ class TableState:
             # A new turn (a move, a deal, a resume) begins with this event; one that leaves
             # the seat to act and the count of moves as they were does not restart it.
             self._turn, self.turn_since = key, None if key is None else seq
-        for line in effects.lines:
-            self.log.append(LogLine(seq, line))
+        for said in effects.lines:
+            self.log.append(LogLine(seq, said))
         return effects
 
     def _on_seat(self, payload: dict[str, Any]) -> Effects:
@@ -402,8 +386,8 @@ class TableState:
         stack = self.stack_default
         self.slots[seat] = Slot(nickname, bot, chips_due=stack, player=self.seq + 1)
         self.banks.pop(seat, None)  # a newcomer has the full time bank
-        line = Line(f"{nickname} takes seat {seat + 1}", f"{nickname} si siede al posto {seat + 1}")
-        return Effects([line], [LedgerEntry(nickname, "buy_in", stack)])
+        said = line("table_seat", name=nickname, seat=seat + 1)
+        return Effects([said], [LedgerEntry(nickname, "buy_in", stack)])
 
     def _on_unseat(self, payload: dict[str, Any]) -> Effects:
         seat = int(payload["seat"])
@@ -413,11 +397,7 @@ class TableState:
         match = self.match
         if self.in_deal and match is not None and slot.nickname in match.deal_seats:
             slot.leaving = True
-            line = Line(
-                f"{slot.nickname} leaves the table after this deal",
-                f"{slot.nickname} lascia il tavolo dopo questa mano",
-            )
-            return Effects([line])
+            return Effects([line("table_leave_after_deal", name=slot.nickname)])
         return self._remove(seat)
 
     def _remove(self, seat: int) -> Effects:
@@ -428,8 +408,8 @@ class TableState:
             self.match.leave(slot.nickname)
         self.slots[seat] = None
         self.banks.pop(seat, None)
-        line = Line(f"{slot.nickname} leaves the table", f"{slot.nickname} lascia il tavolo")
-        return Effects([line], [LedgerEntry(slot.nickname, "cash_out", amount, self.hand)])
+        said = line("table_leave", name=slot.nickname)
+        return Effects([said], [LedgerEntry(slot.nickname, "cash_out", amount, self.hand)])
 
     def _on_start(self, payload: dict[str, Any]) -> Effects:
         if self.status is not TableStatus.LOBBY:
@@ -437,19 +417,19 @@ class TableState:
         if len(self.dealable()) < 2:
             raise SeatError("at least two seated players (or bots) are needed to start")
         self.status = TableStatus.PLAYING
-        return Effects([Line("The game starts", "Si comincia")])
+        return Effects([line("table_start")])
 
     def _on_pause(self, payload: dict[str, Any]) -> Effects:
         if self.status is not TableStatus.PLAYING:
             raise SeatError("only a game in play can be paused")
         self.status = TableStatus.PAUSED
-        return Effects([Line("The host pauses the game", "L'organizzatore mette in pausa")])
+        return Effects([line("table_pause")])
 
     def _on_resume(self, payload: dict[str, Any]) -> Effects:
         if self.status is not TableStatus.PAUSED:
             raise SeatError("the game is not paused")
         self.status = TableStatus.PLAYING
-        return Effects([Line("The game resumes", "Si riprende")])
+        return Effects([line("table_resume")])
 
     def _on_stack(self, payload: dict[str, Any]) -> Effects:
         seat, amount = int(payload["seat"]), int(payload["amount"])
@@ -462,21 +442,18 @@ class TableState:
             raise SeatError("a stack must be at least 1 chip")
         before = self.stack(seat)
         slot.chips_due = amount
-        line = Line(
-            f"The host sets {slot.nickname}'s chips to {amount}",
-            f"L'organizzatore porta le fiches di {slot.nickname} a {amount}",
-        )
-        return Effects([line], [LedgerEntry(slot.nickname, "adjust", amount - before)])
+        said = line("table_stack", name=slot.nickname, amount=amount)
+        return Effects([said], [LedgerEntry(slot.nickname, "adjust", amount - before)])
 
     def _on_sit_out(self, payload: dict[str, Any]) -> Effects:
         slot = self._slot(payload)
         slot.sitting_out = True
-        return Effects([Line(f"{slot.nickname} sits out", f"{slot.nickname} sta fuori")])
+        return Effects([line("table_sit_out", name=slot.nickname)])
 
     def _on_sit_in(self, payload: dict[str, Any]) -> Effects:
         slot = self._slot(payload)
         slot.sitting_out = False
-        return Effects([Line(f"{slot.nickname} is back", f"{slot.nickname} rientra")])
+        return Effects([line("table_sit_in", name=slot.nickname)])
 
     def _slot(self, payload: dict[str, Any]) -> Slot:
         seat = int(payload["seat"])
@@ -506,7 +483,7 @@ class TableState:
                 slot.last_action, slot.changed = None, None
         effects = Effects()
         number = len(match.completed) + 1
-        effects.lines.append(Line(f"Deal {number}", f"Mano {number}"))
+        effects.lines.append(line("report_title", number=number))
         self._after(payload, effects)
         return effects
 
@@ -565,15 +542,8 @@ class TableState:
             discards=action.cards if face_up and action.kind is ActionKind.DRAW else (),
             split=action.split,
         )
-        en = " ".join(describe_event(event, Language.EN))
-        it = " ".join(describe_event(event, Language.IT))
-        if auto:
-            en, it = en + " (automatic)", it + " (automatico)"
-        effects.lines.append(Line(en, it))
-        label = both(lambda lang: action_label(action.kind, lang))
-        if action.amount is not None:
-            label = Line(f"{label.en} {action.amount}", f"{label.it} {action.amount}")
-        slot.last_action = label
+        effects.lines.append(event_line(event, automatic=auto))
+        slot.last_action = action_line(action.kind, action.amount)
         if changed is not None:
             slot.changed = changed
 
@@ -616,12 +586,7 @@ class TableState:
         assert match is not None and match.deal is not None
         view = seat_view(match.deal, 0)
         finished = FinishedDeal(completed.number, view, False, self.requirement())
-        lines = [
-            Line(en, it)
-            for en, it in zip(
-                deal_report(finished, Language.EN), deal_report(finished, Language.IT), strict=True
-            )
-        ]
+        lines = report_lines(finished)
         result = completed.result
         awards = tuple(
             {

@@ -3,7 +3,7 @@
 // messages, which carry only what this seat may see.
 
 import {
-  ACTION_KEYS, SUIT_SYMBOLS, actionLabel, cardName, initialLang, parseCode, pick, rankText,
+  SUIT_SYMBOLS, actionLabel, cardName, initialLang, parseCode, pick, rankText,
   saveLang, t, translatePage,
 } from "/static/i18n.js";
 import { api, forgetSeat, loadSeat, saveSeat } from "/static/seat_store.js";
@@ -93,7 +93,7 @@ function findLegal(kind) {
 }
 
 function keyFor(entry) {
-  return ACTION_KEYS[entry.kind] || entry.key || null;
+  return entry.key || null; // the server sends each action's one-key shortcut
 }
 
 function fourColour() {
@@ -166,7 +166,7 @@ function phaseText(st) {
 }
 
 function renderCenter(st) {
-  $("pot").textContent = `${tr("pot")}: ${st.pot}`;
+  $("pot").textContent = tr("pot", { pot: st.pot });
   $("phase").textContent = phaseText(st);
   const requirement = pick(app.lang, st.requirement);
   $("requirement").textContent = requirement ? `${tr("to_open")}: ${requirement}` : "";
@@ -236,10 +236,10 @@ function renderSeats(st) {
     }
     item.append(name);
     item.append(el("div", { class: "chips" },
-      el("span", { text: `${tr("stack_short")} ${seat.stack}` }),
-      seat.bet ? el("span", { class: "bet", text: ` · ${tr("bet_short")} ${seat.bet}` }) : null));
+      el("span", { text: tr("stack", { stack: seat.stack }) }),
+      seat.bet ? el("span", { class: "bet", text: ` · ${tr("bet_in_round", { amount: seat.bet })}` }) : null));
     const status = [tr(seat.status === "active" && !live ? "status_seated" : `status_${seat.status}`)];
-    if (seat.changed !== null && seat.changed !== undefined) status.push(tr("changed", { n: seat.changed }));
+    if (seat.changed !== null && seat.changed !== undefined) status.push(tr("changed", { count: seat.changed }));
     if (seat.seat === st.to_act) status.push(tr("to_act"));
     item.append(el("div", { class: "status", text: status.join(" · ") }));
     const last = pick(app.lang, seat.last_action);
