@@ -1,7 +1,13 @@
-"""The engine's words (engine/vocabulary.py): every name in both languages, one for each of
-the engine's codes, and the engine's own descriptions made from them."""
+"""The vocabulary: the engine's words (engine/vocabulary.py), every name in both languages,
+one for each of the engine's codes, and the engine's own descriptions made from them; and
+the glossary of docs/rules.md, which gives the same words as the vocabulary (the engine's
+and the table's terms, table/vocabulary.py)."""
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from test_history import docs_examples
@@ -30,6 +36,7 @@ from italian_poker.engine.vocabulary import (
     italian_term,
     pick,
 )
+from italian_poker.table.vocabulary import TERMS
 
 
 def test_every_entry_has_both_languages() -> None:
@@ -144,3 +151,80 @@ def test_the_history_quotes_each_actions_italian_term() -> None:
             )
             seen.add(kind)
     assert ActionKind.FOLD in seen
+
+
+# --- the glossary of docs/rules.md and the vocabulary agree -----------------------------------
+
+RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+
+
+@dataclass(frozen=True)
+class GlossaryRow:
+    """A row of the glossary: its Italian terms (the words in italics, lower case, but not
+    another meaning given as "also ..."), its English column (lower case) and what it names
+    in the engine (the first entry of the last column when it is one name in backticks,
+    else "")."""
+
+    italian: frozenset[str]
+    english: str
+    engine: str
+
+
+def glossary() -> list[GlossaryRow]:
+    text = RULES_MD.read_text(encoding="utf-8")
+    section = text[text.index("## Glossary: Italian and English game terms") :]
+    rows = []
+    for row in re.findall(r"^\|(.+)\|\s*$", section, re.M)[2:]:
+        cells = [cell.strip() for cell in row.split("|")]
+        if len(cells) != 4:
+            break
+        said = re.sub(r"\(also [^)]*\)", "", cells[0])  # "(also *passo* after the opening)"
+        italian = frozenset(term.lower() for term in re.findall(r"\*([^*]+)\*", said))
+        first = cells[3].split(";")[0].strip()
+        named = re.fullmatch(r"`([^`]+)`", first)
+        rows.append(GlossaryRow(italian, cells[1].lower(), named[1] if named else ""))
+    return rows
+
+
+def _row(rows: list[GlossaryRow], engine: str) -> GlossaryRow:
+    found = [row for row in rows if row.engine == engine]
+    assert len(found) == 1, f"the glossary has {len(found)} rows for {engine!r}"
+    return found[0]
+
+
+def _agree(row: GlossaryRow, pair: tuple[str, str], what: str) -> None:
+    english, italian = (word.lower() for word in pair)
+    assert italian in row.italian, f"{what}: vocabulary {italian!r}, glossary {set(row.italian)}"
+    assert english in row.english, f"{what}: vocabulary {english!r}, glossary {row.english!r}"
+
+
+def test_the_glossary_gives_every_actions_name_as_the_vocabulary_does() -> None:
+    rows = glossary()
+    for kind in ActionKind:
+        _agree(_row(rows, kind.value), ACTION_NAMES[kind.value], f"action {kind.value}")
+
+
+def test_the_glossary_names_hands_cards_and_the_showdown_as_the_vocabulary_does() -> None:
+    rows = glossary()
+    for category in Category:
+        row = _row(rows, f"Category.{category.name}")
+        _agree(row, CATEGORY_NAMES[category.name], f"category {category.name}")
+    for table, engine in ((STRAIGHT_FLUSH_CLASSES, "StraightFlushClass"), (SUIT_NAMES, "Suit")):
+        row = _row(rows, engine)
+        for key, pair in table.items():
+            _agree(row, pair, f"{engine} {key}")
+    row = _row(rows, "Rank")
+    for letter in "JQKA":
+        _agree(row, (RANK_NAMES[letter][0], RANK_FIGURES[letter][1]), f"rank {letter}")
+    _agree(_row(rows, "Phase.SHOWDOWN"), PHASE_NAMES["showdown"], "phase showdown")
+
+
+def test_the_glossary_has_every_term_of_the_table_vocabulary() -> None:
+    rows = glossary()
+    for key, (english, italian) in TERMS.items():
+        matching = [row for row in rows if italian.lower() in row.italian]
+        assert matching, f"term {key}: {italian!r} is not in the glossary"
+        assert any(english.lower() in row.english for row in matching), (
+            f"term {key}: the glossary gives {italian!r} as {[r.english for r in matching]}, "
+            f"the vocabulary as {english!r}"
+        )

@@ -136,8 +136,6 @@ TERMS: dict[str, Pair] = {
     "opener": ("opener", "chi ha aperto"),
     "stand_pat": ("stand pat", "servito"),
     "discards": ("discards", "scarti"),
-    "host": ("host", "organizzatore"),
-    "bot": ("bot", "bot"),
 }
 """The table's nouns, as docs/rules.md's glossary gives them (lower case; the messages
 capitalise them where a sentence begins)."""
@@ -488,8 +486,8 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "sit_out": ACTION_NAMES["sit-out"],
     "draw_title": ACTION_NAMES["draw"],
     "stand_pat": _capital(TERMS["stand_pat"]),
-    "bot": TERMS["bot"],
-    "host": TERMS["host"],
+    "bot": ("bot", "bot"),
+    "host": ("host", "organizzatore"),
     "ledger_hand": _capital(TERMS["deal"]),
     **{f"phase_{phase}": pair for phase, pair in PHASE_NAMES.items()},
     # The lobby.
