@@ -239,3 +239,11 @@ def test_amount_errors_say_one_chip_not_one_chips() -> None:
     with pytest.raises(InvalidAmountError) as error:
         deal.apply(Action(ActionKind.CALL, 5))
     assert "exactly 1 chip," in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "ids", [(0, 0, 1, 2), (0, 1, 2), (0, 1, 2, -3), (0, 1, 2, True), [0, 1, 2, 3]]
+)
+def test_deal_start_player_ids_are_checked(ids: Any) -> None:
+    with pytest.raises(DealStartError, match="player id"):
+        Deal(start(player_ids=ids))

@@ -240,3 +240,43 @@ def test_folder_who_sat_out_owes_the_missed_ante_after_a_passed_deal() -> None:
     makeups = dict(zip(match.deal_seats, match.deal.start.makeups, strict=True))
     assert makeups == {"P0": 0, "P1": 0, "P2": 0, "P3": 3}
     assert table_chips(match) == total
+
+
+# --- stable player identity ----------------------------------------------------------------
+
+
+def test_a_newcomer_with_a_departed_players_name_is_not_that_player() -> None:
+    """What a player owes or has paid toward a parol pot belongs to the person (the player
+    id), not the name: a folder who leaves and a newcomer who takes the name are two people.
+    The newcomer is not asked the folder's 5.5 question; they pay what any latecomer pays."""
+    match = new_match(rules(players=5), stacks=(100, 100, 100, 100))
+    parol_deal(match)  # P3 and P0 folded: each asked to make up 2
+    old_id = match.seat("P3").player_id
+    match.leave("P3")
+    match.join("P3", 80)
+    assert match.seat("P3").player_id != old_id
+    match.start_deal(seed=3)
+    asked = []
+    while match.phase is MatchPhase.MAKE_UP:
+        asked.append(match.actor)
+        match.apply(MAKE_UP)
+    assert asked == ["P0"]
+    assert match.deal is not None
+    makeups = dict(zip(match.deal_seats, match.deal.start.makeups, strict=True))
+    assert makeups["P3"] == 3  # a latecomer's due: the ante and the bet of 2 of a stayer
+
+
+def test_player_ids_are_stable_unique_and_reach_the_views() -> None:
+    match = Match(rules(), [("A", 50, 7), ("B", 50, 3), ("C", 50)])
+    assert [s.player_id for s in match.seats] == [7, 3, 8]
+    with pytest.raises(SeatError, match="already seated"):
+        match.join("D", 50, player_id=3)
+    with pytest.raises(SeatError, match="player id"):
+        match.join("D", 50, player_id=-1)
+    match.join("D", 50)
+    assert match.seat_of(9).name == "D"
+    match.start_deal(seed=1)
+    assert match.deal is not None and match.deal.start.player_ids == (7, 3, 8, 9)
+    assert match.view("B").player_ids == (7, 3, 8, 9)
+    with pytest.raises(SeatError):
+        match.seat_of(42)

@@ -230,19 +230,21 @@ def simulate(
     }
     rebuys = dict.fromkeys(names, 0)
     tally = _Tally()
-    match = Match(rules, [(name, stack) for name in names])
+    # Each bot keeps its player id when it buys in again: it is the same player.
+    ids = {name: i for i, name in enumerate(names)}
+    match = Match(rules, [(name, stack, ids[name]) for name in names])
     seen_departed = 0
     played = 0
     began = time.perf_counter()
     while played < hands:
         # Rebuys: the busted come back, and anyone short of the antes tops up.
         for name, chips in match.departed[seen_departed:]:
-            match.join(name, stack)
+            match.join(name, stack, player_id=ids[name])
             rebuys[name] += stack - chips
         for seat in list(match.seats):
             if seat.stack < max(rules.ante + rules.dealer_ante, 1):
                 chips = match.leave(seat.name)
-                match.join(seat.name, stack)
+                match.join(seat.name, stack, player_id=ids[seat.name])
                 rebuys[seat.name] += stack - chips
         seen_departed = len(match.departed)
         last = match.last_result
@@ -253,7 +255,9 @@ def simulate(
             and last.outcome is Outcome.WON
         ):
             dealer = [s.name for s in match.seats].index(match.dealer_name)
-            match = Match(rules, [(s.name, s.stack) for s in match.seats], dealer=dealer)
+            match = Match(
+                rules, [(s.name, s.stack, s.player_id) for s in match.seats], dealer=dealer
+            )
             seen_departed = 0
         done = len(match.completed)
         match.start_deal(seed=rng.getrandbits(63))

@@ -139,6 +139,8 @@ class DealStart:
     in this deal. ``blinds_allowed`` is false on the deal after a parol (5.5). ``deck`` stacks
     the deck (a permutation of the stripped deck for these players); otherwise it is shuffled
     with ``seed`` or, by default, securely. ``reshuffles`` replays recorded reshuffles (4.3).
+    ``player_ids`` name the person in each seat for good (a match's ``Seat.player_id``;
+    default ``0..n-1``).
     """
 
     rules: Rules
@@ -152,6 +154,7 @@ class DealStart:
     deck: tuple[Card, ...] | None = None
     seed: int | None = None
     reshuffles: tuple[tuple[Card, ...], ...] = ()
+    player_ids: tuple[int, ...] = ()
 
     def __init__(
         self,
@@ -166,6 +169,7 @@ class DealStart:
         deck: tuple[Card, ...] | None = None,
         seed: int | None = None,
         reshuffles: tuple[tuple[Card, ...], ...] = (),
+        player_ids: tuple[int, ...] = (),
     ) -> None:
         # The dataclass's own ``__init__``, through the slots' setters (engine/frozen.py): a
         # deal starts from one of these every time.
@@ -180,6 +184,8 @@ class DealStart:
         _SET_DECK(self, deck)
         _SET_SEED(self, seed)
         _SET_RESHUFFLES(self, reshuffles)
+        # Without ids, the seats themselves (0..n-1) name the players.
+        _SET_PLAYER_IDS(self, player_ids or tuple(range(len(names))))
 
 
 (
@@ -194,6 +200,7 @@ class DealStart:
     _SET_DECK,
     _SET_SEED,
     _SET_RESHUFFLES,
+    _SET_PLAYER_IDS,
 ) = slot_setters(
     DealStart,
     "rules",
@@ -207,6 +214,7 @@ class DealStart:
     "deck",
     "seed",
     "reshuffles",
+    "player_ids",
 )
 
 
@@ -290,6 +298,14 @@ def check_start(start: DealStart) -> None:
         raise DealStartError(f"the pair to open must be a Rank from J to A, not {start.min_pair!r}")
     if type(start.blinds_allowed) is not bool:
         raise DealStartError(f"blinds_allowed is True or False, not {start.blinds_allowed!r}")
+    ids = start.player_ids
+    if (
+        type(ids) is not tuple
+        or len(ids) != n
+        or len(set(ids)) != n
+        or not all(type(i) is int and i >= 0 for i in ids)
+    ):
+        raise DealStartError(f"give one different player id (0 or more) per player: {ids!r}")
     if start.seed is not None and type(start.seed) is not int:
         raise DealStartError(f"a seed is a whole number, not {start.seed!r}")
     deck = start.deck

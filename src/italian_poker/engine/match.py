@@ -52,11 +52,13 @@ _MAKE_UP, _IN_DEAL = MatchPhase.MAKE_UP, MatchPhase.IN_DEAL
 
 @dataclass(slots=True)
 class Seat:
-    """A seat at the table."""
+    """A seat at the table. ``player_id`` names the person for good: unlike a name, it is
+    never given to another player (a new player may take a departed player's name)."""
 
     name: str
     stack: int
     sitting_out: bool = False
+    player_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +87,10 @@ class _Carry:
     chips: int = 0
     min_pair: Rank | None = None
     after_parol: bool = False
-    makeups: dict[str, int] = field(default_factory=dict)
+    makeups: dict[int, int] = field(default_factory=dict)
     stake: int = 0
-    paid: dict[str, int] = field(default_factory=dict)
+    paid: dict[int, int] = field(default_factory=dict)
+    """By player id: a player who leaves and a newcomer who takes the name are not one."""
 
 
 class Match:
@@ -97,7 +100,7 @@ class Match:
     def __init__(
         self,
         rules: Rules,
-        seats: Sequence[tuple[str, int]],
+        seats: Sequence[tuple[str, int] | tuple[str, int, int]],
         *,
         dealer: int = 0,
         seed: int | None = None,
@@ -106,9 +109,10 @@ class Match:
             raise SeatError(f"a match at this table needs 2 to {rules.players} players")
         self.rules = rules
         self.seats: list[Seat] = []
-        for name, stack in seats:
-            self._check_new_seat(name, stack)
-            self.seats.append(Seat(name, stack))
+        self._next_player_id = 0
+        for entry in seats:
+            name, stack = entry[0], entry[1]
+            self._add_seat(name, stack, entry[2] if len(entry) > 2 else None)
         if not 0 <= dealer < len(self.seats):
             raise SeatError(f"the dealer must be seat 0 to {len(self.seats) - 1}")
         self.dealer_name = self.seats[dealer].name
@@ -130,13 +134,29 @@ class Match:
 
     # --- seats ----------------------------------------------------------------------------
 
-    def _check_new_seat(self, name: str, stack: int) -> None:
+    def _add_seat(self, name: str, stack: int, player_id: int | None) -> None:
+        """Check a new player and seat them after the last seat."""
         if not isinstance(name, str) or not name.strip():
             raise SeatError("a player needs a name")
         if any(s.name == name for s in self.seats):
             raise SeatError(f"there is already a player called {name!r}")
         if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
             raise SeatError(f"a stack must be a positive number of chips, got {stack!r}")
+        if player_id is None:
+            player_id = self._next_player_id
+        elif type(player_id) is not int or player_id < 0:
+            raise SeatError(f"a player id is a whole number, 0 or more, not {player_id!r}")
+        if any(s.player_id == player_id for s in self.seats):
+            raise SeatError(f"player id {player_id} is already seated")
+        self._next_player_id = max(self._next_player_id, player_id + 1)
+        self.seats.append(Seat(name, stack, player_id=player_id))
+
+    def seat_of(self, player_id: int) -> Seat:
+        """The seat of the player with ``player_id``."""
+        for s in self.seats:
+            if s.player_id == player_id:
+                return s
+        raise SeatError(f"no player with id {player_id!r} at this table")
 
     def seat(self, name: str) -> Seat:
         """The seat of player ``name``."""
@@ -149,13 +169,14 @@ class Match:
         if self.phase in (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP):
             raise SeatError(f"{what} only between deals")
 
-    def join(self, name: str, stack: int) -> None:
-        """Seat a new player (between deals) after the last seat."""
+    def join(self, name: str, stack: int, *, player_id: int | None = None) -> None:
+        """Seat a new player (between deals) after the last seat. ``player_id`` names the
+        person for good (default: the next unused id); a player coming back may be given
+        their own id again, never a seated player's."""
         self._between_deals("players join")
         if len(self.seats) >= self.rules.players:
             raise SeatError(f"the table is full ({self.rules.players} seats)")
-        self._check_new_seat(name, stack)
-        self.seats.append(Seat(name, stack))
+        self._add_seat(name, stack, player_id)
         if not self._has_seat(self.dealer_name):
             self.dealer_name = name  # the button of an empty table goes to the first to sit
         self._update_over()
@@ -286,8 +307,8 @@ class Match:
             seat = self.seat(name)
             if not self._can_be_dealt(seat):
                 continue
-            asked = carry.makeups.get(name)
-            owed = asked if asked is not None else carry.stake - carry.paid.get(name, 0)
+            asked = carry.makeups.get(seat.player_id)
+            owed = asked if asked is not None else carry.stake - carry.paid.get(seat.player_id, 0)
             if owed <= 0 or (asked is None and latecomers is ParolLatecomers.ANTE):
                 continue
             if seat.stack < owed + limit or (asked is None and latecomers is ParolLatecomers.WAIT):
@@ -325,6 +346,7 @@ class Match:
             rules=self.rules,
             names=names,
             stacks=tuple(s.stack for s in playing),
+            player_ids=tuple(s.player_id for s in playing),
             dealer=names.index(self.dealer_name),
             carried=self._carry.chips,
             min_pair=self._carry.min_pair,
@@ -362,7 +384,7 @@ class Match:
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the player to act may do."""
         if self.phase is MatchPhase.MAKE_UP:
-            amount = self._carry.makeups[self._makeup_queue[0]]
+            amount = self._carry.makeups[self.seat(self._makeup_queue[0]).player_id]
             return (
                 LegalAction(ActionKind.MAKE_UP, amount, amount),
                 LegalAction(ActionKind.SIT_OUT),
@@ -401,7 +423,7 @@ class Match:
             action = self.verify(action, player)
             name = self._makeup_queue.pop(0)
             if action.kind is ActionKind.MAKE_UP:
-                self._joining[name] = self._carry.makeups[name]
+                self._joining[name] = self._carry.makeups[self.seat(name).player_id]
             else:
                 self._sitting_out_once.add(name)
             if not self._makeup_queue:
@@ -423,7 +445,7 @@ class Match:
         check_action(action)
         if action.cards or action.split:
             raise ActionNotAvailableError(f"{action.kind.value} takes no cards")
-        amount = self._carry.makeups[name]
+        amount = self._carry.makeups[self.seat(name).player_id]
         if action.kind is ActionKind.MAKE_UP:
             if action.amount is not None and action.amount != amount:
                 raise ActionNotAvailableError(
@@ -492,14 +514,14 @@ class Match:
         if result.outcome is Outcome.WON:
             self.passed_in_a_row = 0
             return _Carry()
-        names = self.deal_seats
+        ids = deal.start.player_ids
         # What each player dealt in has now put toward a parol pot: their make-up, and the
         # ante unless it was handed back (003).
         ante = rules.ante if rules.all_pass is not AllPassPolicy.RETURN_BETS else 0
         paid = dict(carry.paid) if carry.after_parol else {}
-        for i, name in enumerate(names):
+        for i, player in enumerate(ids):
             made_up = deal.start.makeups[i] if deal.start.makeups else 0
-            paid[name] = paid.get(name, 0) + made_up
+            paid[player] = paid.get(player, 0) + made_up
         if result.outcome is Outcome.PAROL:
             self.passed_in_a_row = 0
             stayed = [
@@ -508,10 +530,10 @@ class Match:
                 if not folded
             ]
             stake = (carry.stake if carry.after_parol else 0) + rules.ante + max(stayed)
-            for i, name in enumerate(names):
-                paid[name] += rules.ante + deal.first_round_put[i]
+            for i, player in enumerate(ids):
+                paid[player] += rules.ante + deal.first_round_put[i]
             makeups = {
-                names[i]: amount for i, amount in enumerate(result.makeups) if amount is not None
+                ids[i]: amount for i, amount in enumerate(result.makeups) if amount is not None
             }
             return _Carry(result.carried, rules.parol_min_pair, True, makeups, stake, paid)
         # Every player passed (3.5).
@@ -519,8 +541,8 @@ class Match:
         if carry.after_parol:
             # Decided: the 5.5 conditions hold until the parol pot is opened; its questions are
             # asked on the first deal after the parol only.
-            for name in names:
-                paid[name] += ante
+            for player in ids:
+                paid[player] += ante
             return _Carry(result.carried, carry.min_pair, True, {}, carry.stake + ante, paid)
         if rules.all_pass is AllPassPolicy.ESCALATE:
             # 3.5: J -> Q -> K -> J; a table starting higher cycles from its own minimum.

@@ -95,6 +95,7 @@ class PublicView:
     ``shown`` are the hands shown at the showdown; ``proof`` the opening's proof at the end."""
 
     names: tuple[str, ...]
+    player_ids: tuple[int, ...]
     rules: Rules
     phase: Phase
     dealer: int
@@ -131,6 +132,7 @@ class SeatView:
 
     seat: int
     names: tuple[str, ...]
+    player_ids: tuple[int, ...]
     rules: Rules
     phase: Phase
     dealer: int
@@ -229,6 +231,7 @@ class _PublicFields(TypedDict):
     """The fields of :class:`PublicView`, which a :class:`SeatView` has too."""
 
     names: tuple[str, ...]
+    player_ids: tuple[int, ...]
     rules: Rules
     phase: Phase
     dealer: int
@@ -262,6 +265,7 @@ def _public_fields(deal: Deal, viewer: Viewer) -> _PublicFields:
     result = deal.result
     return {
         "names": deal.start.names,
+        "player_ids": deal.start.player_ids,
         "rules": deal.rules,
         "phase": deal.phase,
         "dealer": deal.dealer,
