@@ -479,6 +479,7 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "stack": MESSAGES["stack"],
     "bet_in_round": MESSAGES["bet_in_round"],
     "changed": MESSAGES["changed"],
+    "stood_pat": MESSAGES["stood_pat"],
     "status_folded": MESSAGES["folded"],
     "status_sitting_out": MESSAGES["sitting_out"],
     "draw_too_many": MESSAGES["too_many_cards"],

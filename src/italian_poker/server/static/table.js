@@ -239,7 +239,9 @@ function renderSeats(st) {
       el("span", { text: tr("stack", { stack: seat.stack }) }),
       seat.bet ? el("span", { class: "bet", text: ` · ${tr("bet_in_round", { amount: seat.bet })}` }) : null));
     const status = [tr(seat.status === "active" && !live ? "status_seated" : `status_${seat.status}`)];
-    if (seat.changed !== null && seat.changed !== undefined) status.push(tr("changed", { count: seat.changed }));
+    if (seat.changed !== null && seat.changed !== undefined) {
+      status.push(seat.changed === 0 ? tr("stood_pat") : tr("changed", { count: seat.changed }));
+    }
     if (seat.seat === st.to_act) status.push(tr("to_act"));
     item.append(el("div", { class: "status", text: status.join(" · ") }));
     const last = pick(app.lang, seat.last_action);
