@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_history import docs_examples
+from test_history import HISTORIES, docs_examples
 
 from italian_poker.engine import vocabulary
 from italian_poker.engine.actions import ActionKind
@@ -24,6 +24,7 @@ from italian_poker.engine.vocabulary import (
     ACTION_PHRASES,
     CATEGORY_NAMES,
     PHASE_NAMES,
+    POT_REASONS,
     RANK_FIGURES,
     RANK_NAMES,
     RANK_PLURALS,
@@ -151,6 +152,19 @@ def test_the_history_quotes_each_actions_italian_term() -> None:
             )
             seen.add(kind)
     assert ActionKind.FOLD in seen
+
+
+def test_pot_award_reasons_are_the_vocabularys() -> None:
+    """Each pot award's ``reason`` in the random deals' histories is one of the vocabulary's
+    ``POT_REASONS`` (``best hand: {hand}`` with a hand's English description)."""
+    patterns = [
+        re.compile(re.escape(text).replace(re.escape("{hand}"), ".+") + "$")
+        for text in POT_REASONS.values()
+    ]
+    reasons = {award.reason for h in HISTORIES if h.result for award in h.result.awards}
+    assert len(reasons) > 3
+    for reason in reasons:
+        assert any(p.match(reason) for p in patterns), reason
 
 
 # --- the glossary of docs/rules.md and the vocabulary agree -----------------------------------
