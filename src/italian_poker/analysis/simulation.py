@@ -20,9 +20,10 @@ from typing import Any
 from italian_poker.analysis.bots import BotLevel, bot_level, make_bot
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.deal import Outcome, Phase
-from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
+from italian_poker.engine.match import CompletedDeal, Match
 from italian_poker.engine.rules import Rules
 from italian_poker.engine.wording import count
+from italian_poker.table.driver import ActionTaken, DealFinished, MakeUpAnswered, Table
 
 DEFAULT_STACK = 100
 """Chips each seat starts (and rebuys) with."""
@@ -66,6 +67,9 @@ class DealCounts:
     """Players who sat the deal after a parol out instead (5.5)."""
     actions: int = 0
     """Actions applied, make-up decisions included."""
+    defaults: int = 0
+    """Actions the table played for a bot whose choice the rules refused
+    (:func:`~italian_poker.table.driver.default_action`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +237,7 @@ def simulate(
     # Each bot keeps its player id when it buys in again: it is the same player.
     ids = {name: i for i, name in enumerate(names)}
     match = Match(rules, [(name, stack, ids[name]) for name in names])
+    table = Table(match, seat_bots)
     seen_departed = 0
     played = 0
     began = time.perf_counter()
@@ -259,19 +264,20 @@ def simulate(
                 rules, [(s.name, s.stack, s.player_id) for s in match.seats], dealer=dealer
             )
             seen_departed = 0
-        done = len(match.completed)
-        match.start_deal(seed=rng.getrandbits(63))
-        while (actor := match.actor) is not None:
-            making_up = match.phase is MatchPhase.MAKE_UP
-            action = seat_bots[actor].act(match.view(actor))
-            match.apply(action, actor)
-            if making_up:
-                key = "makeups" if action.kind is ActionKind.MAKE_UP else "sit_outs"
-                tally.values[key] += 1
+        if table.match is not match:
+            table = Table(match, seat_bots)
+        events = table.start_deal(seed=rng.getrandbits(63))
+        events += table.play_policies()
+        for event in events:
+            if isinstance(event, MakeUpAnswered):
+                kind = event.action.kind
+                tally.values["makeups" if kind is ActionKind.MAKE_UP else "sit_outs"] += 1
                 tally.values["actions"] += 1
-        if len(match.completed) > done:
-            tally.add(match.completed[-1])
-            played += 1
+            elif isinstance(event, DealFinished):
+                tally.add(event.completed)
+                played += 1
+            elif isinstance(event, ActionTaken) and event.default is not None:
+                tally.values["defaults"] += 1
     elapsed = time.perf_counter() - began
     # Rebuys owed at the end are not taken: the busted keep what they left with.
     end = {name: 0 for name in names}
