@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache, lru_cache
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from italian_poker.engine.actions import (
     AMOUNT_KINDS,
@@ -48,7 +48,6 @@ from italian_poker.engine.errors import (
     OpeningRequirementError,
     SeatError,
 )
-from italian_poker.engine.frozen import new_instance, open_twin, slot_setters
 from italian_poker.engine.hand_rank import HandRank
 from italian_poker.engine.opening import opening_groups, opening_requirement
 from italian_poker.engine.operations import (
@@ -129,7 +128,7 @@ class Outcome(StrEnum):
     """Every player said parol (5.4(a)): the pot carries to the next deal (5.5)."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class DealStart:
     """Everything a deal needs to begin; a :class:`~italian_poker.engine.match.Match` builds it.
 
@@ -156,70 +155,13 @@ class DealStart:
     reshuffles: tuple[tuple[Card, ...], ...] = ()
     player_ids: tuple[int, ...] = ()
 
-    def __init__(
-        self,
-        rules: Rules,
-        names: tuple[str, ...],
-        stacks: tuple[int, ...],
-        dealer: int = 0,
-        carried: int = 0,
-        min_pair: Rank | None = None,
-        blinds_allowed: bool = True,
-        makeups: tuple[int, ...] = (),
-        deck: tuple[Card, ...] | None = None,
-        seed: int | None = None,
-        reshuffles: tuple[tuple[Card, ...], ...] = (),
-        player_ids: tuple[int, ...] = (),
-    ) -> None:
-        # The dataclass's own ``__init__``, through the slots' setters (engine/frozen.py): a
-        # deal starts from one of these every time.
-        _SET_RULES(self, rules)
-        _SET_NAMES(self, names)
-        _SET_START_STACKS(self, stacks)
-        _SET_DEALER(self, dealer)
-        _SET_START_CARRIED(self, carried)
-        _SET_MIN_PAIR(self, min_pair)
-        _SET_BLINDS_ALLOWED(self, blinds_allowed)
-        _SET_START_MAKEUPS(self, makeups)
-        _SET_DECK(self, deck)
-        _SET_SEED(self, seed)
-        _SET_RESHUFFLES(self, reshuffles)
-        # Without ids, the seats themselves (0..n-1) name the players.
-        _SET_PLAYER_IDS(self, player_ids or tuple(range(len(names))))
+    def __post_init__(self) -> None:
+        if not self.player_ids:
+            # Without ids, the seats themselves (0..n-1) name the players.
+            object.__setattr__(self, "player_ids", tuple(range(len(self.names))))
 
 
-(
-    _SET_RULES,
-    _SET_NAMES,
-    _SET_START_STACKS,
-    _SET_DEALER,
-    _SET_START_CARRIED,
-    _SET_MIN_PAIR,
-    _SET_BLINDS_ALLOWED,
-    _SET_START_MAKEUPS,
-    _SET_DECK,
-    _SET_SEED,
-    _SET_RESHUFFLES,
-    _SET_PLAYER_IDS,
-) = slot_setters(
-    DealStart,
-    "rules",
-    "names",
-    "stacks",
-    "dealer",
-    "carried",
-    "min_pair",
-    "blinds_allowed",
-    "makeups",
-    "deck",
-    "seed",
-    "reshuffles",
-    "player_ids",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class ActionRecord:
+class ActionRecord(NamedTuple):
     """An applied action, with amounts filled in (a call records the new round total)."""
 
     seat: int
@@ -318,12 +260,6 @@ def check_start(start: DealStart) -> None:
         not isinstance(r, tuple | list) or any(type(c) is not Card for c in r) for r in reshuffles
     ):
         raise DealStartError("recorded reshuffles are a sequence of sequences of Card")
-
-
-# The records of every action and of the result, built as an open twin then frozen (see
-# engine/frozen.py): ``ActionRecord(seat, action, phase)``, ``DealResult(...)``.
-_OpenRecord = open_twin(ActionRecord)
-_OpenResult = open_twin(DealResult)
 
 
 Operation = (
@@ -665,16 +601,12 @@ class Deal:
         action = self.verify(action, seat)
         actor = self.actor
         assert actor is not None
-        record = new_instance(_OpenRecord)  # ActionRecord(actor, action, self.phase)
-        record.seat = actor
-        record.action = action
-        record.phase = self.phase
-        record.__class__ = ActionRecord
+        record = ActionRecord(actor, action, self.phase)
         self._legal = None
         self.actions.append(record)
         self.operations.append(record)
         self._HANDLERS[action.kind](self, actor, action)
-        return record  # type: ignore[no-any-return]
+        return record
 
     def _seat_name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < self.n else f"seat {seat}"
@@ -941,16 +873,16 @@ class Deal:
     ) -> None:
         self.phase = _COMPLETE
         self.actor = None
-        result = new_instance(_OpenResult)  # DealResult(outcome, stacks, ...), as below
-        result.outcome = outcome
-        result.stacks = tuple(self.stacks)
-        result.awards = awards
-        result.carried = carried
-        result.returned = returned
-        result.shown = dict(self.shown)
-        result.makeups = makeups
-        result.proof = opening_proof(self)
-        result.__class__ = DealResult
+        result = DealResult(
+            outcome,
+            tuple(self.stacks),
+            awards,
+            carried,
+            returned,
+            dict(self.shown),
+            makeups,
+            opening_proof(self),
+        )
         self.result = result
         operations = self.operations
         operations.extend(awards)

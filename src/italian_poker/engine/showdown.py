@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card
-from italian_poker.engine.frozen import new_instance, open_twin
 from italian_poker.engine.hand_rank import (
     HandRank,
     StraightFlushClass,
@@ -41,27 +40,6 @@ class PotAward:
     winners: tuple[int, ...]
     shares: tuple[int, ...]
     reason: str
-
-
-_OpenAward = open_twin(PotAward)
-
-
-def _pot_award(
-    amount: int,
-    eligible: tuple[int, ...],
-    winners: tuple[int, ...],
-    shares: tuple[int, ...],
-    reason: str,
-) -> PotAward:
-    """``PotAward(amount, eligible, winners, shares, reason)``, built as an open twin."""
-    award = new_instance(_OpenAward)
-    award.amount = amount
-    award.eligible = eligible
-    award.winners = winners
-    award.shares = shares
-    award.reason = reason
-    award.__class__ = PotAward
-    return award  # type: ignore[no-any-return]
 
 
 @dataclass(slots=True)
@@ -185,11 +163,11 @@ def _award_pot(deal: Deal, pot: Pot, shown: dict[int, HandRank] | None) -> PotAw
         winners = [eligible[i] for i in best]
         reason = _reason(ranks, best)
     if len(winners) == 1:
-        return _pot_award(pot.amount, eligible, (winners[0],), (pot.amount,), reason)
+        return PotAward(pot.amount, eligible, (winners[0],), (pot.amount,), reason)
     ordered = _odd_chip_order(deal, winners, shown or {})
     shares = split_amount(pot.amount, ordered)
     in_order = sorted(winners)
-    return _pot_award(
+    return PotAward(
         pot.amount, eligible, tuple(in_order), tuple([shares[w] for w in in_order]), reason
     )
 
