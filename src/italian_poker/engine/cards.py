@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from italian_poker.engine.errors import CardParseError, DuplicateCardError
+from italian_poker.engine.vocabulary import RANK_FIGURES, RANK_PLURALS, SUIT_NAMES
 
 
 class Suit(IntEnum):
@@ -34,17 +35,11 @@ class Suit(IntEnum):
     @property
     def italian(self) -> str:
         """Italian name: picche, fiori, quadri, cuori."""
-        return _SUIT_ITALIAN[self]
+        return SUIT_NAMES[_SUIT_LETTERS[self]][1]
 
 
 _SUIT_LETTERS = {Suit.SPADES: "s", Suit.CLUBS: "c", Suit.DIAMONDS: "d", Suit.HEARTS: "h"}
 _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥"}
-_SUIT_ITALIAN = {
-    Suit.SPADES: "picche",
-    Suit.CLUBS: "fiori",
-    Suit.DIAMONDS: "quadri",
-    Suit.HEARTS: "cuori",
-}
 
 
 class Rank(IntEnum):
@@ -77,44 +72,12 @@ class Rank(IntEnum):
     @property
     def english(self) -> str:
         """English name, plural (``Jacks``)."""
-        return _RANK_ENGLISH_PLURAL[self]
+        return RANK_PLURALS[self.letter][0]
 
     @property
     def italian(self) -> str:
         """Italian name as used at the table (``Jack``, ``Donna``, ``Re``, ``Asso``)."""
-        return _RANK_ITALIAN[self]
-
-
-_RANK_ENGLISH_PLURAL = {
-    Rank.TWO: "Twos",
-    Rank.THREE: "Threes",
-    Rank.FOUR: "Fours",
-    Rank.FIVE: "Fives",
-    Rank.SIX: "Sixes",
-    Rank.SEVEN: "Sevens",
-    Rank.EIGHT: "Eights",
-    Rank.NINE: "Nines",
-    Rank.TEN: "Tens",
-    Rank.JACK: "Jacks",
-    Rank.QUEEN: "Queens",
-    Rank.KING: "Kings",
-    Rank.ACE: "Aces",
-}
-_RANK_ITALIAN = {
-    Rank.TWO: "2",
-    Rank.THREE: "3",
-    Rank.FOUR: "4",
-    Rank.FIVE: "5",
-    Rank.SIX: "6",
-    Rank.SEVEN: "7",
-    Rank.EIGHT: "8",
-    Rank.NINE: "9",
-    Rank.TEN: "10",
-    Rank.JACK: "Jack",
-    Rank.QUEEN: "Donna",
-    Rank.KING: "Re",
-    Rank.ACE: "Asso",
-}
+        return RANK_FIGURES[self.letter][1]
 
 
 RANK_WEIGHTS = (79_415, 43_258, 19_998, 12_522, 5_624, 2_422, 992, 312, 94, 22, 5, 1, 0)

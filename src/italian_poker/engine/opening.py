@@ -11,6 +11,7 @@ from typing import Any
 from italian_poker.engine.cards import Card, Rank, ensure_distinct, read_cards
 from italian_poker.engine.errors import HandSizeError, RulesError
 from italian_poker.engine.hand_rank import Cards, Category, evaluate, read_hand
+from italian_poker.engine.vocabulary import describe_requirement
 
 _PAIR_BY_TEXT = {"J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING, "A": Rank.ACE}
 # Read on every opening check: an enum member looked up as a class attribute costs ~0.1 µs.
@@ -95,13 +96,10 @@ class OpeningRequirement:
         return self.four_straight_flush and _four_in_a_row(held)
 
     def describe(self, lang: str = "en") -> str:
-        """A short description, e.g. ``"Jacks or better"`` / ``"coppia di Jack o meglio"``."""
-        if lang == "it":
-            names = {Rank.JACK: "Jack", Rank.QUEEN: "Donne", Rank.KING: "Re", Rank.ACE: "Assi"}
-            text = f"coppia di {names[self.min_pair]} o meglio"
-            return text + (" (o 4/5 di scala reale)" if self.four_straight_flush else "")
-        text = f"{self.min_pair.english} or better"
-        return text + (" (or four to a straight flush)" if self.four_straight_flush else "")
+        """A short description, e.g. ``"Jacks or better"`` / ``"coppia di Jack o meglio"``
+        (engine/vocabulary.py); any ``lang`` but ``"it"`` is English."""
+        english, italian = describe_requirement(self.min_pair.letter, self.four_straight_flush)
+        return italian if lang == "it" else english
 
 
 @lru_cache(maxsize=None, typed=True)

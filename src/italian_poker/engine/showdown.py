@@ -22,6 +22,7 @@ from italian_poker.engine.hand_rank import (
 from italian_poker.engine.opening import proving_cards
 from italian_poker.engine.pot import Pot, build_pots, split_amount
 from italian_poker.engine.rules import OddChip, ShowdownOrder
+from italian_poker.engine.vocabulary import POT_REASONS
 
 if TYPE_CHECKING:
     from italian_poker.engine.deal import Deal
@@ -156,7 +157,7 @@ def _award_pot(deal: Deal, pot: Pot, shown: dict[int, HandRank] | None) -> PotAw
     eligible = pot.eligible
     if len(eligible) == 1 or shown is None:
         winners = list(eligible)
-        reason = "uncalled" if shown is None else "only eligible hand"
+        reason = POT_REASONS["uncalled" if shown is None else "only-eligible"]
     else:
         ranks = [shown[s] for s in eligible]
         best = best_ranks(ranks)
@@ -190,15 +191,15 @@ def _reason(ranks: list[HandRank], winner_indices: list[int]) -> str:
     """Why the winners won, e.g. ``la minima batte la massima``."""
     best = ranks[winner_indices[0]]
     if best.straight_flush_class is None:
-        return f"best hand: {best.description}"
+        return POT_REASONS["best-hand"].format(hand=best.description)
     classes = {r.straight_flush_class for r in ranks if r.straight_flush_class is not None}
     if len(winner_indices) == 3 and len(classes) == 3:
-        return "three straight flushes, minimum, medium and maximum: the pot is split (7.3)"
+        return POT_REASONS["three-way"]
     if best.straight_flush_class is StraightFlushClass.MINIMUM and (
         StraightFlushClass.MAXIMUM in classes
     ):
-        return "la minima batte la massima (7.2)"
-    return f"best hand: {best.description}"
+        return POT_REASONS["min-beats-max"]
+    return POT_REASONS["best-hand"].format(hand=best.description)
 
 
 def opening_proof(deal: Deal) -> tuple[Card, ...]:
