@@ -1,0 +1,239 @@
+"""The hand history's model: one deal told completely, as its operations log records it.
+
+A :class:`HandHistory` holds the rules, the seats and their stacks before the antes, the
+dealer, what the deal inherited (carried chips, the pair needed, 5.5 make-ups, whether blinds
+were allowed), the whole deck order, the recorded reshuffles (4.3), every player action, the
+dealer's lines (the cards dealt and drawn) and, for a finished deal, the result. It is read
+off a deal's operations log (:func:`from_operations`); nothing is replayed to write it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.cards import Card, Rank
+from italian_poker.engine.deal import (
+    ActionRecord,
+    Deal,
+    DealResult,
+    DealStart,
+    Operation,
+    Outcome,
+    Phase,
+    PotAward,
+)
+from italian_poker.engine.errors import ItalianPokerError
+from italian_poker.engine.match import CompletedDeal
+from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDealt, Reshuffled
+from italian_poker.engine.rules import Direction, Rules
+
+VARIANT = "ITA"
+"""The PHH ``variant`` code of Italian Poker (not one of PHH's own codes: a PHH reader such as
+PokerKit will not replay it)."""
+
+FORMAT_VERSION = 1
+"""``_format``: the version of the Italian extensions to PHH written by :func:`dumps`."""
+
+
+class HistoryError(ItalianPokerError, ValueError):
+    """A hand history that cannot be read or does not replay.
+
+    ``index`` is the 0-based position of the offending player action in
+    :attr:`HandHistory.actions`, which counts player actions only (``None`` when the problem
+    is not one player action, e.g. a dealer line); :func:`loads` and :func:`replay` number
+    them alike, and the message starts ``action {index + 1} ({notation}):``. ``seat`` is its
+    seat (``None`` if unreadable) and ``notation`` its text, e.g. ``"p2 cbr 9"``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        index: int | None = None,
+        seat: int | None = None,
+        notation: str | None = None,
+    ) -> None:
+        if index is not None:
+            message = f"action {index + 1} ({notation}): {message}"
+        super().__init__(message)
+        self.index = index
+        self.seat = seat
+        self.notation = notation
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryAction:
+    """One player action: ``seat`` (0-based) and the action. Calls carry no amount (the
+    engine fills it in); ``shown`` are the cards of a show at the showdown."""
+
+    seat: int
+    action: Action
+    shown: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """Cards the dealer gave a seat, after ``after`` player actions: the five-card deal (3.1),
+    the cards of a draw or, when ``late``, the fourth card of a draw of four (4.2). Derived from
+    the deck; recorded so that a reader sees the cards and a replay can check them."""
+
+    after: int
+    seat: int
+    cards: tuple[Card, ...]
+    late: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryResult:
+    """How the deal ended: outcome, final stacks, pots awarded, chips carried forward."""
+
+    outcome: Outcome
+    stacks: tuple[int, ...]
+    awards: tuple[PotAward, ...]
+    carried: int
+
+    @property
+    def winnings(self) -> tuple[int, ...]:
+        """Chips won by each seat across pots (PHH ``winnings``)."""
+        won = [0] * len(self.stacks)
+        for award in self.awards:
+            for seat, share in zip(award.winners, award.shares, strict=True):
+                won[seat] += share
+        return tuple(won)
+
+
+@dataclass(frozen=True, slots=True)
+class HandHistory:
+    """Everything needed to replay one deal exactly, and how it ended (``result`` is ``None``
+    for a deal not yet over). Seats are 0-based here and ``p1``..``pN`` in the text."""
+
+    rules: Rules
+    names: tuple[str, ...]
+    stacks: tuple[int, ...]
+    """Stacks before the antes."""
+    dealer: int
+    carried: int
+    min_pair: Rank
+    blinds_allowed: bool
+    makeups: tuple[int, ...]
+    deck: tuple[Card, ...]
+    reshuffles: tuple[tuple[Card, ...], ...]
+    actions: tuple[HistoryAction, ...]
+    result: HistoryResult | None = None
+    dealt: tuple[Dealt, ...] = ()
+    number: int | None = None
+    phases: tuple[Phase, ...] = field(default=(), compare=False)
+    """The phase of each action, when known from the deal (the text keeps them as comments
+    only, so a history read back has none until it is replayed)."""
+    reshuffled_after: tuple[int, ...] = field(default=(), compare=False)
+    """After how many player actions each reshuffle (4.3) came, when known from the deal."""
+
+    @classmethod
+    def from_deal(cls, deal: Deal, *, number: int | None = None) -> HandHistory:
+        """The history of ``deal`` so far (finished or not), from its operations log."""
+        return from_operations(
+            deal.start,
+            deal.deck_order,
+            tuple(deal.reshuffles),
+            deal.operations,
+            deal.result,
+            number,
+        )
+
+    @classmethod
+    def from_completed(cls, completed: CompletedDeal) -> HandHistory:
+        """The history of a deal a :class:`~italian_poker.engine.match.Match` recorded."""
+        return from_operations(
+            completed.start,
+            completed.deck,
+            completed.reshuffles,
+            completed.operations,
+            completed.result,
+            completed.number,
+        )
+
+    def start(self) -> DealStart:
+        """The :class:`DealStart` that re-creates this deal with the recorded deck."""
+        return DealStart(
+            rules=self.rules,
+            names=self.names,
+            stacks=self.stacks,
+            dealer=self.dealer,
+            carried=self.carried,
+            min_pair=self.min_pair,
+            blinds_allowed=self.blinds_allowed,
+            makeups=self.makeups,
+            deck=self.deck,
+            reshuffles=self.reshuffles,
+        )
+
+
+def from_operations(
+    start: DealStart,
+    deck: Sequence[Card],
+    reshuffles: tuple[tuple[Card, ...], ...],
+    operations: Sequence[Operation],
+    result: DealResult | None,
+    number: int | None,
+) -> HandHistory:
+    """The history of a deal read off its operations log (engine/operations.py): the dealer's
+    lines from the cards dealt and drawn, each action with its phase (a show names the cards
+    held), the reshuffle points. Nothing is replayed."""
+    n = len(start.names)
+    step = 1 if start.rules.direction is Direction.CLOCKWISE else -1
+    from_left = [(start.dealer + step * (k + 1)) % n for k in range(n)]
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    actions: list[HistoryAction] = []
+    phases: list[Phase] = []
+    dealt: list[Dealt] = []
+    reshuffled_after: list[int] = []
+    for op in operations:
+        if isinstance(op, ActionRecord):
+            action = op.action
+            shown: tuple[Card, ...] = ()
+            if action.kind is ActionKind.CALL:
+                action = Action(ActionKind.CALL)  # the text leaves the amount to the engine
+            elif action.kind is ActionKind.SHOW:
+                shown = tuple(hands[op.seat])
+            elif action.kind is ActionKind.DRAW:
+                for card in action.cards:
+                    hands[op.seat].remove(card)
+            actions.append(HistoryAction(op.seat, action, shown))
+            phases.append(op.phase)
+        elif isinstance(op, HandsDealt):
+            for seat in from_left:
+                hands[seat] = list(op.hands[seat])
+                dealt.append(Dealt(len(actions), seat, op.hands[seat]))
+        elif isinstance(op, CardsDrawn):
+            hands[op.seat].extend(op.cards)
+            dealt.append(Dealt(len(actions), op.seat, op.cards))
+        elif isinstance(op, FourthCardDealt):
+            hands[op.seat].append(op.card)
+            dealt.append(Dealt(len(actions), op.seat, (op.card,), late=True))
+        elif isinstance(op, Reshuffled):
+            reshuffled_after.append(len(actions))
+    return HandHistory(
+        rules=start.rules,
+        names=start.names,
+        stacks=start.stacks,
+        dealer=start.dealer,
+        carried=start.carried,
+        min_pair=start.min_pair or start.rules.min_pair,
+        blinds_allowed=start.blinds_allowed,
+        makeups=start.makeups or (0,) * n,
+        deck=tuple(deck),
+        reshuffles=reshuffles,
+        actions=tuple(actions),
+        result=None if result is None else result_of(result),
+        dealt=tuple(dealt),
+        number=number,
+        phases=tuple(phases),
+        reshuffled_after=tuple(reshuffled_after),
+    )
+
+
+def result_of(result: DealResult) -> HistoryResult:
+    """What a history keeps of a deal's result."""
+    return HistoryResult(result.outcome, result.stacks, result.awards, result.carried)
