@@ -22,6 +22,7 @@ from italian_poker.engine.errors import (
     SeatError,
 )
 from italian_poker.engine.history import loads, replay
+from italian_poker.engine.observer import PublicView
 from italian_poker.engine.policy import Policy, makeup_due
 from italian_poker.engine.rules import Rules, preset
 from italian_poker.engine.view import SeatView
@@ -311,7 +312,8 @@ def test_human_sits_out_after_parol_and_the_bots_play_on() -> None:
     session.act(Action(K.SIT_OUT))
     assert not session.human_in_deal and session.human_view() is None
     view = session.table_view()
-    assert view is not None and view.hand == ()
+    # The observer's public view: no hand, no legal action, no hidden field at all.
+    assert isinstance(view, PublicView) and not hasattr(view, "hand")
     session.play_bots()
     assert len(session.finished) == 2 and not session.finished[1].human_in_deal
     assert session.state is SessionState.BETWEEN_DEALS

@@ -26,13 +26,14 @@ from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, Legal
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.errors import IllegalActionError
 from italian_poker.engine.match import MatchPhase
-from italian_poker.engine.view import SeatView
+from italian_poker.engine.observer import SeatView
 from italian_poker.play.explain import deal_report, describe_event, summary_lines
 from italian_poker.play.session import (
     Event,
     Session,
     SessionState,
     SessionSummary,
+    TableView,
     breaks_opening,
     cards_to_come,
     hand_rank,
@@ -530,8 +531,8 @@ class TableScreen(Screen[None]):
                     style="bold",
                 ),
             )
-        # One view for the whole table (the human's own when dealt in).
-        mine = view if session.human_in_deal else None
+        # One view for the whole table: the human's own when dealt in, else the public one.
+        mine = view if isinstance(view, SeatView) else None
         self._render_seats(view)
         centre = self.query_one("#centre", Static)
         set_content(centre, centre_text(view, lang) if view is not None else "")
@@ -549,7 +550,7 @@ class TableScreen(Screen[None]):
             else:
                 set_content(report, Text(tr(lang, "report_empty"), style="italic #7a8a82"))
 
-    def _render_seats(self, view: SeatView | None) -> None:
+    def _render_seats(self, view: TableView | None) -> None:
         session = self.session
         seated = {s.name: s for s in session.match.seats}
         latest = last_actions(view) if view is not None else {}

@@ -1,9 +1,13 @@
 """A session at the table: one human and bots playing a :class:`Match`, with no UI.
 
-The session asks each bot for its action through the bot's own seat view
-(``match.view(name)``) only, applies the human's choices, saves every completed deal's hand
-history and keeps what the after-deal report and the session summary need. The terminal app
-drives it; tests drive it directly.
+The session runs on the table driver (:class:`~italian_poker.table.driver.Table`), as the
+online server and the simulation do: the driver asks each bot for its action through the
+bot's own seat view only, plays :func:`~italian_poker.table.driver.default_action` for a bot
+that chose an illegal one, and applies the human's choices. The session turns the driver's
+events into :class:`~italian_poker.table.events.Event` records as the human may know them
+(the observer, :mod:`italian_poker.engine.observer`, decides what the human sees), saves
+every completed deal's hand history and keeps what the after-deal report and the session
+summary need. The terminal app drives it; tests drive it directly.
 
 Protocol: while :attr:`Session.state` is ``BETWEEN_DEALS`` call :meth:`Session.start_deal`;
 ``BOT_TURN``: :meth:`Session.step` (one bot decision) or :meth:`Session.play_bots`;
@@ -15,25 +19,36 @@ match cannot go on. An illegal human action raises an
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Outcome
-from italian_poker.engine.errors import (
-    IllegalActionError,
-    InvalidDrawError,
-    NotYourTurnError,
-    SeatError,
-)
+from italian_poker.engine.errors import InvalidDrawError, NotYourTurnError, SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
-from italian_poker.engine.opening import OpeningRequirement
+from italian_poker.engine.observer import (
+    PUBLIC,
+    PublicAction,
+    PublicView,
+    SeatView,
+    Viewer,
+    observe_operations,
+    sees_discards,
+)
+from italian_poker.engine.opening import OpeningRequirement, opening_groups
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import BettingStructure, Direction, Rules
-from italian_poker.engine.view import PublicAction, SeatView
 from italian_poker.play.storage import HistoryStore
+from italian_poker.table.driver import (
+    ActionTaken,
+    DealFinished,
+    MakeUpAnswered,
+    Table,
+    TableEvent,
+    default_action,
+)
 from italian_poker.table.events import HAND_SIZE as HAND_SIZE
 from italian_poker.table.events import BiggestPot as BiggestPot
 from italian_poker.table.events import Event as Event
@@ -42,6 +57,10 @@ from italian_poker.table.events import OverReason as OverReason
 from italian_poker.table.events import PlayerSummary as PlayerSummary
 from italian_poker.table.events import SessionSummary as SessionSummary
 from italian_poker.table.events import hand_rank as hand_rank
+
+TableView = SeatView | PublicView
+"""What the human sees of the table: their own seat's view when dealt in, else the public
+view (:meth:`Session.table_view`)."""
 
 
 class SessionState(StrEnum):
@@ -69,26 +88,10 @@ def default_stack(rules: Rules) -> int:
     return max(20 * largest, 50 * (rules.ante + rules.dealer_ante))
 
 
-_FALLBACK_ORDER = (
-    ActionKind.CHECK,
-    ActionKind.PASS,
-    ActionKind.DECLINE,
-    ActionKind.SHOW,
-    ActionKind.DRAW,
-    ActionKind.SIT_OUT,
-    ActionKind.FOLD,
-    ActionKind.CALL,
-)
-
-
-def fallback_action(legal: Sequence[LegalAction]) -> Action:
-    """The safest legal action, played for a bot that chose an illegal one: check, pass,
-    decline, show, stand pat, sit out, fold, or call."""
-    kinds = {la.kind for la in legal}
-    for kind in _FALLBACK_ORDER:
-        if kind in kinds:
-            return Action(kind)
-    raise ValueError("no legal action to fall back on")
+fallback_action = default_action
+"""Deprecated: the table driver's :func:`~italian_poker.table.driver.default_action`, which the
+session plays for a bot that chose an illegal action (check, pass, decline, stand pat, show,
+sit out, fold). Kept under this name for older imports."""
 
 
 def cards_to_come(view: SeatView) -> int:
@@ -103,24 +106,40 @@ def cards_to_come(view: SeatView) -> int:
 
 def breaks_opening(view: SeatView, discards: Collection[Card]) -> bool:
     """4.4: whether the opener, discarding ``discards``, would break the opening combination
-    (the kept cards no longer prove it). Always false for anyone but the opener."""
-    if view.opener is None or view.opener != view.seat:
+    (must announce the split). The engine decides: on the opener's draw it is the offered
+    draw's :meth:`~italian_poker.engine.actions.LegalAction.breaks_opening`; before then (the
+    opener choosing cards ahead of the turn) the same test on the groups the engine will offer
+    (:func:`~italian_poker.engine.opening.opening_groups`). Always false for anyone but an
+    opener who has still to draw."""
+    for legal in view.legal_actions:
+        if legal.kind is ActionKind.DRAW:
+            return legal.breaks_opening(discards)
+    seat = view.seat
+    if view.opener != seat or view.folded[seat] or view.cards_changed[seat] is not None:
         return False
-    kept = [card for card in view.hand if card not in discards]
-    return not view.requirement.kept_proves(kept)
+    if view.result is not None or not view.hand:
+        return False
+    groups = opening_groups(view.hand, view.requirement)
+    return LegalAction(ActionKind.DRAW, split_unless_kept=groups).breaks_opening(discards)
 
 
-def spectator_view(view: SeatView) -> SeatView:
-    """``view`` stripped of everything private to its seat (hand, discards, kept-apart
-    cards, legal actions): what anyone watching the table knows."""
-    face_up = view.rules.discards_face_up
+def spectator_view(view: TableView) -> SeatView:
+    """Deprecated (:meth:`Session.table_view` gives the observer's
+    :class:`~italian_poker.engine.observer.PublicView`): ``view`` as a :class:`SeatView`
+    holding only what anyone watching the table knows (no hand, no face-down discard, no kept
+    apart card, no legal action). Finished deals the human watched report this (their
+    ``FinishedDeal.view`` is a seat view); the seat is the first dealt in."""
+    rules = view.rules
     actions = tuple(
-        dataclasses.replace(a, discards=())
-        if a.kind is ActionKind.DRAW and a.discards and not face_up
-        else a
-        for a in view.actions
+        action
+        if not action.discards or sees_discards(PUBLIC, action.seat, rules)
+        else dataclasses.replace(action, discards=())
+        for action in view.actions
     )
-    return dataclasses.replace(view, hand=(), actions=actions, legal_actions=(), kept_apart=())
+    fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(PublicView)}
+    fields["actions"] = actions
+    seat = view.seat if isinstance(view, SeatView) else 0
+    return SeatView(seat=seat, hand=(), legal_actions=(), kept_apart=(), **fields)
 
 
 class Session:
@@ -128,7 +147,8 @@ class Session:
 
     ``bots`` maps every player but ``human`` to a :class:`Policy`. The human sits at the
     dealer's left for the first deal, so they speak first. ``seed`` makes the shuffles
-    reproducible; ``store`` saves each completed deal's hand history.
+    reproducible; ``store`` saves each completed deal's hand history. :attr:`table` is the
+    table driver the session runs on, :attr:`match` its match.
     """
 
     def __init__(
@@ -153,16 +173,27 @@ class Session:
             raise SeatError(f"bots given for players not at the table: {', '.join(extra)}")
         step = 1 if rules.direction is Direction.CLOCKWISE else -1
         dealer = (list(players).index(human) - step) % len(players)
-        self.match = Match(rules, [(p, stack) for p in players], dealer=dealer, seed=seed)
+        match = Match(rules, [(p, stack) for p in players], dealer=dealer, seed=seed)
+        self.table = Table(match, bots)
+        """The table driver: bots play through it, the human's actions go to it."""
         self.rules = rules
         self.human = human
         self.players = tuple(players)
-        self.bots = dict(bots)
         self.store = store
         self.finished: list[FinishedDeal] = []
         self._start_stacks = {p: stack for p in players}
 
     # --- where things stand ---------------------------------------------------------------
+
+    @property
+    def match(self) -> Match:
+        """The match being played (the table driver's)."""
+        return self.table.match
+
+    @property
+    def bots(self) -> dict[str, Policy]:
+        """The bots' policies by name (the table driver's own mapping)."""
+        return self.table.policies
 
     @property
     def human_seated(self) -> bool:
@@ -212,14 +243,15 @@ class Session:
         """The human's view of the current (or last) deal; None if not dealt in."""
         return self.match.view(self.human) if self.human_in_deal else None
 
-    def table_view(self) -> SeatView | None:
-        """What the human sees of the table: their own view when dealt in, else a
-        spectator's view (:func:`spectator_view`); None before the first deal."""
+    def table_view(self) -> TableView | None:
+        """What the human sees of the table: their own view when dealt in, else the public
+        view a spectator has (the observer's :class:`PublicView`, which has no hidden field);
+        None before the first deal."""
         if self.match.deal is None:
             return None
         if self.human_in_deal:
             return self.match.view(self.human)
-        return spectator_view(self.match.view(self.match.deal_seats[0]))
+        return self.table.public_view()
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the human may do now (empty when it is not their turn)."""
@@ -243,7 +275,7 @@ class Session:
         stacks the deck for the players dealt in."""
         if self.state is not SessionState.BETWEEN_DEALS:
             raise SeatError("a deal is already under way, or the game is over")
-        self.match.start_deal(deck=deck)
+        self.table.start_deal(deck=deck)
 
     def act(self, action: Action) -> Event:
         """Apply the human's ``action``. Raises an IllegalActionError subclass, changing
@@ -253,29 +285,22 @@ class Session:
             raise NotYourTurnError(
                 "it is not your turn" + (f": {actor} is to act" if actor is not None else "")
             )
-        return self._apply(self.human, action)
+        (event,) = self._report(self.table.act(self.human, action))
+        return event
 
     def step(self) -> Event:
-        """Ask the bot to act for its decision, through its own seat view, and apply it."""
+        """One bot decision: the table driver asks the bot to act through its own seat view
+        and applies it (the default action, with ``bot_error`` set, if the bot's is illegal)."""
         if self.state is not SessionState.BOT_TURN:
             raise NotYourTurnError("no bot is to act now")
-        name = self.match.actor
-        assert name is not None
-        view = self.match.view(name)
-        action = self.bots[name].act(view)
-        try:
-            return self._apply(name, action)
-        except IllegalActionError as error:
-            safe = fallback_action(self.match.legal_actions())
-            event = self._apply(name, safe)
-            return dataclasses.replace(event, bot_error=f"{action}: {error}")
+        (event,) = self._report(self.table.step())
+        return event
 
     def play_bots(self) -> list[Event]:
         """Let the bots act until the human is to act, the deal ends or the game is over."""
-        events = []
-        while self.state is SessionState.BOT_TURN:
-            events.append(self.step())
-        return events
+        if self.state is not SessionState.BOT_TURN:
+            return []
+        return self._report(self.table.play_policies())
 
     def draw_action(self, positions: Collection[int]) -> Action:
         """The human's draw discarding the cards at ``positions`` (0-based, in hand order),
@@ -291,32 +316,53 @@ class Session:
         split = breaks_opening(view, discards) and view.rules.opener_may_split
         return Action(ActionKind.DRAW, cards=discards, split=split)
 
-    def _apply(self, name: str, action: Action) -> Event:
-        match = self.match
-        completed_before = len(match.completed)
-        if match.phase is MatchPhase.MAKE_UP:
-            amount = match.legal_actions()[0].min_amount
-            match.apply(action, name)
-            event = Event(name, action.kind, amount if action.kind is ActionKind.MAKE_UP else None)
-        else:
-            match.apply(action, name)
-            assert match.deal is not None
-            record = match.deal.actions[-1]
-            done = record.action
-            discards: tuple[Card, ...] = ()
-            changed: int | None = None
-            if done.kind is ActionKind.DRAW:
-                changed = len(done.cards)
-                if name == self.human or self.rules.discards_face_up:
-                    discards = done.cards
-            event = Event(name, done.kind, done.amount, changed, discards, done.split)
-        if len(match.completed) > completed_before:
-            self._finish(match.completed[-1])
-        return event
+    # --- the driver's events, as the human knows them -------------------------------------
+
+    def _viewer(self) -> Viewer:
+        """Who the human is to the observer: their seat in the deal, or the public."""
+        if self.human_in_deal:
+            return self.match.deal_seats.index(self.human)
+        return PUBLIC
+
+    def _report(self, events: Iterable[TableEvent]) -> list[Event]:
+        """The driver's ``events`` as the session reports them: one :class:`Event` per
+        decision, and each finished deal saved and kept (:attr:`finished`)."""
+        reported: list[Event] = []
+        for event in events:
+            if isinstance(event, ActionTaken):
+                reported.append(self._action_event(event))
+            elif isinstance(event, MakeUpAnswered):
+                action = event.action
+                amount = action.amount if action.kind is ActionKind.MAKE_UP else None
+                reported.append(Event(event.player, action.kind, amount, bot_error=event.refused))
+            elif isinstance(event, DealFinished):
+                self._finish(event.completed)
+        return reported
+
+    def _action_event(self, event: ActionTaken) -> Event:
+        """A decision in the deal as the human saw it (the observer decides whether the
+        discards of a draw are seen: the human's own, or everyone's when face up, 003)."""
+        (seen,) = observe_operations((event.record,), self._viewer(), self.rules)
+        assert isinstance(seen, PublicAction)
+        done = event.action
+        return Event(
+            event.player,
+            seen.kind,
+            seen.amount,
+            seen.cards_changed,
+            seen.discards,
+            done.split,
+            event.refused,
+        )
 
     def _finish(self, completed: CompletedDeal) -> None:
-        view = self.table_view()
-        assert view is not None
+        human_view = self.human_view()
+        if human_view is not None:
+            view = human_view
+        else:
+            public = self.table.public_view()
+            assert public is not None
+            view = spectator_view(public)
         path: Path | None = None
         error: str | None = None
         if self.store is not None:
@@ -388,7 +434,7 @@ class Session:
         )
 
 
-def last_actions(view: SeatView) -> dict[int, PublicAction]:
+def last_actions(view: TableView) -> dict[int, PublicAction]:
     """Each seat's latest action in the deal of ``view`` (blinds and the draw included)."""
     latest: dict[int, PublicAction] = {}
     for action in view.actions:

@@ -13,7 +13,7 @@ from textual.widgets import Button, Static
 
 from italian_poker.engine.actions import AMOUNT_KINDS, ActionKind, LegalAction
 from italian_poker.engine.cards import Card, Suit
-from italian_poker.engine.view import PublicAction, SeatView
+from italian_poker.engine.observer import PublicAction, PublicView, SeatView
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,
     Language,
@@ -84,7 +84,7 @@ def public_action_text(action: PublicAction, lang: Language) -> str:
 
 
 def seat_text(
-    view: SeatView,
+    view: SeatView | PublicView,
     seat: int,
     last: PublicAction | None,
     lang: Language,
@@ -124,13 +124,13 @@ def seat_text(
     return text
 
 
-def seat_title(view: SeatView, seat: int, lang: Language, *, you: bool = False) -> str:
+def seat_title(view: SeatView | PublicView, seat: int, lang: Language, *, you: bool = False) -> str:
     """A seat box's title: the name, marked when it is the human's."""
     name = view.names[seat]
     return f"{name} ({tr(lang, 'you')})" if you else name
 
 
-def seat_marks(view: SeatView, seat: int, lang: Language) -> str:
+def seat_marks(view: SeatView | PublicView, seat: int, lang: Language) -> str:
     """A seat box's subtitle: the dealer button and the opener's mark."""
     marks = []
     if seat == view.dealer:
@@ -140,7 +140,7 @@ def seat_marks(view: SeatView, seat: int, lang: Language) -> str:
     return " · ".join(marks)
 
 
-def centre_text(view: SeatView, lang: Language) -> Text:
+def centre_text(view: SeatView | PublicView, lang: Language) -> Text:
     """The middle of the table: the pot, the bet to match, the phase."""
     text = Text(justify="center", no_wrap=True)
     text.append(f" {tr(lang, 'pot', pot=view.pot)} ", style="bold #1a1b26 on #e0af68")
