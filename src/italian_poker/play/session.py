@@ -127,8 +127,8 @@ def spectator_view(view: TableView) -> SeatView:
     """Deprecated (:meth:`Session.table_view` gives the observer's
     :class:`~italian_poker.engine.observer.PublicView`): ``view`` as a :class:`SeatView`
     holding only what anyone watching the table knows (no hand, no face-down discard, no kept
-    apart card, no legal action). Finished deals the human watched report this (their
-    ``FinishedDeal.view`` is a seat view); the seat is the first dealt in."""
+    apart card, no legal action), for a caller that needs the seat view's type; the seat is
+    ``view``'s, or the first dealt in."""
     rules = view.rules
     actions = tuple(
         action
@@ -356,13 +356,8 @@ class Session:
         )
 
     def _finish(self, completed: CompletedDeal) -> None:
-        human_view = self.human_view()
-        if human_view is not None:
-            view = human_view
-        else:
-            public = self.table.public_view()
-            assert public is not None
-            view = spectator_view(public)
+        view = self.table_view()
+        assert view is not None
         path: Path | None = None
         error: str | None = None
         if self.store is not None:

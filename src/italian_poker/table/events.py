@@ -17,7 +17,7 @@ from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Outcome
 from italian_poker.engine.hand_rank import HandRank, evaluate
 from italian_poker.engine.opening import OpeningRequirement
-from italian_poker.engine.view import SeatView
+from italian_poker.engine.observer import PublicView, SeatView
 
 
 class OverReason(StrEnum):
@@ -45,12 +45,12 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class FinishedDeal:
-    """A completed deal as the session reports it. ``view`` is the human's final view (or,
-    when the human was not dealt in, a spectator's view without any hidden card);
-    ``next_requirement`` is what the next deal needs to open."""
+    """A completed deal as a table reports it. ``view`` is the human's final view or, when
+    the human was not dealt in (or for a public log), the observer's :class:`PublicView`,
+    which has no hidden card; ``next_requirement`` is what the next deal needs to open."""
 
     number: int
-    view: SeatView
+    view: SeatView | PublicView
     human_in_deal: bool
     next_requirement: OpeningRequirement
     history_path: Path | None = None

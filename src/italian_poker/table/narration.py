@@ -30,6 +30,7 @@ from italian_poker.engine.hand_rank import (
     Tiebreak,
     best_ranks,
 )
+from italian_poker.engine.observer import SeatView
 from italian_poker.table.events import (
     Event,
     FinishedDeal,
@@ -216,11 +217,17 @@ def deal_report(deal: FinishedDeal, lang: Language) -> list[str]:
             )
         elif action.kind is ActionKind.MUCK:
             lines.append(tr(lang, "report_mucked", name=names[action.seat]))
-    mine = hand_rank(view) if deal.human_in_deal and view.seat not in view.shown else None
-    if mine is not None:
-        lines.append(
-            tr(lang, "report_your_hand", cards=cards_text(view.hand), category=mine.describe(lang))
-        )
+    if deal.human_in_deal and isinstance(view, SeatView) and view.seat not in view.shown:
+        mine = hand_rank(view)
+        if mine is not None:
+            lines.append(
+                tr(
+                    lang,
+                    "report_your_hand",
+                    cards=cards_text(view.hand),
+                    category=mine.describe(lang),
+                )
+            )
     if result.outcome is Outcome.WON:
         lines.extend(award_line(award, i, deal, lang) for i, award in enumerate(result.awards))
     elif result.outcome is Outcome.PASSED:
