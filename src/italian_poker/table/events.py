@@ -16,8 +16,8 @@ from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Outcome
 from italian_poker.engine.hand_rank import HandRank, evaluate
-from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.engine.observer import PublicView, SeatView
+from italian_poker.engine.opening import OpeningRequirement
 
 
 class OverReason(StrEnum):
