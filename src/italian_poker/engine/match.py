@@ -134,8 +134,10 @@ class Match:
 
     # --- seats ----------------------------------------------------------------------------
 
-    def _add_seat(self, name: str, stack: int, player_id: int | None) -> None:
-        """Check a new player and seat them after the last seat."""
+    def _add_seat(
+        self, name: str, stack: int, player_id: int | None, position: int | None = None
+    ) -> None:
+        """Check a new player and seat them after the last seat (or at ``position``)."""
         if not isinstance(name, str) or not name.strip():
             raise SeatError("a player needs a name")
         if any(s.name == name for s in self.seats):
@@ -149,7 +151,8 @@ class Match:
         if any(s.player_id == player_id for s in self.seats):
             raise SeatError(f"player id {player_id} is already seated")
         self._next_player_id = max(self._next_player_id, player_id + 1)
-        self.seats.append(Seat(name, stack, player_id=player_id))
+        seat = Seat(name, stack, player_id=player_id)
+        self.seats.insert(len(self.seats) if position is None else position, seat)
 
     def seat_of(self, player_id: int) -> Seat:
         """The seat of the player with ``player_id``."""
@@ -169,14 +172,19 @@ class Match:
         if self.phase in (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP):
             raise SeatError(f"{what} only between deals")
 
-    def join(self, name: str, stack: int, *, player_id: int | None = None) -> None:
-        """Seat a new player (between deals) after the last seat. ``player_id`` names the
-        person for good (default: the next unused id); a player coming back may be given
-        their own id again, never a seated player's."""
+    def join(
+        self, name: str, stack: int, *, player_id: int | None = None, position: int | None = None
+    ) -> None:
+        """Seat a new player (between deals) after the last seat, or before the seat now at
+        index ``position`` of :attr:`seats` (a table whose seats are numbered). ``player_id``
+        names the person for good (default: the next unused id); a player coming back may be
+        given their own id again, never a seated player's."""
         self._between_deals("players join")
         if len(self.seats) >= self.rules.players:
             raise SeatError(f"the table is full ({self.rules.players} seats)")
-        self._add_seat(name, stack, player_id)
+        if position is not None and not 0 <= position <= len(self.seats):
+            raise SeatError(f"a position is 0 to {len(self.seats)}, not {position!r}")
+        self._add_seat(name, stack, player_id, position)
         if not self._has_seat(self.dealer_name):
             self.dealer_name = name  # the button of an empty table goes to the first to sit
         self._update_over()
