@@ -1,8 +1,9 @@
-"""The WebSocket messages: the per-seat ``state`` built from a :class:`SeatView`, and the
-checks on what a client sends.
+"""The WebSocket messages: the per-seat ``state`` built from the public view of the deal
+(:class:`PublicView`, the observer's: it has no hidden card) and the seat's own
+:class:`SeatView`, and the checks on what a client sends.
 
 A seat's own cards come only from its own view; other seats' cards only from ``shown`` (the
-showdown). The Deal itself is never read here.
+showdown) of the public view. The Deal itself is never read here.
 
 Messages are encoded to JSON text once and the same text goes to every connection it is for:
 a change builds the public part of the ``state`` once (:func:`public_state`, with the log's
@@ -21,7 +22,7 @@ from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import ALL_CARDS, Card
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
-from italian_poker.engine.view import SeatView
+from italian_poker.engine.observer import PublicView
 from italian_poker.server.limits import MAX_INT, whole_number
 from italian_poker.server.table_state import Line, LogLine, TableState, TableStatus
 from italian_poker.table.vocabulary import ACTION_KEYS, Language, action_label, card_label
@@ -79,7 +80,7 @@ def _legal(options: tuple[LegalAction, ...]) -> list[dict[str, Any]]:
     ]
 
 
-def _seat_status(state: TableState, slot: int, public: SeatView | None) -> str:
+def _seat_status(state: TableState, slot: int, public: PublicView | None) -> str:
     seat = state.slots[slot]
     if seat is None:
         return "empty"

@@ -6,7 +6,9 @@ anyone told: each connected seat gets its own ``state`` built from its own view 
 part built and each message encoded once, the same text sent to all its connections). Bots, the
 turn timer (with time bank, then an automatic check or fold), players who dropped (seat kept
 for the grace period, then sat out) and the next deal are asyncio tasks that act through the
-same path.
+same path: a bot's turn and a turn that ran out are ``action`` events without an action, for
+the table's driver to play (:meth:`TableState.apply`), the bot's choice or the default action
+(:func:`~italian_poker.table.driver.default_action`) being written into the event.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.actions import Action
 from italian_poker.engine.errors import ItalianPokerError, SeatError
 from italian_poker.engine.history import HandHistory
 from italian_poker.engine.match import MatchPhase
+from italian_poker.engine.observer import SeatView
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
 from italian_poker.engine.seeds import derive_seed
@@ -44,9 +47,12 @@ from italian_poker.server.table_state import (
     EventKind,
     TableState,
     TableStatus,
-    auto_action,
+    action_payload,
     parse_action,
 )
+from italian_poker.table.driver import default_action
+
+_action_payload = action_payload
 
 BotFactory = Callable[[str, int | None], Policy]
 """Level name and seed -> a bot (:func:`italian_poker.analysis.bots.make_bot`)."""
@@ -181,11 +187,14 @@ class TableRuntime:
 
     # --- the one way to change a table ----------------------------------------------------
 
-    def _commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
-        """Check and apply an event, persist it, then tell everyone. Caller holds the lock."""
+    def _commit(
+        self, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None
+    ) -> Effects:
+        """Check and apply an event (``policy``: the bot whose turn an ``action`` without an
+        action is), persist it, then tell everyone. Caller holds the lock."""
         state = self.state
         seq = state.seq + 1
-        effects = state.apply(seq, kind, payload)
+        effects = state.apply(seq, kind, payload, policy)
         try:
             self.store.commit_event(
                 self.id,
@@ -480,37 +489,29 @@ class TableRuntime:
             slot = state.slots[seat]
             if state.seq != seq or state.actor_slot() != seat or slot is None or not slot.bot:
                 return
-            action = self._bot_action(seat, slot.bot, slot.player)
-            try:
-                self._commit(EventKind.ACTION, _action_payload(seat, action, auto=False))
-            except ItalianPokerError:
-                log.warning("table %s: bot %s chose %s, not allowed", self.id, seat, action)
-                self._commit(
-                    EventKind.ACTION,
-                    _action_payload(seat, auto_action(state.legal_actions()), auto=True),
-                )
+            # The driver asks the bot (Table.step); a choice the rules refuse is replaced by
+            # the default action, and the event says so.
+            payload: dict[str, Any] = {"seat": seat}
+            self._commit(EventKind.ACTION, payload, _Guarded(self, seat, self._bot(seat, slot)))
+            if payload.get("default"):
+                log.warning("table %s: bot %s chose an action not allowed", self.id, seat)
 
-    def _bot_action(self, seat: int, level: str, player: int) -> Action:
-        key = (seat, player)
+    def _bot(self, seat: int, slot: Any) -> Policy:
+        """The bot of ``slot`` (in ``seat``), made on its first turn."""
+        key = (seat, slot.player)
         bot = self.bots.get(key)
         if bot is None:
             seed = None
             if self.settings.seed is not None:
                 seed = derive_seed(self.settings.seed, "bot", self.id, seat)
-            bot = self.bots[key] = self.bot_factory(level, seed)
-        view = self.state.view(seat)
-        if view is None:
-            return auto_action(self.state.legal_actions())
-        try:
-            return bot.act(view)
-        except Exception:
-            log.exception("table %s: bot %s failed", self.id, seat)
-            return auto_action(self.state.legal_actions())
+            bot = self.bots[key] = self.bot_factory(slot.bot, seed)
+        return bot
 
     async def _auto_turn(self, seq: int, seat: int, delay: float, expired: bool = False) -> None:
-        """Check or fold for ``seat`` after ``delay``. The time the turn took is charged to
-        the bank as for any move; a turn whose seconds and bank ran out (``expired``) leaves
-        no bank."""
+        """The driver's default action for ``seat`` after ``delay`` (check, pass, decline,
+        stand pat, show, sit out, fold: :func:`~italian_poker.table.driver.default_action`).
+        The time the turn took is charged to the bank as for any move; a turn whose seconds
+        and bank ran out (``expired``) leaves no bank."""
         if delay:
             await asyncio.sleep(delay)
         async with self.lock:
@@ -520,8 +521,10 @@ class TableRuntime:
             bank = self._use_bank(seat)
             if expired and bank is not None:
                 bank = 0.0
-            action = auto_action(state.legal_actions())
-            self._commit(EventKind.ACTION, _action_payload(seat, action, True, bank))
+            payload: dict[str, Any] = {"seat": seat, "auto": True}
+            if bank is not None:
+                payload["bank"] = bank
+            self._commit(EventKind.ACTION, payload)
 
     async def _next_deal(self, seq: int, delay: float) -> None:
         if delay:
@@ -588,21 +591,15 @@ class TableRuntime:
             )
 
 
-def _action_payload(
-    seat: int, action: Action, auto: bool, bank: float | None = None
-) -> dict[str, Any]:
-    """The ``action`` event's payload; ``bank``: the seat's time bank left after it."""
-    payload: dict[str, Any] = {
-        "seat": seat,
-        "kind": action.kind.value,
-        "amount": action.amount,
-        "cards": [str(c) for c in action.cards],
-        "split": action.split,
-    }
-    if auto:
-        payload["auto"] = True
-    if bank is not None:
-        payload["bank"] = bank
-    if action.kind is ActionKind.DRAW and not action.cards:
-        payload["cards"] = []
-    return payload
+class _Guarded:
+    """A bot whose failure (an exception) is logged and answered with the default action."""
+
+    def __init__(self, runtime: TableRuntime, seat: int, bot: Policy) -> None:
+        self.runtime, self.seat, self.bot = runtime, seat, bot
+
+    def act(self, view: SeatView) -> Action:
+        try:
+            return self.bot.act(view)
+        except Exception:
+            log.exception("table %s: bot %s failed", self.runtime.id, self.seat)
+            return default_action(view.legal_actions)

@@ -4,12 +4,19 @@ Everything that changes a table is an event ``(seq, kind, payload)``; :meth:`Tab
 applies one, with the engine checking every action, and is the only way the state changes.
 A restarted server replays a table's events in order and arrives exactly where it was. No
 I/O here: the runtime persists each event before anyone hears of it.
+
+The match is played through the table driver (:class:`~italian_poker.table.driver.Table`):
+a person's action through :meth:`Table.act`, a bot's decision through :meth:`Table.step`
+and a turn that ran out through :meth:`Table.play_default`, the action played then being
+written into the event, so that a replay plays exactly what was played. Each seated person
+is the match's player of the same id (:attr:`Slot.player` is their ``player_id``): a seat, a
+player of the match and a seat of a deal are matched by that id, never by a name.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -18,12 +25,20 @@ from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card, parse_card
 from italian_poker.engine.deal import Deal
 from italian_poker.engine.errors import ItalianPokerError, SeatError
-from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
+from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
+from italian_poker.engine.observer import PublicView, SeatView, observe
 from italian_poker.engine.opening import OpeningRequirement, opening_requirement
+from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
-from italian_poker.engine.view import SeatView, seat_view
 from italian_poker.server.limits import MAX_CHIPS, whole_number
 from italian_poker.server.nicknames import nickname_key
+from italian_poker.table.driver import (
+    ActionTaken,
+    DefaultReason,
+    MakeUpAnswered,
+    Table,
+    default_action,
+)
 from italian_poker.table.events import Event, FinishedDeal
 from italian_poker.table.narration import Line as Line
 from italian_poker.table.narration import action_line, event_line, line, report_lines
@@ -64,7 +79,11 @@ class EventKind(StrEnum):
     began a deal (after the 5.5 make-ups), ``reshuffles`` (each a card order) when it made
     the discards be reshuffled into the stock (4.3). ``bank``: the seat's time bank left after
     the action (seats on the turn timer only; logs written before it was recorded lack it,
-    and the bank then stays as it was)."""
+    and the bank then stays as it was). An event the runtime makes without ``kind`` has the
+    table choose: the seat's bot (:meth:`TableState.apply`'s ``policy``), or else the default
+    action (:func:`~italian_poker.table.driver.default_action`, the turn ran out); the action
+    played is then written into it, with ``auto`` and ``default`` (``"timeout"`` or
+    ``"illegal"``: the bot's choice was not allowed) when it was the default."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,27 +140,17 @@ class Effects:
     deal_over: bool = False
 
 
-_AUTO_ORDER = (
-    ActionKind.CHECK,
-    ActionKind.PASS,
-    ActionKind.DECLINE,
-    ActionKind.FOLD,
-    ActionKind.SIT_OUT,
-    ActionKind.MUCK,
-    ActionKind.SHOW,
-    ActionKind.DRAW,
-)
+auto_action = default_action
+"""Deprecated: :func:`italian_poker.table.driver.default_action`, the one default action of
+every table (it shows at the showdown, where this used to muck)."""
 
+SEATED_BY_ID = "player_ids"
+"""The key a ``deal`` event gets (``true``) once its table seats the match's players by
+their stable id. A ``deal`` event of a log written before, which lacks it, seats them as the
+server did then (:meth:`TableState._reseat_as_before`), so that old logs replay alike."""
 
-def auto_action(legal: Sequence[LegalAction]) -> Action:
-    """The action taken for a player who does not act: check if allowed, else fold (or pass,
-    decline a blind, sit out a make-up, muck or show, stand pat at the draw)."""
-    kinds = {option.kind for option in legal}
-    for kind in _AUTO_ORDER:
-        if kind in kinds:
-            return Action(kind)
-    first = legal[0]
-    return Action(first.kind, first.min_amount)
+_LEGACY_IDS = 1 << 40
+"""Match ids given when re-seating as before: above any :attr:`Slot.player` (a seq)."""
 
 
 class TableState:
@@ -153,7 +162,12 @@ class TableState:
         self.options = options
         self.slots: list[Slot | None] = [None] * rules.players
         self.status = TableStatus.LOBBY
-        self.match: Match | None = None
+        self.table: Table | None = None
+        """The driver playing the match (from the first deal)."""
+        self._ids: dict[int, int] = {}
+        """The match id of a :attr:`Slot.player` where it is not that number (tables whose
+        log was written before the ids were stable, re-seated as then)."""
+        self._reseated = 0
         self.seq = 0
         self.log: deque[LogLine] = deque(maxlen=log_size)
         self.outcome: DealOutcome | None = None
@@ -174,6 +188,30 @@ class TableState:
         self._turn: TurnKey | None = None
 
     # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def match(self) -> Match | None:
+        """The match (from the first deal)."""
+        return self.table.match if self.table is not None else None
+
+    def match_id(self, slot: Slot) -> int:
+        """The match's ``player_id`` of the person in ``slot``."""
+        return self._ids.get(slot.player, slot.player)
+
+    def _slot_of_id(self, player_id: int) -> int | None:
+        """The seat of the match's player ``player_id``, if seated."""
+        for i, slot in enumerate(self.slots):
+            if slot is not None and self.match_id(slot) == player_id:
+                return i
+        return None
+
+    def _match_seat(self, slot: Slot) -> Seat | None:
+        """The match's seat of the person in ``slot``, if they have one."""
+        match = self.match
+        if match is None:
+            return None
+        player_id = self.match_id(slot)
+        return next((s for s in match.seats if s.player_id == player_id), None)
 
     @property
     def stack_default(self) -> int:
@@ -231,10 +269,11 @@ class TableState:
 
     def actor_slot(self) -> int | None:
         """The seat to act, if any."""
-        if self.match is None:
+        match = self.match
+        actor = None if match is None else match.actor
+        if match is None or actor is None:
             return None
-        actor = self.match.actor
-        return None if actor is None else self.slot_of(actor)
+        return self._slot_of_id(match.seat(actor).player_id)
 
     def turn_key(self) -> TurnKey | None:
         """The turn under way: (deal, seat to act, moves so far in the deal, or -1 during
@@ -292,15 +331,12 @@ class TableState:
         index = self.deal_index(slot)
         if match is None or match.deal is None or index is None:
             return None
-        return seat_view(match.deal, index)
+        return observe(match.deal, index)
 
-    def public_view(self) -> SeatView | None:
-        """A view of the current (or last) deal to read public facts from only (pot, bets,
-        stacks, folds, shown hands): callers never read its ``hand`` or legal actions."""
-        match = self.match
-        if match is None or match.deal is None:
-            return None
-        return seat_view(match.deal, 0)
+    def public_view(self) -> PublicView | None:
+        """What everyone may know of the current (or last) deal (the observer's public view,
+        which has no hidden card); None before the first deal."""
+        return self.table.public_view() if self.table is not None else None
 
     def stack(self, slot: int) -> int:
         """The chips in front of ``slot`` now."""
@@ -311,13 +347,14 @@ class TableState:
             return seat.chips_due
         match = self.match
         if match is not None:
-            live = match.phase is MatchPhase.IN_DEAL
-            if live and match.deal is not None and seat.nickname in match.deal_seats:
-                return match.deal.stacks[match.deal_seats.index(seat.nickname)]
-            for s in match.seats:
-                if s.name == seat.nickname:
-                    return s.stack
-            return 0
+            deal = match.deal
+            player_id = self.match_id(seat)
+            if match.phase is MatchPhase.IN_DEAL and deal is not None:
+                ids = deal.start.player_ids
+                if player_id in ids:
+                    return deal.stacks[ids.index(player_id)]
+            in_match = self._match_seat(seat)
+            return 0 if in_match is None else in_match.stack
         return seat.chips_due or 0
 
     def requirement(self) -> OpeningRequirement:
@@ -340,7 +377,7 @@ class TableState:
         return out
 
     def _in_match(self, slot: Slot) -> bool:
-        return self.match is not None and any(s.name == slot.nickname for s in self.match.seats)
+        return self._match_seat(slot) is not None
 
     def completed(self, hand: int) -> CompletedDeal | None:
         """The finished deal ``hand``."""
@@ -357,14 +394,21 @@ class TableState:
         for seq, kind, payload in recorded_deals(events):
             self.apply(seq, EventKind(kind), payload)
 
-    def apply(self, seq: int, kind: EventKind, payload: dict[str, Any]) -> Effects:
+    def apply(
+        self, seq: int, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None
+    ) -> Effects:
         """Apply event ``seq``. Raises a specific error (state unchanged) when the event is
         not allowed now. A live ``deal`` or ``action`` event gets ``deck`` added to
-        ``payload`` when it begins a deal, so that the log records the deck order."""
+        ``payload`` when it begins a deal, so that the log records the deck order; an
+        ``action`` without ``kind`` gets the action played: ``policy``'s (the seat's bot),
+        or the default action."""
         if seq != self.seq + 1:
             raise ValueError(f"event {seq} out of order after {self.seq}")
-        handler = getattr(self, f"_on_{kind.value}")
-        effects: Effects = handler(payload)
+        if kind is EventKind.ACTION:
+            effects = self._on_action(payload, policy)
+        else:
+            handler = getattr(self, f"_on_{kind.value}")
+            effects = handler(payload)
         self.seq = seq
         key = self.turn_key()
         if key != self._turn:
@@ -379,8 +423,9 @@ class TableState:
         seat, nickname, bot = int(payload["seat"]), str(payload["nickname"]), payload["bot"]
         if not 0 <= seat < len(self.slots) or self.slots[seat] is not None:
             raise SeatError(f"seat {seat + 1} is not free")
+        match = self.match
         if self.slot_of(nickname) is not None or (
-            self.in_deal and self.match is not None and nickname in self.match.deal_seats
+            self.in_deal and match is not None and nickname in match.deal_seats
         ):
             raise SeatError(f"the nickname {nickname!r} is taken at this table")
         stack = self.stack_default
@@ -395,7 +440,8 @@ class TableState:
         if slot is None:
             raise SeatError(f"seat {seat + 1} is empty")
         match = self.match
-        if self.in_deal and match is not None and slot.nickname in match.deal_seats:
+        deal = None if match is None else match.deal
+        if self.in_deal and deal is not None and self.match_id(slot) in deal.start.player_ids:
             slot.leaving = True
             return Effects([line("table_leave_after_deal", name=slot.nickname)])
         return self._remove(seat)
@@ -404,8 +450,9 @@ class TableState:
         slot = self.slots[seat]
         assert slot is not None
         amount = self.stack(seat)
-        if self.match is not None and self._in_match(slot):
-            self.match.leave(slot.nickname)
+        in_match = self._match_seat(slot)
+        if self.match is not None and in_match is not None:
+            self.match.leave(in_match.name)
         self.slots[seat] = None
         self.banks.pop(seat, None)
         said = line("table_leave", name=slot.nickname)
@@ -467,14 +514,24 @@ class TableState:
             raise SeatError("the game is not in play")
         if self.in_deal:
             raise SeatError("a deal is already under way")
-        self._reconcile()
-        match = self.match
-        assert match is not None
+        # A deal event stored before the match's ids were stable (it has the deck, and not
+        # the key) seats the players as the server did then.
+        if "deck" in payload and not payload.get(SEATED_BY_ID):
+            self._reseat_as_before()
+        else:
+            if self.match is not None and len(self.dealable()) < 2:
+                # Refused before the seats change: a refused event changes nothing.
+                raise SeatError("fewer than two players can be dealt in: the match is over")
+            self._reconcile()
+            payload[SEATED_BY_ID] = True
+        table = self.table
+        assert table is not None
+        match = table.match
         seed = payload.get("seed")
         deck = payload.get("deck")
         cards = tuple(parse_card(c) for c in deck) if deck else None
         reshuffles = [tuple(parse_card(c) for c in r) for r in payload.get("reshuffles") or ()]
-        match.start_deal(
+        table.start_deal(
             deck=cards, seed=None if seed is None else int(seed), reshuffles=reshuffles
         )
         self.outcome = None
@@ -487,25 +544,44 @@ class TableState:
         self._after(payload, effects)
         return effects
 
-    def _on_action(self, payload: dict[str, Any]) -> Effects:
-        match = self.match
-        if match is None or not self.in_deal:
+    def _on_action(self, payload: dict[str, Any], policy: Policy | None = None) -> Effects:
+        table = self.table
+        if table is None or not self.in_deal:
             raise SeatError("no deal is under way")
+        match = table.match
         seat = int(payload["seat"])
         slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
-        if slot is None:
+        in_match = None if slot is None else self._match_seat(slot)
+        if slot is None or in_match is None:
             raise SeatError(f"seat {seat + 1} is empty")
-        action = Action(
-            ActionKind(payload["kind"]),
-            None if payload.get("amount") is None else int(payload["amount"]),
-            tuple(parse_card(c) for c in payload.get("cards") or ()),
-            bool(payload.get("split", False)),
-        )
         bank = _bank(payload)
-        in_deal = match.phase is MatchPhase.IN_DEAL
-        deal = match.deal if in_deal else None
+        chosen = "kind" not in payload
+        action = None if chosen else _payload_action(payload)
+        if chosen and match.actor != in_match.name:
+            raise SeatError(f"it is not seat {seat + 1}'s turn")
+        deal = match.deal if match.phase is MatchPhase.IN_DEAL else None
         reshuffled = len(deal.reshuffles) if deal is not None else 0
-        match.apply(action, player=slot.nickname)
+        if action is not None:
+            events = table.act(in_match.name, action)
+        elif policy is not None:
+            table.policies = {in_match.name: policy}
+            try:
+                events = table.step()
+            finally:
+                table.policies = {}
+        else:
+            events = table.play_default(DefaultReason.TIMEOUT)
+        played = events[0]
+        assert isinstance(played, ActionTaken | MakeUpAnswered)
+        if action is None:
+            # Written into the event, which a replay plays as it is.
+            action = played.action
+            auto = played.default is not None or bool(payload.get("auto"))
+            filled = _action_payload(seat, action, auto, bank)
+            if played.default is not None:
+                filled["default"] = played.default.value
+            payload.clear()
+            payload.update(filled)
         if deal is not None and len(deal.reshuffles) > reshuffled:
             payload.setdefault(
                 "reshuffles", [[str(c) for c in r] for r in deal.reshuffles[reshuffled:]]
@@ -513,23 +589,10 @@ class TableState:
         if bank is not None:
             self.banks[seat] = bank
         effects = Effects()
-        recorded = action
-        if in_deal and match.deal is not None:
-            record = self._last_record()
-            if record is not None:
-                recorded = record
+        recorded = played.action if isinstance(played, ActionTaken) else action
         self._describe(slot, recorded, effects, auto=bool(payload.get("auto")))
         self._after(payload, effects)
         return effects
-
-    def _last_record(self) -> Action | None:
-        match = self.match
-        assert match is not None
-        if match.phase is MatchPhase.IN_DEAL and match.deal is not None and match.deal.actions:
-            return match.deal.actions[-1].action
-        if match.completed:
-            return match.completed[-1].actions[-1].action if match.completed[-1].actions else None
-        return None
 
     def _describe(self, slot: Slot, action: Action, effects: Effects, *, auto: bool) -> None:
         face_up = self.rules.discards_face_up
@@ -569,7 +632,7 @@ class TableState:
         deal = match.deal
         assert deal is not None
         self._dealt = deal
-        slots = [self.slot_of(name) for name in match.deal_seats]
+        slots = [self._slot_of_id(player_id) for player_id in deal.start.player_ids]
         self.deal_slots = [s for s in slots if s is not None]
         players = tuple(slot.player for s in self.deal_slots if (slot := self.slots[s]))
         recorded = payload.get("players")
@@ -584,7 +647,8 @@ class TableState:
         """A deal ended: its narration, the ledger results, and seats leaving."""
         match = self.match
         assert match is not None and match.deal is not None
-        view = seat_view(match.deal, 0)
+        view = self.public_view()
+        assert view is not None
         finished = FinishedDeal(completed.number, view, False, self.requirement())
         lines = report_lines(finished)
         result = completed.result
@@ -609,26 +673,71 @@ class TableState:
                 effects.ledger.extend(removed.ledger)
                 effects.lines.extend(removed.lines)
 
-    def _reconcile(self) -> None:
-        """Bring the match's seats in line with the table's (between deals): new players,
-        adjusted stacks, sitting out, in seat order; the dealer button stays where it is."""
-        target: list[tuple[str, int, bool]] = []
+    def _target(self) -> list[tuple[int, Slot, int]]:
+        """Who is to be seated in the match for the next deal, in seat order: (seat, slot,
+        chips); a busted player is back only when the host gives them chips."""
+        target: list[tuple[int, Slot, int]] = []
         for i, slot in enumerate(self.slots):
             if slot is None or slot.leaving:
                 continue
             if slot.chips_due is None and not self._in_match(slot):
-                continue  # busted: back only when the host gives chips
-            target.append((slot.nickname, self.stack(i), slot.sitting_out))
-        match = self.match
-        if match is None:
+                continue
+            target.append((i, slot, self.stack(i)))
+        return target
+
+    def _reconcile(self) -> None:
+        """Bring the match's seats in line with the table's (between deals), through the
+        match's seating: newcomers join where they sit, each by their own id; stacks the host
+        set and sitting out follow; the dealer button stays where it is."""
+        target = self._target()
+        table = self.table
+        if table is None:
             if len(target) < 2:
                 raise SeatError("at least two players are needed")
-            match = Match(self.rules, [(n, s) for n, s, _ in target])
-            self.match = match
+            seats = [(slot.nickname, chips, self.match_id(slot)) for _, slot, chips in target]
+            table = self.table = Table(Match(self.rules, seats))
+        match = table.match
+        wanted = {self.match_id(slot) for _, slot, _ in target}
+        for gone in [s for s in match.seats if s.player_id not in wanted]:
+            match.leave(gone.name)
+        for index, (_, slot, chips) in enumerate(target):
+            seat = self._match_seat(slot)
+            if seat is None:
+                match.join(slot.nickname, chips, player_id=self.match_id(slot), position=index)
+                seat = match.seats[index]
+            # The match has no way to set a stack: the host's adjustment is written into the
+            # seat (between deals, as the match would between two deals).
+            seat.stack = chips
+            if slot.sitting_out and not seat.sitting_out:
+                match.sit_out(seat.name)
+            elif seat.sitting_out and not slot.sitting_out:
+                match.sit_in(seat.name)
+        self._chips_settled()
+
+    def _chips_settled(self) -> None:
+        """Every seat's chips are the match's now."""
+        for taken in self.slots:
+            if taken is not None:
+                taken.chips_due = None
+
+    def _reseat_as_before(self) -> None:
+        """:meth:`_reconcile` as the server did it before the match's ids were stable, for a
+        ``deal`` event of such a log: any change seated everyone again under new ids (so a
+        parol pot's 5.5 dues, kept by id, were forgotten) and put the button back by hand.
+        Kept so that those logs replay to the same state; live deals never come here."""
+        target = self._target()
+        wanted = [(slot, chips, slot.sitting_out) for _, slot, chips in target]
+        table = self.table
+        if table is None:
+            if len(wanted) < 2:
+                raise SeatError("at least two players are needed")
+            seats = [(slot.nickname, chips, self.match_id(slot)) for slot, chips, _ in wanted]
+            table = self.table = Table(Match(self.rules, seats))
+        match = table.match
         current = [(s.name, s.stack, s.sitting_out) for s in match.seats]
-        if current != target:
+        if current != [(slot.nickname, chips, out) for slot, chips, out in wanted]:
             dealer = match.dealer_name
-            names = [n for n, _, _ in target]
+            names = [slot.nickname for slot, _, _ in wanted]
             if dealer not in names:
                 order = [slot.nickname if slot else None for slot in self.slots]
                 start = order.index(dealer) if dealer in order else 0
@@ -636,15 +745,15 @@ class TableState:
                 dealer = next((n for n in ring if n in names), names[0] if names else dealer)
             for seat in list(match.seats):
                 match.leave(seat.name)
-            for name, stack, out in target:
-                match.join(name, stack)
+            for slot, chips, out in wanted:
+                self._ids[slot.player] = _LEGACY_IDS + self._reseated
+                self._reseated += 1
+                match.join(slot.nickname, chips, player_id=self.match_id(slot))
                 if out:
-                    match.sit_out(name)
+                    match.sit_out(slot.nickname)
             if dealer in names:
                 match.dealer_name = dealer
-        for slot in self.slots:
-            if slot is not None:
-                slot.chips_due = None
+        self._chips_settled()
 
 
 def _bank(payload: dict[str, Any]) -> float | None:
@@ -677,6 +786,37 @@ def recorded_deals(
                 deal["reshuffles"] = [*deal.get("reshuffles", ()), *payload["reshuffles"]]
         out.append((seq, kind, payload))
     return out
+
+
+def _payload_action(payload: dict[str, Any]) -> Action:
+    """The action an ``action`` event's payload records."""
+    return Action(
+        ActionKind(payload["kind"]),
+        None if payload.get("amount") is None else int(payload["amount"]),
+        tuple(parse_card(c) for c in payload.get("cards") or ()),
+        bool(payload.get("split", False)),
+    )
+
+
+def action_payload(
+    seat: int, action: Action, auto: bool, bank: float | None = None
+) -> dict[str, Any]:
+    """The ``action`` event's payload; ``bank``: the seat's time bank left after it."""
+    payload: dict[str, Any] = {
+        "seat": seat,
+        "kind": action.kind.value,
+        "amount": action.amount,
+        "cards": [str(c) for c in action.cards],
+        "split": action.split,
+    }
+    if auto:
+        payload["auto"] = True
+    if bank is not None:
+        payload["bank"] = bank
+    return payload
+
+
+_action_payload = action_payload
 
 
 def parse_action(data: dict[str, Any]) -> Action:

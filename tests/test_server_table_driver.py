@@ -1,0 +1,282 @@
+"""The server's table runs on the one table driver (table/driver.py): a turn that ran out plays
+the driver's default action, a bot's illegal answer is replaced by it, the public part of the
+state is the observer's public view, and every person is the match's player of their own id
+(a newcomer who takes a departed player's name is someone else). Logs written before the ids
+were stable still replay as they were played."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from fastapi.testclient import TestClient
+from server_fixtures import bearer, connect, create_table, hello, next_message
+
+from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.deal import Outcome, Phase
+from italian_poker.engine.match import MatchPhase
+from italian_poker.engine.observer import PublicView, SeatView
+from italian_poker.engine.rules import preset
+from italian_poker.server.app import create_app
+from italian_poker.server.protocol import Clock, LogText, public_state, state_text
+from italian_poker.server.settings import ServerSettings
+from italian_poker.server.table_state import (
+    SEATED_BY_ID,
+    EventKind,
+    TableState,
+    action_payload,
+    auto_action,
+)
+from italian_poker.table.driver import default_action
+
+NAMES = ("Anna", "Bruno", "Carla", "Dino")
+
+
+def _apply(state: TableState, kind: EventKind, payload: dict[str, Any], **kw: Any) -> Any:
+    return state.apply(state.seq + 1, kind, payload, **kw)
+
+
+def _table(players: int = 3, name: str = "standard", stack: int = 200) -> TableState:
+    options = {"preset": name, "seats": players, "stack": stack, "turn_seconds": None}
+    state = TableState("T", preset(name, players=players), options)
+    for seat in range(players):
+        _apply(state, EventKind.SEAT, {"seat": seat, "nickname": NAMES[seat], "bot": None})
+    _apply(state, EventKind.START, {})
+    return state
+
+
+def _passive(state: TableState, rng: random.Random) -> dict[str, Any]:
+    """A cheap legal move for the seat to act (a draw stands pat)."""
+    actor = state.actor_slot()
+    assert actor is not None
+    legal = state.legal_actions()
+    kinds = {option.kind for option in legal}
+    for kind in (ActionKind.CHECK, ActionKind.CALL, ActionKind.OPEN, ActionKind.DRAW):
+        if kind in kinds:
+            option = next(o for o in legal if o.kind is kind)
+            return action_payload(actor, Action(kind, option.min_amount), False)
+    option = rng.choice(legal)
+    return action_payload(actor, Action(option.kind, option.min_amount), False)
+
+
+def _until(state: TableState, wanted: Any, seed: int = 1, limit: int = 3000) -> None:
+    """Play cheaply (dealing as needed) until ``wanted(state)``."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if wanted(state):
+            return
+        if state.actor_slot() is None:
+            _apply(state, EventKind.DEAL, {"seed": rng.randrange(1 << 40)})
+        else:
+            _apply(state, EventKind.ACTION, _passive(state, rng))
+    raise AssertionError("never got there")
+
+
+def _muck_or_show(state: TableState) -> bool:
+    kinds = {option.kind for option in state.legal_actions()}
+    return {ActionKind.SHOW, ActionKind.MUCK} <= kinds
+
+
+def test_a_turn_that_ran_out_plays_the_drivers_default_action() -> None:
+    state = _table()
+    rng = random.Random(5)
+    played = 0
+    for _ in range(400):
+        actor = state.actor_slot()
+        if actor is None:
+            _apply(state, EventKind.DEAL, {"seed": rng.randrange(1 << 40)})
+            continue
+        expected = default_action(state.legal_actions())
+        payload: dict[str, Any] = {"seat": actor, "auto": True, "bank": 3.5}
+        effects = _apply(state, EventKind.ACTION, payload)
+        assert payload["kind"] == expected.kind.value and payload["auto"] is True
+        assert payload["default"] == "timeout" and payload["bank"] == 3.5
+        assert effects.lines and "(automatic)" in effects.lines[0].en
+        played += 1
+    assert played > 100
+
+
+def test_at_the_showdown_the_default_shows_where_the_old_default_mucked() -> None:
+    state = _table()
+    _until(state, _muck_or_show)
+    assert default_action(state.legal_actions()).kind is ActionKind.SHOW
+    assert auto_action is default_action  # the deprecated name is the driver's default
+    payload: dict[str, Any] = {"seat": state.actor_slot(), "auto": True}
+    _apply(state, EventKind.ACTION, payload)
+    assert payload["kind"] == "show"
+
+
+class _Illegal:
+    """A bot that always answers with a raise no table allows."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def act(self, view: SeatView) -> Action:
+        self.asked += 1
+        return Action(ActionKind.RAISE, 10**6)
+
+
+def test_a_bot_answering_illegally_gets_the_default_action() -> None:
+    state = _table()
+    _apply(state, EventKind.DEAL, {"seed": 3})
+    bot = _Illegal()
+    for _ in range(5):
+        actor = state.actor_slot()
+        if actor is None:
+            break
+        expected = default_action(state.legal_actions())
+        payload: dict[str, Any] = {"seat": actor}
+        effects = _apply(state, EventKind.ACTION, payload, policy=bot)
+        assert payload["kind"] == expected.kind.value
+        assert payload["auto"] is True and payload["default"] == "illegal"
+        assert "(automatic)" in effects.lines[0].en
+    assert bot.asked >= 1
+
+
+def test_a_bot_playing_legally_is_recorded_as_its_own_move() -> None:
+    class Checker:
+        def act(self, view: SeatView) -> Action:
+            return default_action(view.legal_actions)
+
+    state = _table()
+    _apply(state, EventKind.DEAL, {"seed": 3})
+    payload: dict[str, Any] = {"seat": state.actor_slot()}
+    effects = _apply(state, EventKind.ACTION, payload, policy=Checker())
+    assert "auto" not in payload and "default" not in payload and "kind" in payload
+    assert "(automatic)" not in effects.lines[0].en
+
+
+def test_public_state_holds_no_hidden_card_while_seats_are_dealt_in() -> None:
+    state = _table()
+    _apply(state, EventKind.DEAL, {"seed": 8})
+    match = state.match
+    assert match is not None and match.deal is not None
+    for _ in range(40):
+        if match.phase is not MatchPhase.IN_DEAL or match.deal.phase is Phase.SHOWDOWN:
+            break
+        public = state.public_view()
+        assert isinstance(public, PublicView) and not hasattr(public, "hand")
+        part = public_state(
+            state, invite="i", connected={0}, clock=Clock(None, None), log=LogText()
+        )
+        text = part.table + part.before_seats + "".join(part.seat_texts) + part.after_legal
+        for entry in part.seats:
+            assert entry["cards"] is None and entry["cards_label"] is None
+        for hand in match.deal.hands:
+            for card in hand:
+                assert f'"{card}"' not in text
+        # Each seat still sees its own cards, and only those.
+        for seat in range(3):
+            seats = json.loads(state_text(part, seat, host=False))["state"]["seats"]
+            own = state.view(seat)
+            assert own is not None
+            assert seats[seat]["cards"] == ([str(c) for c in own.hand] if own.hand else None)
+            assert all(s["cards"] is None for i, s in enumerate(seats) if i != seat)
+        _apply(state, EventKind.ACTION, _passive(state, random.Random(0)))
+
+
+def test_a_newcomer_with_a_departed_players_name_gets_a_new_player_id() -> None:
+    state = _table()
+    _until(state, lambda s: s.hand == 1 and not s.in_deal)
+    first = state.slots[1]
+    assert first is not None and first.nickname == "Bruno"
+    match = state.match
+    assert match is not None and match.seat("Bruno").player_id == first.player
+    assert match.completed[0].start.player_ids[1] == first.player
+    _apply(state, EventKind.UNSEAT, {"seat": 1})
+    _apply(state, EventKind.SEAT, {"seat": 1, "nickname": "Bruno", "bot": None})
+    newcomer = state.slots[1]
+    assert newcomer is not None and newcomer.player != first.player
+    _apply(state, EventKind.DEAL, {"seed": 4})
+    assert match.seat("Bruno").player_id == newcomer.player
+    deal = match.deal
+    assert deal is not None and newcomer.player in deal.start.player_ids
+    assert first.player not in deal.start.player_ids
+    assert state.hands_played(first.player) == [1]
+    assert state.hands_played(newcomer.player) == []
+    # The newcomer sits where their seat is: in table order between Anna and Carla.
+    assert [s.name for s in match.seats] == ["Anna", "Bruno", "Carla"]
+
+
+def _parol_then_a_newcomer() -> tuple[TableState, list[tuple[int, str, dict[str, Any]]]]:
+    """Three players play to a parol (5.4(a)) at a four-seat table; a fourth sits down and
+    the next deal is dealt. Returns the table and its log."""
+    state = TableState("T", preset("standard", players=4), {"stack": 200, "seats": 4})
+    events: list[tuple[int, str, dict[str, Any]]] = []
+
+    def record(kind: EventKind, payload: dict[str, Any]) -> None:
+        _apply(state, kind, payload)
+        events.append((state.seq, kind.value, json.loads(json.dumps(payload))))
+
+    for seat in range(3):
+        record(EventKind.SEAT, {"seat": seat, "nickname": NAMES[seat], "bot": None})
+    record(EventKind.START, {})
+    rng = random.Random(2)
+    while True:
+        match = state.match
+        if match is not None and match.completed:
+            if match.completed[-1].result.outcome is Outcome.PAROL:
+                break
+            assert len(match.completed) < 200, "no parol"
+        actor = state.actor_slot()
+        if actor is None:
+            record(EventKind.DEAL, {"seed": rng.randrange(1 << 40)})
+        elif any(o.kind is ActionKind.PAROL for o in state.legal_actions()):
+            record(EventKind.ACTION, action_payload(actor, Action(ActionKind.PAROL), False))
+        else:
+            record(EventKind.ACTION, _passive(state, rng))
+    record(EventKind.SEAT, {"seat": 3, "nickname": "Dino", "bot": None})
+    record(EventKind.DEAL, {"seed": 77})
+    return state, events
+
+
+def _replayed(events: list[tuple[int, str, dict[str, Any]]]) -> TableState:
+    state = TableState("T", preset("standard", players=4), {"stack": 200, "seats": 4})
+    state.replay(events)
+    return state
+
+
+def test_parol_dues_survive_a_newcomer_and_old_logs_replay_as_they_were_played() -> None:
+    state, events = _parol_then_a_newcomer()
+    match = state.match
+    assert match is not None
+    # Players who stayed in the abandoned hand have paid toward the carried pot, by id: only
+    # the newcomer owes (5.5). (The server used to seat everyone again under new ids at any
+    # change of seats, and so asked every player for the whole stake again.)
+    deal = match.deal
+    assert match.phase is MatchPhase.IN_DEAL and deal is not None
+    owed = dict(zip(deal.start.names, deal.start.makeups, strict=True))
+    assert owed == {"Anna": 0, "Bruno": 0, "Carla": 0, "Dino": owed["Dino"]} and owed["Dino"] > 0
+    assert events[-1][2][SEATED_BY_ID] is True
+    again = _replayed(events)
+    same = public_state(again, invite="i", connected=set(), clock=Clock(None, None), log=LogText())
+    live = public_state(state, invite="i", connected=set(), clock=Clock(None, None), log=LogText())
+    assert same.seat_texts == live.seat_texts and same.before_seats == live.before_seats
+    # The same log as written before the ids were stable: its deal events lack the key, and
+    # it replays as the server played it then, every player owing the stake again.
+    old = [
+        (seq, kind, {k: v for k, v in payload.items() if k != SEATED_BY_ID})
+        for seq, kind, payload in events
+    ]
+    legacy = _replayed(old).match
+    assert legacy is not None and legacy.phase is MatchPhase.IN_DEAL and legacy.deal is not None
+    assert legacy.deal.start.makeups == (owed["Dino"],) * 4
+
+
+def test_a_live_bot_answering_illegally_is_played_the_default(settings: ServerSettings) -> None:
+    """Through the runtime: the bot's turn goes through the driver, whose default action is
+    played for it and narrated as automatic (the game goes on)."""
+    with TestClient(create_app(settings, lambda level, seed: _Illegal())) as client:
+        table = create_table(client)
+        invite, host = table["invite"], bearer(table["host_token"])
+        added = client.post(f"/api/tables/{invite}/bots", json={"level": "simple"}, headers=host)
+        assert added.status_code == 201, added.text
+        with connect(client, invite, "") as ws:
+            hello(ws, table["player_token"])
+            assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
+            automatic = next_message(ws, "event")
+            while "(automatic)" not in automatic["en"]:
+                automatic = next_message(ws, "event")
+            assert automatic["en"].startswith("Bot")

@@ -1,0 +1,74 @@
+"""The WebSocket's wire format, pinned: a short seeded game (one person, two bots, the
+fixtures' seed) sends exactly the messages, byte for byte, that the server sent when this
+test was written. A change to what a message holds, or to the order members are written in,
+fails here; update the digest only for a change to the wire format made on purpose."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+from server_fixtures import RECEIVE_SECONDS, bearer, connect, create_table, passive_action
+from starlette.testclient import WebSocketTestSession
+
+HANDS = 3
+"""The game is followed until the state of this deal's first message."""
+
+DIGEST = "c57271e7944e4328ed4d2a3e88de85e1a4497ac42959f4ee3e4639a55879006b"
+COUNT = 73
+
+
+def _texts(ws: WebSocketTestSession) -> str:
+    async def receive() -> Any:
+        with anyio.move_on_after(RECEIVE_SECONDS):
+            return await ws._send_rx.receive()
+        return None
+
+    message = ws.portal.call(receive)
+    if message is None or message["type"] != "websocket.send":
+        pytest.fail(f"the server sent nothing (or closed): {message!r}")
+    return str(message["text"])
+
+
+def _game(client: TestClient) -> list[str]:
+    table = create_table(client)
+    invite = table["invite"]
+    host = bearer(table["host_token"])
+    for _ in range(2):
+        added = client.post(f"/api/tables/{invite}/bots", json={"level": "simple"}, headers=host)
+        assert added.status_code == 201, added.text
+    texts: list[str] = []
+    with connect(client, invite, "") as ws:
+        ws.send_json({"type": "hello", "token": table["player_token"]})
+        texts.append(_texts(ws))
+        started = client.post(f"/api/tables/{invite}/start", headers=host)
+        assert started.status_code == 200, started.text
+        while True:
+            text = _texts(ws)
+            texts.append(text)
+            message = json.loads(text)
+            if message["type"] != "state":
+                continue
+            if message["hand"] == HANDS:
+                break
+            state = message["state"]
+            if state["to_act"] == 0 and state["legal"]:
+                ws.send_json(
+                    {
+                        "type": "action",
+                        "hand": message["hand"],
+                        "seq": message["seq"],
+                        "action": passive_action(message),
+                    }
+                )
+    return [text.replace(invite, "INVITE") for text in texts]
+
+
+def test_a_seeded_game_sends_the_same_messages(client: TestClient) -> None:
+    texts = _game(client)
+    digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()
+    assert (len(texts), digest) == (COUNT, DIGEST)
