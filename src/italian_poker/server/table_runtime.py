@@ -45,6 +45,7 @@ from italian_poker.server.store import Store, StoredTable
 from italian_poker.server.table_state import (
     Effects,
     EventKind,
+    Slot,
     TableState,
     TableStatus,
     action_payload,
@@ -496,15 +497,16 @@ class TableRuntime:
             if payload.get("default"):
                 log.warning("table %s: bot %s chose an action not allowed", self.id, seat)
 
-    def _bot(self, seat: int, slot: Any) -> Policy:
-        """The bot of ``slot`` (in ``seat``), made on its first turn."""
+    def _bot(self, seat: int, slot: Slot) -> Policy:
+        """The bot of ``slot`` (a bot's seat: ``slot.bot`` its level), made on its first
+        turn."""
         key = (seat, slot.player)
         bot = self.bots.get(key)
         if bot is None:
             seed = None
             if self.settings.seed is not None:
                 seed = derive_seed(self.settings.seed, "bot", self.id, seat)
-            bot = self.bots[key] = self.bot_factory(slot.bot, seed)
+            bot = self.bots[key] = self.bot_factory(slot.bot or "", seed)
         return bot
 
     async def _auto_turn(self, seq: int, seat: int, delay: float, expired: bool = False) -> None:
