@@ -280,3 +280,22 @@ def test_a_live_bot_answering_illegally_is_played_the_default(settings: ServerSe
             while "(automatic)" not in automatic["en"]:
                 automatic = next_message(ws, "event")
             assert automatic["en"].startswith("Bot")
+
+
+def test_a_newcomer_does_not_inherit_the_button_by_a_departed_players_name() -> None:
+    state = _table(players=3)
+    _until(state, lambda s: s.hand == 1 and not s.in_deal)
+    match = state.match
+    assert match is not None
+    holder = match.dealer_name
+    for seat in range(3):
+        _apply(state, EventKind.UNSEAT, {"seat": seat})
+    _apply(state, EventKind.SEAT, {"seat": 0, "nickname": "Zoe", "bot": None})
+    _apply(state, EventKind.SEAT, {"seat": 2, "nickname": holder, "bot": None})
+    _apply(state, EventKind.DEAL, {"seed": 5})
+    deal = match.deal
+    assert deal is not None
+    # The emptied table's button goes to the first seat taken in table order (Zoe's); the
+    # deal begins from there, whatever the newcomer in seat 3 is called.
+    assert deal.start.names == ("Zoe", holder)
+    assert deal.start.names[deal.start.dealer] == "Zoe"
