@@ -202,13 +202,43 @@ def _chips(value: object) -> bool:
     return type(value) is int and value >= 0
 
 
+# Each check below is one loop, not a generator under all() or a function mapped over the
+# values: every deal is checked as it begins.
+
+
+def _all_chips(values: tuple[object, ...]) -> bool:
+    """Whether every one of ``values`` is a whole number of chips, 0 or more."""
+    for value in values:  # noqa: SIM110 (a loop: no generator per deal)
+        if type(value) is not int or value < 0:
+            return False
+    return True
+
+
+def _all_names(values: tuple[object, ...]) -> bool:
+    """Whether every one of ``values`` is a player name (a ``str`` not all blanks)."""
+    for value in values:  # noqa: SIM110 (a loop: no generator per deal)
+        if type(value) is not str or not value.strip():
+            return False
+    return True
+
+
+def _all_cards(values: object) -> bool:
+    """Whether ``values`` is a tuple or list of :class:`Card`."""
+    if not isinstance(values, tuple | list):
+        return False
+    for value in values:  # noqa: SIM110 (a loop: no generator per deal)
+        if type(value) is not Card:
+            return False
+    return True
+
+
 def check_start(start: DealStart) -> None:
     """Raise :class:`DealStartError` unless every value of ``start`` is one a deal can begin
     from (the stacked deck is checked against the deck when the deal is made)."""
     if not isinstance(start.rules, Rules):
         raise DealStartError(f"rules must be a Rules, not {start.rules!r}")
     names = start.names
-    if type(names) is not tuple or not all(type(x) is str and x.strip() for x in names):
+    if type(names) is not tuple or not _all_names(names):
         raise DealStartError(f"names must be a tuple of player names, not {names!r}")
     n = len(names)
     if n < 2 or n > 9:
@@ -216,7 +246,7 @@ def check_start(start: DealStart) -> None:
     if len(set(names)) != n:
         raise DealStartError("player names must be different")
     stacks = start.stacks
-    if type(stacks) is not tuple or len(stacks) != n or not all(map(_chips, stacks)):
+    if type(stacks) is not tuple or len(stacks) != n or not _all_chips(stacks):
         raise DealStartError(
             f"give one stack per player, each a whole number of chips (0 or more): {stacks!r}"
         )
@@ -227,9 +257,7 @@ def check_start(start: DealStart) -> None:
             f"chips carried must be a whole number of chips (0 or more), not {start.carried!r}"
         )
     makeups = start.makeups
-    if type(makeups) is not tuple or (
-        makeups and (len(makeups) != n or not all(map(_chips, makeups)))
-    ):
+    if type(makeups) is not tuple or (makeups and (len(makeups) != n or not _all_chips(makeups))):
         raise DealStartError(
             f"give one make-up contribution per player, each a whole number of chips "
             f"(0 or more): {makeups!r}"
@@ -241,23 +269,16 @@ def check_start(start: DealStart) -> None:
     if type(start.blinds_allowed) is not bool:
         raise DealStartError(f"blinds_allowed is True or False, not {start.blinds_allowed!r}")
     ids = start.player_ids
-    if (
-        type(ids) is not tuple
-        or len(ids) != n
-        or len(set(ids)) != n
-        or not all(type(i) is int and i >= 0 for i in ids)
-    ):
+    if type(ids) is not tuple or len(ids) != n or not _all_chips(ids) or len(set(ids)) != n:
         raise DealStartError(f"give one different player id (0 or more) per player: {ids!r}")
     if start.seed is not None and type(start.seed) is not int:
         raise DealStartError(f"a seed is a whole number, not {start.seed!r}")
     deck = start.deck
-    if deck is not None and (
-        not isinstance(deck, tuple | list) or any(type(c) is not Card for c in deck)
-    ):
+    if deck is not None and not _all_cards(deck):
         raise DealStartError("a stacked deck is a sequence of Card")
     reshuffles = start.reshuffles
-    if not isinstance(reshuffles, tuple | list) or any(
-        not isinstance(r, tuple | list) or any(type(c) is not Card for c in r) for r in reshuffles
+    if not isinstance(reshuffles, tuple | list) or (
+        reshuffles and not all(map(_all_cards, reshuffles))
     ):
         raise DealStartError("recorded reshuffles are a sequence of sequences of Card")
 

@@ -222,8 +222,9 @@ class Match:
 
     def _update_over(self) -> None:
         if self.phase is MatchPhase.BETWEEN_DEALS or self.phase is MatchPhase.OVER:
-            dealable = sum(1 for s in self.seats if self._can_be_dealt(s))
-            self.phase = MatchPhase.OVER if dealable < 2 else MatchPhase.BETWEEN_DEALS
+            limit = self._ante_limit()
+            dealable = [s for s in self.seats if not s.sitting_out and s.stack >= limit]
+            self.phase = MatchPhase.OVER if len(dealable) < 2 else MatchPhase.BETWEEN_DEALS
 
     def _order_from(self, name: str) -> list[str]:
         """All seated names in the direction of play, starting with ``name``."""
@@ -276,9 +277,8 @@ class Match:
             raise SeatError("fewer than two players can be dealt in: the match is over")
         if self.phase is not MatchPhase.BETWEEN_DEALS:
             raise SeatError("a deal is already under way")
-        self._pending_deck = tuple(deck) if deck is not None else None
-        self._pending_seed = seed
-        self._pending_reshuffles = tuple(tuple(r) for r in reshuffles)
+        pending_deck = tuple(deck) if deck is not None else None
+        pending_reshuffles = tuple(tuple(r) for r in reshuffles)
         if self._carry.after_parol:
             self._parol_dues()
             if len(self._playing()) < 2:
@@ -289,9 +289,13 @@ class Match:
                     f"(not dealt in: {', '.join(waiting) or 'nobody'}; 5.5): the pot waits "
                     "for players to sit in, join or make up"
                 )
-            if self._makeup_queue:
-                self.phase = MatchPhase.MAKE_UP
-                return
+        # Kept for the deal once it can begin (a refused start changes nothing).
+        self._pending_deck = pending_deck
+        self._pending_seed = seed
+        self._pending_reshuffles = pending_reshuffles
+        if self._carry.after_parol and self._makeup_queue:
+            self.phase = MatchPhase.MAKE_UP
+            return
         self._begin_deal()
 
     def _has_seat(self, name: str) -> bool:
@@ -327,9 +331,12 @@ class Match:
                 self._joining[name] = owed  # sat down (or in) knowing the pot is carried
 
     def _playing(self) -> list[Seat]:
-        """The seats to deal in now, in table order."""
+        """The seats to deal in now, in table order (:meth:`_can_be_dealt`, and not sitting
+        out this deal only)."""
+        limit = self._ante_limit()
+        once = self._sitting_out_once
         return [
-            s for s in self.seats if self._can_be_dealt(s) and s.name not in self._sitting_out_once
+            s for s in self.seats if not s.sitting_out and s.stack >= limit and s.name not in once
         ]
 
     def _begin_deal(self) -> None:
@@ -341,11 +348,12 @@ class Match:
             self.phase = MatchPhase.BETWEEN_DEALS
             self._update_over()
             return
-        in_deal = {s.name for s in playing}
-        order = self._order_from(self.dealer_name)
-        self.dealer_name = next(name for name in order if name in in_deal)
-        names = tuple(s.name for s in playing)
-        makeups = tuple(self._joining.get(s.name, 0) for s in playing)
+        names = tuple([s.name for s in playing])
+        if self.dealer_name not in names:
+            order = self._order_from(self.dealer_name)
+            self.dealer_name = next(name for name in order if name in names)
+        joining = self._joining
+        makeups = tuple([joining.get(name, 0) for name in names])
         number = len(self.completed) + 1
         seed = self._pending_seed
         if seed is None and self.seed is not None:
@@ -353,8 +361,8 @@ class Match:
         start = DealStart(
             rules=self.rules,
             names=names,
-            stacks=tuple(s.stack for s in playing),
-            player_ids=tuple(s.player_id for s in playing),
+            stacks=tuple([s.stack for s in playing]),
+            player_ids=tuple([s.player_id for s in playing]),
             dealer=names.index(self.dealer_name),
             carried=self._carry.chips,
             min_pair=self._carry.min_pair,
@@ -391,14 +399,15 @@ class Match:
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the player to act may do."""
-        if self.phase is MatchPhase.MAKE_UP:
+        phase = self.phase
+        if phase is _IN_DEAL and self.deal is not None:
+            return self.deal.legal_actions()
+        if phase is _MAKE_UP:
             amount = self._carry.makeups[self.seat(self._makeup_queue[0]).player_id]
             return (
                 LegalAction(ActionKind.MAKE_UP, amount, amount),
                 LegalAction(ActionKind.SIT_OUT),
             )
-        if self.phase is _IN_DEAL and self.deal is not None:
-            return self.deal.legal_actions()
         return ()
 
     def verify(self, action: Action, player: str | None = None) -> Action:
@@ -427,25 +436,33 @@ class Match:
     def apply(self, action: Action, player: str | None = None) -> None:
         """Apply ``action`` for the player to act (``player``, if given, must be them); an
         illegal action raises as :meth:`verify` does and changes nothing."""
-        if self.phase is _MAKE_UP:
-            action = self.verify(action, player)
-            name = self._makeup_queue.pop(0)
-            if action.kind is ActionKind.MAKE_UP:
-                self._joining[name] = self._carry.makeups[self.seat(name).player_id]
-            else:
-                self._sitting_out_once.add(name)
-            if not self._makeup_queue:
-                self._begin_deal()
-            return
         deal = self.deal
-        if deal is None or self.phase is not _IN_DEAL:
+        if self.phase is not _IN_DEAL or deal is None:
+            self._apply_between(action, player)
+            return
+        if player is not None:
+            actor = self.actor
+            if player != actor:
+                raise NotYourTurnError(f"it is {actor}'s turn, not {player}'s")
+        seat = deal.apply(action).seat
+        # An action moves the chips of the seat that acted only; the end of the deal (awards,
+        # antes handed back) moves everyone's.
+        self._dealt_in[seat].stack = deal.stacks[seat]
+        if deal.result is not None:
+            self._after_action()
+
+    def _apply_between(self, action: Action, player: str | None) -> None:
+        """:meth:`apply` outside a deal: a 5.5 make-up answer, else nobody is to act."""
+        if self.phase is not _MAKE_UP:
             raise DealOverError("nobody is to act: start the next deal")
-        actor = self.actor
-        if player is not None and player != actor:
-            raise NotYourTurnError(f"it is {actor}'s turn, not {player}'s")
-        deal.apply(action)
-        self._sync_stacks()
-        self._after_action()
+        action = self.verify(action, player)
+        name = self._makeup_queue.pop(0)
+        if action.kind is ActionKind.MAKE_UP:
+            self._joining[name] = self._carry.makeups[self.seat(name).player_id]
+        else:
+            self._sitting_out_once.add(name)
+        if not self._makeup_queue:
+            self._begin_deal()
 
     def _verified_makeup(self, name: str, action: Action) -> Action:
         """5.5: the make-up answer of ``name`` (make up the amount asked, or sit out), with
@@ -507,8 +524,10 @@ class Match:
         button = self._seat_after(self.dealer_name, self._can_be_dealt) or self._seat_after(
             self.dealer_name, lambda s: s.stack >= limit
         )
-        self.departed.extend((s.name, s.stack) for s in self.seats if s.stack < limit)
-        self.seats = [s for s in self.seats if s.stack >= limit]
+        busted = [s for s in self.seats if s.stack < limit]
+        if busted:
+            self.departed.extend((s.name, s.stack) for s in busted)
+            self.seats = [s for s in self.seats if s.stack >= limit]
         if button is not None:
             self.dealer_name = button
         self.phase = MatchPhase.BETWEEN_DEALS

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final, TypedDict, overload
+from typing import Final, NamedTuple, overload
 from weakref import WeakKeyDictionary
 
 from italian_poker.engine.actions import ActionKind, LegalAction
@@ -227,8 +227,8 @@ def _public_actions(deal: Deal, viewer: Viewer) -> tuple[PublicAction, ...]:
     return tuple(seen_log)
 
 
-class _PublicFields(TypedDict):
-    """The fields of :class:`PublicView`, which a :class:`SeatView` has too."""
+class _Public(NamedTuple):
+    """The fields of :class:`PublicView`, in its order, which a :class:`SeatView` has too."""
 
     names: tuple[str, ...]
     player_ids: tuple[int, ...]
@@ -256,41 +256,57 @@ class _PublicFields(TypedDict):
     proof: tuple[Card, ...]
 
 
-def _public_fields(deal: Deal, viewer: Viewer) -> _PublicFields:
-    """The fields every viewer shares (the actions as ``viewer`` saw them)."""
+_FIVE_EACH: dict[int, tuple[int, ...]] = {}
+"""Per number of players, five cards held by each (3.1): shared, as most views show it."""
+
+
+def _cards_held(hands: list[list[Card]]) -> tuple[int, ...]:
+    held = tuple([len(h) for h in hands])
+    return _FIVE_EACH.setdefault(len(held), held) if held.count(5) == len(held) else held
+
+
+def _public_fields(deal: Deal, viewer: Viewer) -> _Public:
+    """The fields every viewer shares (the actions as ``viewer`` saw them), read straight off
+    the deal and its parts: a view is made before every decision."""
     showdown = deal.showdown
-    shown_ranks = showdown.shown if showdown is not None else {}
     hands = deal.hands
     betting = deal.round
     result = deal.result
-    return {
-        "names": deal.start.names,
-        "player_ids": deal.start.player_ids,
-        "rules": deal.rules,
-        "phase": deal.phase,
-        "dealer": deal.dealer,
-        "actor": deal.actor,
-        "stacks": tuple(deal.stacks),
-        "round_bets": tuple(betting.bets),
-        "committed": tuple(deal.committed),
-        "pot": deal.pot,
-        "current_bet": betting.current_bet,
-        "folded": tuple(deal.folded),
-        "cards_held": tuple([len(h) for h in hands]),
-        "cards_changed": tuple(deal.draw.drawn),
+    start = deal.start
+    committed = deal.committed
+    shown: dict[int, tuple[Card, ...]] = {}
+    shown_ranks: dict[int, HandRank] = {}
+    if showdown is not None and showdown.shown:
         # The showdown: shown hands are public.
-        "shown": {s: tuple(hands[s]) for s in shown_ranks} if shown_ranks else {},
-        "shown_ranks": dict(shown_ranks),
-        "requirement": deal.requirement,
-        "opener": deal.opener,
-        "blinders": tuple(deal.blinders),
-        "parols": tuple(sorted(betting.parols)) if betting.parols else (),
-        "checked": betting.checked,
-        "actions": _public_actions(deal, viewer),
-        "result": result,
+        shown_ranks = dict(showdown.shown)
+        shown = {s: tuple(hands[s]) for s in shown_ranks}
+    return _Public(
+        start.names,
+        start.player_ids,
+        deal.rules,
+        deal.phase,
+        deal.dealer,
+        deal.actor,
+        tuple(deal.stacks),
+        tuple(betting.bets),
+        tuple(committed),
+        deal.dead + sum(committed),
+        betting.current_bet,
+        tuple(deal.folded),
+        _cards_held(hands),
+        tuple(deal.draw.drawn),
+        shown,
+        shown_ranks,
+        deal.requirement,
+        deal.opener,
+        tuple(deal.blinders),
+        tuple(sorted(betting.parols)) if betting.parols else (),
+        betting.checked,
+        _public_actions(deal, viewer),
+        result,
         # 3.3, 4.4: the proof is public once the deal is over.
-        "proof": result.proof if result is not None else (),
-    }
+        result.proof if result is not None else (),
+    )
 
 
 @overload
@@ -305,15 +321,67 @@ def observe(deal: Deal, viewer: Viewer) -> SeatView | PublicView:
     """What ``viewer`` may know about ``deal``: a seat's :class:`SeatView`, or for
     :data:`PUBLIC` a :class:`PublicView`, which has no hidden field at all."""
     if viewer is PUBLIC:
-        return PublicView(**_public_fields(deal, PUBLIC))
-    if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < deal.n:
+        return PublicView(*_public_fields(deal, PUBLIC))
+    if type(viewer) is not int and (isinstance(viewer, bool) or not isinstance(viewer, int)):
         raise ValueError(f"a viewer is a seat from 0 to {deal.n - 1} or PUBLIC, not {viewer!r}")
+    if not 0 <= viewer < deal.n:
+        raise ValueError(f"a viewer is a seat from 0 to {deal.n - 1} or PUBLIC, not {viewer!r}")
+    (
+        names,
+        player_ids,
+        rules,
+        phase,
+        dealer,
+        actor,
+        stacks,
+        round_bets,
+        committed,
+        pot,
+        current_bet,
+        folded,
+        cards_held,
+        cards_changed,
+        shown,
+        shown_ranks,
+        requirement,
+        opener,
+        blinders,
+        parols,
+        checked,
+        actions,
+        result,
+        proof,
+    ) = _public_fields(deal, viewer)
+    # Positional, in SeatView's field order: keyword arguments cost more than the values.
     return SeatView(
-        seat=viewer,
-        hand=tuple(deal.hands[viewer]) if sees_hand(viewer, viewer) else (),
-        legal_actions=deal.legal_actions() if deal.actor == viewer else (),
-        kept_apart=deal.draw.kept_apart if sees_kept_apart(viewer, deal.opener) else (),
-        **_public_fields(deal, viewer),
+        viewer,
+        names,
+        player_ids,
+        rules,
+        phase,
+        dealer,
+        actor,
+        tuple(deal.hands[viewer]) if sees_hand(viewer, viewer) else (),
+        stacks,
+        round_bets,
+        committed,
+        pot,
+        current_bet,
+        folded,
+        cards_held,
+        cards_changed,
+        shown,
+        shown_ranks,
+        requirement,
+        opener,
+        blinders,
+        parols,
+        checked,
+        actions,
+        deal.legal_actions() if actor == viewer else (),
+        result,
+        proof,
+        deal.draw.kept_apart if sees_kept_apart(viewer, opener) else (),
     )
 
 

@@ -253,8 +253,14 @@ def proving_cards(
     hand that holds ``cards``, when already known (those within ``cards`` are theirs)."""
     if groups is None:
         groups = opening_groups(cards, requirement)
+    held = 0
+    for card in cards:
+        held |= card.bit
     for group in groups:
-        if all(card in cards for card in group):
+        group_bits = 0
+        for card in group:
+            group_bits |= card.bit
+        if group_bits & held == group_bits:
             return group
     if len(cards) == 5 and evaluate(cards, players=players).category in _WHOLE_HAND:
         return tuple(cards)

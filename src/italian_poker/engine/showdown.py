@@ -8,6 +8,7 @@ player still in, what was shown and who mucked (002). :func:`award_pots` shares 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -202,6 +203,14 @@ def _reason(ranks: list[HandRank], winner_indices: list[int]) -> str:
     return POT_REASONS["best-hand"].format(hand=best.description)
 
 
+def _bits(cards: Sequence[Card]) -> int:
+    """The set of ``cards`` as the bits of :attr:`Card.bit`."""
+    bits = 0
+    for card in cards:
+        bits |= card.bit
+    return bits
+
+
 def opening_proof(deal: Deal) -> tuple[Card, ...]:
     """3.3, 4.4: the cards that prove the opening, when the rules ask the opener to prove it
     (empty otherwise, or without an opener): the fewest cards of the opening hand that show the
@@ -214,5 +223,7 @@ def opening_proof(deal: Deal) -> tuple[Card, ...]:
     held = deal.hands[opener]
     draw = deal.draw
     apart = draw.discards[opener] if draw.split_announced else ()
-    available = [c for c in deal.opening_hand if c in held or c in apart]
+    # Cards as bits (Card.bit): a card compared with ``in`` runs the dataclass's __eq__.
+    still_there = _bits(held) | _bits(apart)
+    available = [c for c in deal.opening_hand if c.bit & still_there]
     return proving_cards(available, deal.requirement, players=deal.n, groups=deal.opening_groups)
