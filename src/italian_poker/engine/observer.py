@@ -21,7 +21,7 @@ The rules of visibility, each in one function below:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final, NamedTuple, overload
 from weakref import WeakKeyDictionary
@@ -183,6 +183,8 @@ class _PublicLog:
     actions: list[PublicAction]
     own_draws: dict[int, int]
     seen: tuple[PublicAction, ...] = ()
+    own_seen: dict[int, tuple[PublicAction, ...]] = field(default_factory=dict)
+    """Per seat with an own draw, the actions as that seat saw them (for ``seen``)."""
 
 
 _PUBLIC_LOGS: WeakKeyDictionary[Deal, _PublicLog] = WeakKeyDictionary()
@@ -217,14 +219,18 @@ def _public_actions(deal: Deal, viewer: Viewer) -> tuple[PublicAction, ...]:
                 log.own_draws[record.seat] = len(public)
             public.append(_as_seen(record, seen))
         log.seen = tuple(public)
+        log.own_seen.clear()
     if viewer is PUBLIC:
         return log.seen
     own = log.own_draws.get(viewer)
     if own is None:
         return log.seen
-    seen_log = list(log.seen)
-    seen_log[own] = _as_seen(records[own], sees_discards(viewer, viewer, rules))
-    return tuple(seen_log)
+    mine = log.own_seen.get(viewer)
+    if mine is None:
+        seen_log = list(log.seen)
+        seen_log[own] = _as_seen(records[own], sees_discards(viewer, viewer, rules))
+        mine = log.own_seen[viewer] = tuple(seen_log)
+    return mine
 
 
 class _Public(NamedTuple):
