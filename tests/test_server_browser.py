@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from italian_poker.engine.actions import ActionKind
+from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.policy import Policy
@@ -273,9 +273,10 @@ def history_cards(text: str) -> set[str]:
 
 # --- driving a page ----------------------------------------------------------------------
 
-PRIORITY = ("blind", "call", "check", "show", "decline", "open", "pass", "make-up", "fold")
-"""What a player does when it is their turn: a blind (so that the pot is played and the
-draw comes, Art. 2), then call, check, show; never a raise."""
+PRIORITY = ("open", "decline", "call", "check", "show", "pass", "make-up", "fold")
+"""What a player does when it is their turn: open whenever the hand allows it, at the
+minimum (the seeded deal lets the host open, so the opener's draw and its 4.4 split are
+played in the browser), no blind, then call, check, show; never a raise."""
 KEYS = {
     "blind": "i",
     "call": "v",
@@ -302,37 +303,48 @@ def my_turn(page: Page) -> bool:
     )
 
 
-def take_turn(page: Page, use_keys: bool, refuse_split: bool = False) -> str:
-    """Act once on ``page``: by clicks, or by keyboard shortcuts. At the draw, change the
-    first and third cards; with ``refuse_split``, first announce a split opening that the
-    server refuses (4.4: only the opener may), and check that the page keeps its view."""
+def take_turn(
+    page: Page,
+    use_keys: bool,
+    draw: LegalAction | None,
+    hand: tuple[Card, ...],
+    priority: tuple[str, ...] = PRIORITY,
+) -> str:
+    """Act once on ``page``: by clicks, or by keyboard shortcuts. At the draw (``draw`` is
+    the engine's legal draw, ``hand`` the seat's cards), the opener marks one card of each
+    group that shows the opening, so the opening is broken (4.4), and checks that the page
+    says the split will be announced; anyone else changes the first and third cards and the
+    page says nothing of a split."""
     if page.is_visible("#draw-controls"):
+        assert draw is not None
         cards = page.locator("#hand button.card")
         assert cards.count() == 5
         assert page.get_attribute("#hand button.card >> nth=0", "aria-label")
-        cards.nth(0).click()
-        cards.nth(1).click()
-        cards.nth(1).click()  # unmark again
-        cards.nth(2).click()
+        groups = draw.split_unless_kept or ()
+        if groups:
+            positions = sorted({hand.index(group[0]) for group in groups})[:4]
+        else:
+            positions = [0, 2]
+            cards.nth(1).click()
+            cards.nth(1).click()  # unmark again
+        for position in positions:
+            cards.nth(position).click()
         marked = page.locator("#hand button.card[aria-pressed=true]")
-        assert marked.count() == 2
-        if refuse_split:
-            page.check("#split")
-            page.click("#draw-confirm")
-            page.wait_for_selector("#error:not([hidden])")
-            assert "4.4" in page.inner_text("#error-text")
-            assert marked.count() == 2 and page.is_visible("#draw-controls")
-            page.uncheck("#split")
-            page.click("#error-close")
+        assert marked.count() == len(positions)
+        splits = draw.breaks_opening(tuple(hand[p] for p in positions))
+        assert splits == bool(groups)
+        assert page.is_visible("#split-note") == splits
+        if splits:
+            assert "4.4" in page.inner_text("#split-note")
         if use_keys:
             page.keyboard.press("Enter")
         else:
             page.click("#draw-confirm")
-        return "draw"
+        return "draw-split" if splits else "draw"
     kinds = page.eval_on_selector_all(
         "#action-buttons button.action", "buttons => buttons.map(b => b.dataset.kind)"
     )
-    for kind in PRIORITY:
+    for kind in priority:
         if kind in kinds:
             if use_keys:
                 page.locator("body").press(KEYS[kind])
@@ -410,13 +422,12 @@ def test_two_players_and_a_bot_play_a_deal_in_the_browser(
             if my_turn(page):
                 state = table_state(server.app, invite)
                 deal = state.match.deal
-                not_opener = deal.opener is None or state.deal_slots[deal.opener] != seat
-                refuse = who == "host" and not_opener and "refused-split" not in done
-                if refuse and page.is_visible("#draw-controls"):
-                    done.append("refused-split")
-                done.append(
-                    f"{who}:{take_turn(page, use_keys=(who == 'guest'), refuse_split=refuse)}"
-                )
+                draw = next((a for a in deal.legal_actions() if a.kind is ActionKind.DRAW), None)
+                hand = ()
+                if deal.actor is not None:  # the page's own seat is to act in the deal
+                    assert state.deal_slots[deal.actor] == seat
+                    hand = tuple(deal.hands[deal.actor])
+                done.append(f"{who}:{take_turn(page, who == 'guest', draw, hand)}")
                 acted = True
                 page.wait_for_function(
                     "() => !document.querySelector('#action-buttons button.action[disabled]')"
@@ -424,8 +435,8 @@ def test_two_players_and_a_bot_play_a_deal_in_the_browser(
         if not acted:
             time.sleep(0.1)
 
-    assert "host:draw" in done and "guest:draw" in done, done
-    assert "refused-split" in done, done
+    assert "host:draw-split" in done, done  # the opener broke the opening: split announced
+    assert any(a.startswith("guest:draw") for a in done), done
     assert any(a.startswith("guest:") and a != "guest:draw" for a in done), done
     for who, (page, seat) in viewers.items():
         assert_no_hidden_cards(page, server.app, invite, seat, who)

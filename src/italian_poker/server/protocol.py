@@ -64,20 +64,26 @@ def cards_label(cards: tuple[Card, ...]) -> dict[str, str]:
 
 
 def _legal(options: tuple[LegalAction, ...]) -> list[dict[str, Any]]:
-    return [
-        {
-            "kind": option.kind.value,
-            "min": option.min_amount,
-            "max": option.max_amount,
-            "max_cards": option.max_cards,
-            "label": {
-                "en": action_label(option.kind, Language.EN),
-                "it": action_label(option.kind, Language.IT),
-            },
-            "key": ACTION_KEYS.get(option.kind),
-        }
-        for option in options
-    ]
+    return [_legal_entry(option) for option in options]
+
+
+def _legal_entry(option: LegalAction) -> dict[str, Any]:
+    """One legal action for the page; the opener's draw also lists the card groups that show
+    the opening (4.4: discarding a card of each breaks it, and the split is announced)."""
+    entry: dict[str, Any] = {
+        "kind": option.kind.value,
+        "min": option.min_amount,
+        "max": option.max_amount,
+        "max_cards": option.max_cards,
+        "label": {
+            "en": action_label(option.kind, Language.EN),
+            "it": action_label(option.kind, Language.IT),
+        },
+        "key": ACTION_KEYS.get(option.kind),
+    }
+    if option.split_unless_kept is not None:
+        entry["split_unless_kept"] = [card_codes(group) for group in option.split_unless_kept]
+    return entry
 
 
 def _seat_status(state: TableState, slot: int, public: PublicView | None) -> str:

@@ -582,10 +582,7 @@ PAGE_MESSAGES: dict[str, Pair] = {
         "Nessuna = servito (S).",
     ),
     "draw_confirm": ("Change {n}", "Cambio {n}"),
-    "split": (
-        "Announce a split opening (4.4, opener only)",
-        "Annuncio che spezzo l'apertura (4.4, solo chi ha aperto)",
-    ),
+    "split_note": MESSAGES["prompt_draw_split"],  # the terminal game says the same
     "selected": ("marked to change", "da cambiare"),
     "log": ("Action log", "Registro delle azioni"),
     "result": ("Result of the deal", "Risultato della mano"),

@@ -272,6 +272,15 @@ function drawEntry(st) {
   return st.to_act === st.you ? legal(st).find((a) => a.kind === "draw") || null : null;
 }
 
+/** 4.4: whether discarding ``cards`` breaks the opening the opener's draw ``entry`` shows:
+ * no group of ``split_unless_kept`` is kept whole. The server sends the groups (the engine's
+ * ``LegalAction.split_unless_kept``) on the opener's draw only. */
+function breaksOpening(entry, cards) {
+  const groups = entry && entry.split_unless_kept;
+  if (!Array.isArray(groups) || !groups.length) return false;
+  return groups.every((group) => group.some((code) => cards.includes(code)));
+}
+
 function maxDraw(entry) {
   if (!entry) return MAX_DRAW;
   const max = entry.max_cards ?? entry.max;
@@ -306,8 +315,9 @@ function renderHand(st) {
       : `${tr("stand_pat")} (S / ${tr("key_enter")})`;
     confirm.disabled = app.waiting;
     confirm.dataset.fkey = "draw-confirm";
+    $("split-note").hidden = !breaksOpening(draw, [...app.selected]);
   } else {
-    $("split").checked = false;
+    $("split-note").hidden = true;
   }
 }
 
@@ -487,7 +497,7 @@ function confirmDraw(standPat = false) {
   if (!st || !drawEntry(st) || app.waiting) return;
   const hand = st.hand ? st.hand.cards : [];
   const cards = standPat ? [] : hand.filter((c) => app.selected.has(c));
-  sendAction({ kind: "draw", cards, split: cards.length > 0 && $("split").checked });
+  sendAction({ kind: "draw", cards, split: breaksOpening(drawEntry(st), cards) });
 }
 
 async function hostCall(method, path, body) {
