@@ -29,7 +29,7 @@ from italian_poker.engine.errors import (
     NotYourTurnError,
     SeatError,
 )
-from italian_poker.engine.observer import SeatView, seat_view
+from italian_poker.engine.observer import SeatView, observe
 from italian_poker.engine.rules import AllPassPolicy, Direction, ParolLatecomers, Rules
 from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.wording import count
@@ -490,9 +490,10 @@ class Match:
         """What ``player`` may know about the current (or last) deal. A player asked the 5.5
         make-up question sees it as their turn: the legal actions are ``MAKE_UP`` (with the
         amount) and ``SIT_OUT``."""
-        if player not in self.deal_seats or self.deal is None:
+        deal = self.deal
+        if deal is None or player not in self.deal_seats:
             raise SeatError(f"{player!r} is not in the current deal")
-        view = seat_view(self.deal, self.deal_seats.index(player))
+        view = observe(deal, self.deal_seats.index(player))
         if self.phase is _MAKE_UP and self._makeup_queue[0] == player:
             view = replace(view, actor=view.seat, legal_actions=self.legal_actions())
         return view

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final, NamedTuple, overload
-from weakref import WeakKeyDictionary
+from weakref import ref
 
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card
@@ -187,8 +187,18 @@ class _PublicLog:
     """Per seat with an own draw, the actions as that seat saw them (for ``seen``)."""
 
 
-_PUBLIC_LOGS: WeakKeyDictionary[Deal, _PublicLog] = WeakKeyDictionary()
-"""Per deal, the actions as everyone saw them."""
+_PUBLIC_LOGS: dict[ref[Deal], _PublicLog] = {}
+"""Per deal, the actions as everyone saw them; an entry goes with its deal. (What a
+``WeakKeyDictionary`` does, without its Python-level lookup on every view.)"""
+
+
+def _public_log(deal: Deal) -> _PublicLog:
+    """The public log of ``deal``, made on its first view."""
+    log = _PUBLIC_LOGS.get(ref(deal))
+    if log is None:
+        log = _PUBLIC_LOGS[ref(deal, _PUBLIC_LOGS.pop)] = _PublicLog([], {})
+    return log
+
 
 _DRAW = ActionKind.DRAW
 
@@ -206,9 +216,7 @@ def _as_seen(record: ActionRecord, discards_seen: bool) -> PublicAction:
 
 def _public_actions(deal: Deal, viewer: Viewer) -> tuple[PublicAction, ...]:
     """The deal's actions as ``viewer`` saw them (:func:`sees_discards`)."""
-    log = _PUBLIC_LOGS.get(deal)
-    if log is None:
-        log = _PUBLIC_LOGS[deal] = _PublicLog([], {})
+    log = _public_log(deal)
     records = deal.actions
     public = log.actions
     rules = deal.rules
