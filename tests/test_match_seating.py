@@ -280,3 +280,57 @@ def test_player_ids_are_stable_unique_and_reach_the_views() -> None:
     assert match.view("B").player_ids == (7, 3, 8, 9)
     with pytest.raises(SeatError):
         match.seat_of(42)
+
+
+# --- stacks set between deals (a host's adjustment, a rebuy) ---------------------------------
+
+
+def test_set_stack_gives_a_player_exactly_that_many_chips_between_deals() -> None:
+    match = Match(Rules(), [("A", 50), ("B", 50), ("C", 50)], seed=1)
+    match.set_stack("B", 80)
+    assert [s.stack for s in match.seats] == [50, 80, 50]
+    match.start_deal()
+    assert match.deal is not None and match.deal.start.stacks[match.deal_seats.index("B")] == 80
+
+
+def test_set_stack_to_nothing_deals_the_player_out_and_the_deal_busts_them() -> None:
+    no_blinds = Rules(blind_allowed=False, controbuio_allowed=False, over_allowed=False)
+    match = Match(no_blinds, [("A", 50), ("B", 50), ("C", 50)], seed=1)
+    match.set_stack("C", 0)
+    match.set_stack("C", 30)  # changed again before the deal: dealt in
+    match.start_deal()
+    assert "C" in match.deal_seats
+    pass_all(match)
+    match.set_stack("C", 0)
+    match.start_deal()
+    assert "C" not in match.deal_seats
+    pass_all(match)
+    assert "C" not in [s.name for s in match.seats] and ("C", 0) in match.departed
+
+
+def test_set_stack_with_two_players_left_with_nothing_ends_the_match() -> None:
+    match = Match(Rules(), [("A", 50), ("B", 50), ("C", 50)], seed=1)
+    match.set_stack("B", 0)
+    match.set_stack("C", 0)
+    assert match.phase is MatchPhase.OVER
+    match.set_stack("C", 10)
+    assert match.phase is MatchPhase.BETWEEN_DEALS
+
+
+@pytest.mark.parametrize("bad", [-1, 2.0, True, "10", None])
+def test_set_stack_refuses_what_is_not_whole_chips_and_changes_nothing(bad: object) -> None:
+    match = Match(Rules(), [("A", 50), ("B", 50), ("C", 50)], seed=1)
+    with pytest.raises(SeatError, match="whole number of chips"):
+        match.set_stack("A", bad)  # type: ignore[arg-type]
+    assert [s.stack for s in match.seats] == [50, 50, 50]
+
+
+def test_set_stack_during_a_deal_or_of_a_stranger_is_refused() -> None:
+    match = Match(Rules(), [("A", 50), ("B", 50), ("C", 50)], seed=1)
+    with pytest.raises(SeatError, match="no player called 'Z'"):
+        match.set_stack("Z", 10)
+    match.start_deal()
+    during = [s.stack for s in match.seats]
+    with pytest.raises(SeatError, match="between deals"):
+        match.set_stack("A", 10)
+    assert [s.stack for s in match.seats] == during

@@ -201,6 +201,17 @@ class Match:
         self._update_over()
         return seat.stack
 
+    def set_stack(self, name: str, stack: int) -> None:
+        """Give player ``name`` exactly ``stack`` chips (between deals): a host's adjustment,
+        a rebuy. With fewer chips than the antes the player is not dealt in, and leaves the
+        match at the end of the next deal, as a busted player does."""
+        self._between_deals("stacks change")
+        seat = self.seat(name)
+        if type(stack) is not int or stack < 0:
+            raise SeatError(f"a stack is a whole number of chips, 0 or more, not {stack!r}")
+        seat.stack = stack
+        self._update_over()
+
     def sit_out(self, name: str) -> None:
         """Keep a player's seat but deal them out until :meth:`sit_in` (between deals)."""
         self._between_deals("players sit out")

@@ -705,9 +705,8 @@ class TableState:
             if seat is None:
                 match.join(slot.nickname, chips, player_id=self.match_id(slot), position=index)
                 seat = match.seats[index]
-            # The match has no way to set a stack: the host's adjustment is written into the
-            # seat (between deals, as the match would between two deals).
-            seat.stack = chips
+            if seat.stack != chips:  # the host's adjustment
+                match.set_stack(seat.name, chips)
             if slot.sitting_out and not seat.sitting_out:
                 match.sit_out(seat.name)
             elif seat.sitting_out and not slot.sitting_out:
