@@ -69,6 +69,32 @@ def test_observe_gives_a_seat_its_view_and_the_public_the_public_view() -> None:
         observe(deal, True)  # type: ignore[call-overload]
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_views_are_what_their_constructor_would_make(seed: int) -> None:
+    """The observer's one factory (``_filled``) makes views equal, field for field, to the
+    dataclass's own constructor; they are frozen and ``dataclasses.replace`` works."""
+    match = new_match(rules())
+    match.start_deal(seed=seed)
+    rng = random.Random(seed)
+    deal = match.deal
+    assert deal is not None
+    while True:
+        for viewer in (*range(deal.n), PUBLIC):
+            view = observe(deal, viewer)
+            cls = PublicView if viewer is PUBLIC else SeatView
+            assert type(view) is cls
+            names = [f.name for f in dataclasses.fields(cls)]
+            assert sorted(vars(view)) == sorted(names)
+            assert view == cls(**{name: getattr(view, name) for name in names})
+            assert repr(view) == repr(cls(**{name: getattr(view, name) for name in names}))
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                view.pot = 0  # type: ignore[misc]
+            assert dataclasses.replace(view, pot=view.pot + 1).pot == view.pot + 1
+        if deal.actor is None:
+            break
+        apply_random(match, rng)
+
+
 def test_a_draw_is_seen_as_a_count_except_by_its_player() -> None:
     """4.1: the table sees how many cards a player changes, not which (000, face down)."""
     deal = new_deal(rules(), {1: "Jh Jc 7d 8s Ac", 2: "7s 9c Jd Kh Ad"})
