@@ -26,7 +26,7 @@ from italian_poker.engine.cards import Card, parse_card
 from italian_poker.engine.deal import Deal
 from italian_poker.engine.errors import ItalianPokerError, SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
-from italian_poker.engine.observer import PublicView, SeatView, observe
+from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe, sees_discards
 from italian_poker.engine.opening import OpeningRequirement, opening_requirement
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
@@ -590,19 +590,24 @@ class TableState:
             self.banks[seat] = bank
         effects = Effects()
         recorded = played.action if isinstance(played, ActionTaken) else action
-        self._describe(slot, recorded, effects, auto=bool(payload.get("auto")))
+        drawer = played.seat if isinstance(played, ActionTaken) else None
+        self._describe(slot, recorded, effects, auto=bool(payload.get("auto")), seat=drawer)
         self._after(payload, effects)
         return effects
 
-    def _describe(self, slot: Slot, action: Action, effects: Effects, *, auto: bool) -> None:
-        face_up = self.rules.discards_face_up
+    def _describe(
+        self, slot: Slot, action: Action, effects: Effects, *, auto: bool, seat: int | None
+    ) -> None:
+        """The public log's line for ``action`` of deal seat ``seat``: its discards only when
+        everyone sees them (the observer's rule, 003)."""
         changed = len(action.cards) if action.kind is ActionKind.DRAW else None
+        public = seat is not None and sees_discards(PUBLIC, seat, self.rules)
         event = Event(
             player=slot.nickname,
             kind=action.kind,
             amount=action.amount,
             cards_changed=changed,
-            discards=action.cards if face_up and action.kind is ActionKind.DRAW else (),
+            discards=action.cards if public and action.kind is ActionKind.DRAW else (),
             split=action.split,
         )
         effects.lines.append(event_line(event, automatic=auto))
