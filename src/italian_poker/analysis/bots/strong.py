@@ -26,7 +26,6 @@ import numpy as np
 from italian_poker.analysis.bots.reading import Reading, Table, rival_model
 from italian_poker.analysis.draw_odds import DrawDistribution, draw_distributions, hand_ladder
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
-from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import MAX_DRAW, Phase
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.policy import makeup_due
@@ -101,11 +100,9 @@ class StrongPolicy:
     def _choices(self, view: SeatView, max_discards: int) -> list[_Choice]:
         """The legal keep/discard choices: an opener breaks the opening only where 4.4 lets
         them (announcing the split)."""
-        known: list[Card] = []
-        if view.rules.discards_face_up:  # 003: the others' discards lie face up
-            for action in view.actions:
-                if action.seat != view.seat:
-                    known.extend(action.discards)
+        # The others' discards this seat has seen (the observer shows them when they lie face
+        # up, 003; otherwise an action carries none).
+        known = [c for a in view.actions if a.seat != view.seat for c in a.discards]
         dists = draw_distributions(
             view.hand,
             players=view.players,
