@@ -184,3 +184,24 @@ def test_the_server_imports_nothing_from_the_terminal_game() -> None:
             continue
         for entry in imports_of(module, path, source, sources):
             assert layer_of(entry.target) != "play", f"{entry.path}:{entry.line}: {entry.target}"
+
+
+DEAL_PARTS = ("betting_round", "draw", "showdown")
+"""The parts of a deal (engine/deal.py hands over to them, phase by phase)."""
+
+
+def test_the_deals_parts_do_not_import_the_deal() -> None:
+    """No cycle deal <-> betting_round/draw/showdown: each part sees its deal through a
+    protocol of its own (BettingTable, DrawTable, ShowdownTable) and imports nothing of
+    engine/deal.py, not even for type checking."""
+    sources = module_sources()
+    deal = f"{PACKAGE}.engine.deal"
+    found = [
+        f"{entry.path}:{entry.line}: {entry.module} imports {entry.target}"
+        for part in DEAL_PARTS
+        for entry in imports_of(
+            f"{PACKAGE}.engine.{part}", *sources[f"{PACKAGE}.engine.{part}"], sources
+        )
+        if entry.target == deal or entry.target.startswith(deal + ".")
+    ]
+    assert not found, "\n".join(found)

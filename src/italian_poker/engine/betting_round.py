@@ -3,21 +3,45 @@ round (Art. 5).
 
 A :class:`BettingRound` holds one round's bets and who still has to act; its methods apply the
 betting rules (the blind, controbuio and over, the opening bet, calls, raises and their cap,
-the betting structures, check and parol) to the :class:`~italian_poker.engine.deal.Deal` whose
-chips they move. The deal decides what follows the end of a round.
+the betting structures, check and parol) to the table whose chips they move, seen through
+:class:`BettingTable`: what of its deal a round may read and move, and nothing else. The deal
+(engine/deal.py) is such a table; this module does not know it. The deal decides what follows
+the end of a round.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.rules import BettingStructure, BlindSize, Rules
 
 if TYPE_CHECKING:
-    from italian_poker.engine.deal import Deal
+    from italian_poker.engine.cards import Card
+    from italian_poker.engine.opening import OpeningRequirement
+
+
+class BettingTable(Protocol):
+    """What a betting round reads and moves of its deal: the stacks and the chips committed
+    (moved by :meth:`BettingRound.put`), who folded and who bet blind, the hands and the
+    requirement (to offer the opening, 3.3), the pot (blinds, pot limit) and the last
+    aggressor (recorded for the showdown's order)."""
+
+    rules: Rules
+    n: int
+    stacks: list[int]
+    committed: list[int]
+    folded: list[bool]
+    blinders: list[int]
+    hands: list[list[Card]]
+    requirement: OpeningRequirement
+    last_aggressor: int | None
+
+    @property
+    def pot(self) -> int: ...
+
 
 BLIND_KINDS = (ActionKind.BLIND, ActionKind.CONTROBUIO, ActionKind.OVER)
 """Art. 2: the blind (buio), then the controbuio and the over, each doubling the last."""
@@ -88,7 +112,7 @@ class BettingRound:
 
     # --- chips ----------------------------------------------------------------------------
 
-    def put(self, deal: Deal, seat: int, total: int) -> None:
+    def put(self, deal: BettingTable, seat: int, total: int) -> None:
         """Make ``seat``'s bet in this round ``total`` chips."""
         add = total - self.bets[seat]
         deal.stacks[seat] -= add
@@ -107,14 +131,14 @@ class BettingRound:
 
     # --- blinds (Art. 2) ------------------------------------------------------------------
 
-    def blind_amount(self, deal: Deal) -> int:
+    def blind_amount(self, deal: BettingTable) -> int:
         """The next blind: the pot (or twice it), then each time twice the last blind."""
         if not deal.blinders:
             factor = 2 if deal.rules.blind_size is _DOUBLE_POT else 1
             return factor * deal.pot
         return 2 * self.bets[deal.blinders[-1]]
 
-    def blind_offered(self, deal: Deal, seat: int) -> bool:
+    def blind_offered(self, deal: BettingTable, seat: int) -> bool:
         """Whether ``seat`` may now put the next blind: the rules allow that level, the seat
         has not put one yet and has the chips."""
         level = len(deal.blinders)
@@ -131,12 +155,12 @@ class BettingRound:
             and deal.stacks[seat] >= self.blind_amount(deal)
         )
 
-    def blind_choices(self, deal: Deal) -> tuple[LegalAction, ...]:
+    def blind_choices(self, deal: BettingTable) -> tuple[LegalAction, ...]:
         """The blind offered (at its fixed amount) or declining it."""
         amount = self.blind_amount(deal)
         return (offer(BLIND_KINDS[len(deal.blinders)], amount, amount), _DECLINE)
 
-    def after_blinds(self, deal: Deal, last: int) -> None:
+    def after_blinds(self, deal: BettingTable, last: int) -> None:
         """2.4, 2.5: the round goes on from the blinds; the others may only call or fold until
         the last blind bettor, who keeps the option to raise, has acted."""
         blinders = deal.blinders
@@ -150,14 +174,14 @@ class BettingRound:
 
     # --- what the seat to act may do ------------------------------------------------------
 
-    def opening_choices(self, deal: Deal, seat: int) -> tuple[LegalAction, ...]:
+    def opening_choices(self, deal: BettingTable, seat: int) -> tuple[LegalAction, ...]:
         """3.2, 3.3: pass, or open if the hand meets the requirement and has chips."""
         if deal.stacks[seat] > 0 and deal.requirement.is_met(deal.hands[seat], players=deal.n):
             low, high = self.bet_range(deal, seat)
             return (*_PASS, offer(_OPEN, low, high))
         return _PASS
 
-    def choices(self, deal: Deal, seat: int) -> tuple[LegalAction, ...]:
+    def choices(self, deal: BettingTable, seat: int) -> tuple[LegalAction, ...]:
         """After the opening: fold, call or raise a bet; with nothing to call, the last blind
         bettor's option (2.5) or, in the second round, bet, check or parol (5.2)."""
         bet = self.bets[seat]
@@ -178,7 +202,7 @@ class BettingRound:
             return (offer(_BET, low, high), _CHECK, _PAROL)
         return (offer(_BET, low, high), _CHECK)
 
-    def bet_range(self, deal: Deal, seat: int) -> tuple[int, int]:
+    def bet_range(self, deal: BettingTable, seat: int) -> tuple[int, int]:
         """Open or bet: the new round totals allowed (all-in for less is always allowed)."""
         low, high = self.smallest, self.largest
         if deal.rules.structure is _POT_LIMIT:
@@ -187,7 +211,7 @@ class BettingRound:
         top = all_in if high is None or high > all_in else high
         return (low if low < top else top), top
 
-    def raise_range(self, deal: Deal, seat: int) -> tuple[int, int] | None:
+    def raise_range(self, deal: BettingTable, seat: int) -> tuple[int, int] | None:
         """Raise: the new round totals allowed, or ``None`` if ``seat`` may not raise (the
         betting is not open to it, the cap is reached, nobody could answer, no chips)."""
         if seat not in self.may_raise:
@@ -221,7 +245,7 @@ class BettingRound:
         by a bet must be called or folded, 5.4(c), 5.4(d)) and nobody checked (5.2(b))."""
         return self.first_bettor is None and not self.checked and bool(self.parols)
 
-    def parol_available(self, deal: Deal) -> bool:
+    def parol_available(self, deal: BettingTable) -> bool:
         """5.2(c): until someone bets or checks; decided: not with a player all-in. Nobody's
         chips move and nobody folds before the first bet, so who is all-in is known from the
         start of the round (:attr:`parol_open`)."""
@@ -229,7 +253,7 @@ class BettingRound:
 
     # --- actions --------------------------------------------------------------------------
 
-    def bet_to(self, deal: Deal, seat: int, total: int) -> None:
+    def bet_to(self, deal: BettingTable, seat: int, total: int) -> None:
         """An opening, bet or raise to ``total``: everyone else still able to act must respond."""
         increment = total - self.current_bet
         full = increment >= self.last_raise or self.current_bet == 0
@@ -252,7 +276,7 @@ class BettingRound:
         self.pending = others
         self.raise_locked = False
 
-    def call(self, deal: Deal, seat: int, total: int) -> None:
+    def call(self, deal: BettingTable, seat: int, total: int) -> None:
         """Match the current bet (or go all-in for less): ``total`` is the new round total."""
         self.put(deal, seat, total)
         self.acted(seat)

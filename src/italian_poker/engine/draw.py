@@ -3,14 +3,15 @@
 A :class:`Draw` holds who changed how many cards and which, the players still owed the fourth
 card of a draw of four (4.2), the discards reshuffled into the stock when it runs out (4.3) and
 the cards an opener keeps apart after splitting the opening (4.4). It serves the cards from the
-stock of the :class:`~italian_poker.engine.deal.Deal`.
+stock of the table it is given, seen through :class:`DrawTable` (the deal, engine/deal.py, is
+one; this module does not know it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction, check_action
 from italian_poker.engine.cards import Card
@@ -18,7 +19,35 @@ from italian_poker.engine.errors import InvalidAmountError, InvalidDrawError, Se
 from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, Reshuffled
 
 if TYPE_CHECKING:
-    from italian_poker.engine.deal import Deal
+    import random
+
+    from italian_poker.engine.rules import Rules
+
+
+class DrawLog(Protocol):
+    """Where the draw writes what it did: the deal's operations log."""
+
+    def append(self, operation: CardsDrawn | FourthCardDealt | Reshuffled, /) -> None: ...
+
+
+class DrawTable(Protocol):
+    """What the draw reads and moves of its deal: the hands, the stock and the muck (the
+    discards not kept apart, 4.3), the opener and the groups that show the opening (4.4),
+    the source of reshuffles and the operations log."""
+
+    rules: Rules
+    hands: list[list[Card]]
+    stock: list[Card]
+    muck: list[tuple[int, Card]]
+    opener: int | None
+    opening_hand: tuple[Card, ...]
+    opening_groups: tuple[tuple[Card, ...], ...]
+
+    @property
+    def operations(self) -> DrawLog: ...
+
+    def reshuffle_random(self) -> random.Random: ...
+
 
 MAX_DRAW = 4
 """4.1: a player changes from none to four cards."""
@@ -52,14 +81,14 @@ class Draw:
         """The draw of a deal, before anyone draws."""
         return cls([None] * players, [()] * players, list(replay))
 
-    def choices(self, deal: Deal, seat: int) -> tuple[LegalAction, ...]:
+    def choices(self, deal: DrawTable, seat: int) -> tuple[LegalAction, ...]:
         """Change 0 to 4 cards; for the opener, with the groups that keep the opening (4.4)."""
         if seat != deal.opener or not deal.opening_hand:
             return DRAW_ONLY
         groups = deal.opening_groups
         return (LegalAction(ActionKind.DRAW, max_cards=MAX_DRAW, split_unless_kept=groups),)
 
-    def check(self, deal: Deal, seat: int, action: Action, legal: LegalAction) -> None:
+    def check(self, deal: DrawTable, seat: int, action: Action, legal: LegalAction) -> None:
         """Raise :class:`InvalidDrawError` unless ``action`` is a draw ``seat`` may make;
         ``legal`` is the draw offered (:meth:`choices`)."""
         if action.amount is not None:
@@ -93,7 +122,7 @@ class Draw:
                     "so your discards are kept apart for the proof"
                 )
 
-    def change(self, deal: Deal, seat: int, action: Action) -> None:
+    def change(self, deal: DrawTable, seat: int, action: Action) -> None:
         """``seat`` discards ``action.cards`` and is served as many, except the fourth card of
         a draw of four, which waits until everyone else has drawn (4.2)."""
         self.turns.remove(seat)
@@ -116,7 +145,7 @@ class Draw:
         if not action.split:
             deal.muck.extend((seat, c) for c in cards)
 
-    def serve_fourth_cards(self, deal: Deal) -> None:
+    def serve_fourth_cards(self, deal: DrawTable) -> None:
         """4.2: the fourth card of each draw of four, once everyone has drawn."""
         for late in self.fourth_due:
             served = self.take(deal, 1, late)
@@ -124,7 +153,7 @@ class Draw:
             if served:
                 deal.operations.append(FourthCardDealt(late, served[0]))
 
-    def take(self, deal: Deal, count: int, seat: int) -> list[Card]:
+    def take(self, deal: DrawTable, count: int, seat: int) -> list[Card]:
         """Serve ``count`` cards to ``seat`` from the stock.
 
         4.3: when the stock runs out the discards are shuffled in. A player is never served
@@ -161,7 +190,7 @@ class Draw:
                 taken.append(stock.pop(i))
         return taken
 
-    def _shuffle_in(self, deal: Deal, entries: Sequence[tuple[int, Card]]) -> None:
+    def _shuffle_in(self, deal: DrawTable, entries: Sequence[tuple[int, Card]]) -> None:
         """4.3: shuffle discards (with who discarded them) under the stock; recorded."""
         pool = [c for _, c in entries]
         for owner, card in entries:

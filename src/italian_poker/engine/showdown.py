@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card
@@ -26,7 +26,37 @@ from italian_poker.engine.rules import OddChip, ShowdownOrder
 from italian_poker.engine.vocabulary import POT_REASONS
 
 if TYPE_CHECKING:
-    from italian_poker.engine.deal import Deal
+    from italian_poker.engine.betting_round import BettingRound
+    from italian_poker.engine.draw import Draw
+    from italian_poker.engine.opening import OpeningRequirement
+    from italian_poker.engine.rules import Rules
+
+
+class ShowdownTable(Protocol):
+    """What the showdown and the award of the pots read of their deal (they move no chip:
+    the deal pays the awards): who is still in, the chips committed and carried, the hands,
+    the dealer and the order of play, the second round (its last aggressor shows first) and,
+    for the proof, the opening and the draw."""
+
+    rules: Rules
+    n: int
+    dealer: int
+    hands: list[list[Card]]
+    folded: list[bool]
+    committed: list[int]
+    dead: int
+    last_aggressor: int | None
+    opener: int | None
+    opening_hand: tuple[Card, ...]
+    opening_groups: tuple[tuple[Card, ...], ...]
+    requirement: OpeningRequirement
+    round: BettingRound
+    draw: Draw
+
+    def next_seat(self, seat: int) -> int: ...
+
+    def seats_from(self, seat: int) -> tuple[int, ...]: ...
+
 
 _LAST_AGGRESSOR, _HIGHEST_SUIT = ShowdownOrder.LAST_AGGRESSOR, OddChip.HIGHEST_SUIT
 _SHOW = (LegalAction(ActionKind.SHOW),)
@@ -58,7 +88,7 @@ class Showdown:
     mucked: set[int] = field(default_factory=set)
 
     @classmethod
-    def begin(cls, deal: Deal) -> Showdown:
+    def begin(cls, deal: ShowdownTable) -> Showdown:
         """The showdown after the second round: hands evaluated, pots built, order fixed."""
         folded = deal.folded
         first = first_to_show(deal)
@@ -76,11 +106,11 @@ class Showdown:
         turn = self.turn
         return self.order[turn] if turn < len(self.order) else None
 
-    def choices(self, deal: Deal, seat: int) -> tuple[LegalAction, ...]:
+    def choices(self, deal: ShowdownTable, seat: int) -> tuple[LegalAction, ...]:
         """Show, or muck a hand that cannot win (002)."""
         return _SHOW_OR_MUCK if self.may_muck(deal, seat) else _SHOW
 
-    def may_muck(self, deal: Deal, seat: int) -> bool:
+    def may_muck(self, deal: ShowdownTable, seat: int) -> bool:
         """002: a losing hand may be mucked: one beaten, in every pot it could win, by a hand
         already shown."""
         shown = self.shown
@@ -120,7 +150,7 @@ class Showdown:
         self.turn += 1
 
 
-def first_to_show(deal: Deal) -> int:
+def first_to_show(deal: ShowdownTable) -> int:
     """002: the last raiser, else the first bettor, of the second round; 001: the last player
     who bet in the deal. Otherwise the first live player after the dealer."""
     folded = deal.folded
@@ -139,7 +169,7 @@ def first_to_show(deal: Deal) -> int:
     return candidate
 
 
-def award_pots(deal: Deal, showdown: Showdown | None) -> tuple[PotAward, ...]:
+def award_pots(deal: ShowdownTable, showdown: Showdown | None) -> tuple[PotAward, ...]:
     """Share every pot among its winners: at the ``showdown``, or, without one (3.7, 5.4(c)),
     the pot goes uncalled to the player left."""
     if showdown is None:
@@ -154,7 +184,7 @@ def award_pots(deal: Deal, showdown: Showdown | None) -> tuple[PotAward, ...]:
     return tuple(_award_pot(deal, pot, showdown.shown) for pot in pots)
 
 
-def _award_pot(deal: Deal, pot: Pot, shown: dict[int, HandRank] | None) -> PotAward:
+def _award_pot(deal: ShowdownTable, pot: Pot, shown: dict[int, HandRank] | None) -> PotAward:
     eligible = pot.eligible
     if len(eligible) == 1 or shown is None:
         winners = list(eligible)
@@ -174,7 +204,9 @@ def _award_pot(deal: Deal, pot: Pot, shown: dict[int, HandRank] | None) -> PotAw
     )
 
 
-def _odd_chip_order(deal: Deal, winners: list[int], shown: dict[int, HandRank]) -> list[int]:
+def _odd_chip_order(
+    deal: ShowdownTable, winners: list[int], shown: dict[int, HandRank]
+) -> list[int]:
     """Who gets the odd chips of a split pot first: the first winner after the dealer, or
     (odd-chip option) the winner whose deciding card has the highest suit."""
     order = deal.seats_from(deal.next_seat(deal.dealer))
@@ -211,7 +243,7 @@ def _bits(cards: Sequence[Card]) -> int:
     return bits
 
 
-def opening_proof(deal: Deal) -> tuple[Card, ...]:
+def opening_proof(deal: ShowdownTable) -> tuple[Card, ...]:
     """3.3, 4.4: the cards that prove the opening, when the rules ask the opener to prove it
     (empty otherwise, or without an opener): the fewest cards of the opening hand that show the
     requirement met, taken only from what the opener still holds (or held when folding) and
