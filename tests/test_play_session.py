@@ -298,16 +298,19 @@ def test_parol_deal_then_the_human_makes_up_to_play() -> None:
     assert view.requirement.min_pair is Rank.KING
 
 
+def fold_into_a_parol(session: Session) -> None:
+    """The human (seat 0: no opening hand) declines the blind, passes and folds to Anna's
+    opening; Bruno and Carla say parol: the deal is abandoned by parol (5.5)."""
+    session.start_deal(deck=deck({0: "7h 8c 9d Qs Kc", 1: "Ah Ad 7d 8d 9h"}))
+    for action in (K.DECLINE, K.PASS, K.FOLD):
+        session.act(Action(action))
+        session.play_bots()
+
+
 def test_human_sits_out_after_parol_and_the_bots_play_on() -> None:
     prefer = {"Anna": OPENER, "Bruno": PAROL_SAYER, "Carla": PAROL_SAYER}
     session, _ = new_session(prefer)
-    session.start_deal(deck=deck({0: "7h 8c 9d Qs Kc", 1: "Ah Ad 7d 8d 9h"}))
-    session.act(Action(K.DECLINE))
-    session.play_bots()
-    session.act(Action(K.PASS))
-    session.play_bots()
-    session.act(Action(K.FOLD))
-    session.play_bots()
+    fold_into_a_parol(session)
     session.start_deal()
     session.act(Action(K.SIT_OUT))
     assert not session.human_in_deal and session.human_view() is None

@@ -26,6 +26,7 @@ from test_play_session import (
     Scripted,
     Stubborn,
     deck,
+    fold_into_a_parol,
     new_session,
     session_at_human_draw,
 )
@@ -161,13 +162,7 @@ def sat_out_session() -> Session:
     prefer = {"Anna": OPENER, "Bruno": PAROL_SAYER, "Carla": PAROL_SAYER}
     session, bots = new_session(prefer)
     bots["Anna"].discard = 2
-    session.start_deal(deck=deck({0: "7h 8c 9d Qs Kc", 1: "Ah Ad 7d 8d 9h"}))
-    session.act(Action(K.DECLINE))
-    session.play_bots()
-    session.act(Action(K.PASS))
-    session.play_bots()
-    session.act(Action(K.FOLD))
-    session.play_bots()
+    fold_into_a_parol(session)
     # Three dealt in, each with kings or better (5.5): Anna opens, whoever speaks first.
     hands = {0: "Kh Kd 8c 9h Ts", 1: "Ks Kc 8d 9d Js", 2: "Ah Ad 8h 9c Qs"}
     session.start_deal(deck=deck(hands, players=3))
