@@ -299,3 +299,64 @@ def test_a_newcomer_does_not_inherit_the_button_by_a_departed_players_name() -> 
     # deal begins from there, whatever the newcomer in seat 3 is called.
     assert deal.start.names == ("Zoe", holder)
     assert deal.start.names[deal.start.dealer] == "Zoe"
+
+
+def _parol_with_a_folder_then_a_newcomer() -> TableState:
+    """Three players play to a parol in which Carla folded in the first round (so the next
+    deal asks her the 5.5 question); Dino sits down and the next deal is called: the table is
+    asking the make-up questions."""
+    state = TableState("T", preset("standard", players=4), {"stack": 200, "seats": 4})
+    for seat in range(3):
+        _apply(state, EventKind.SEAT, {"seat": seat, "nickname": NAMES[seat], "bot": None})
+    _apply(state, EventKind.START, {})
+    rng = random.Random(5)
+    while True:
+        match = state.match
+        if match is not None and match.completed:
+            last = match.completed[-1]
+            folded = any(a.action.kind is ActionKind.FOLD for a in last.actions)
+            if last.result.outcome is Outcome.PAROL and folded:
+                break
+            assert len(match.completed) < 300, "no parol with a folder"
+        actor = state.actor_slot()
+        if actor is None:
+            _apply(state, EventKind.DEAL, {"seed": rng.randrange(1 << 40)})
+            continue
+        kinds = {o.kind for o in state.legal_actions()}
+        if ActionKind.PAROL in kinds:
+            move = action_payload(actor, Action(ActionKind.PAROL), False)
+        elif actor == 2 and {ActionKind.FOLD, ActionKind.CALL} <= kinds:
+            move = action_payload(actor, Action(ActionKind.FOLD), False)
+        else:
+            move = _passive(state, rng)
+        _apply(state, EventKind.ACTION, move)
+    _apply(state, EventKind.SEAT, {"seat": 3, "nickname": "Dino", "bot": None})
+    _apply(state, EventKind.DEAL, {"seed": 77})
+    assert state.match is not None and state.match.phase is MatchPhase.MAKE_UP
+    return state
+
+
+def test_a_player_kicked_while_the_make_up_questions_are_asked_leaves_after_the_deal() -> None:
+    """The host removes a newcomer while the 5.5 questions are asked: refused before ("players
+    leave only between deals"); now the seat is emptied when the deal ends, as for a player
+    removed during a deal, and the player is answered for meanwhile."""
+    state = _parol_with_a_folder_then_a_newcomer()
+    effects = _apply(state, EventKind.UNSEAT, {"seat": 3})
+    assert [line.en for line in effects.lines] == ["Dino leaves the table after this deal"]
+    assert state.slots[3] is not None and state.slots[3].leaving
+    cashed: list[Any] = []
+    for _ in range(200):
+        match = state.match
+        assert match is not None
+        if match.phase is MatchPhase.BETWEEN_DEALS:
+            break
+        actor = state.actor_slot()
+        assert actor is not None
+        # Everyone's turn runs out (an action event without a kind: the driver's default).
+        effects = _apply(state, EventKind.ACTION, {"seat": actor})
+        cashed.extend(e for e in effects.ledger if e.kind == "cash_out")
+    else:
+        raise AssertionError("the deal never ended")
+    assert state.slots[3] is None
+    assert [e.nickname for e in cashed] == ["Dino"]
+    assert "Dino" not in [s.name for s in state.match.seats]

@@ -264,8 +264,9 @@ class TableRuntime:
             return chosen
 
     async def remove_seat(self, seat: int) -> None:
-        """Kick a player or remove a bot: their token stops working now; during a deal they
-        are checked or folded automatically and leave when it ends."""
+        """Kick a player or remove a bot: their token stops working now; during a deal (or
+        its 5.5 make-up questions) they are answered for automatically (check, fold, sit
+        out) and leave when it ends."""
         async with self.lock:
             if not 0 <= seat < len(self.state.slots) or self.state.slots[seat] is None:
                 raise Refusal("empty", f"seat {seat} is empty", 404)

@@ -441,7 +441,12 @@ class TableState:
             raise SeatError(f"seat {seat + 1} is empty")
         match = self.match
         deal = None if match is None else match.deal
-        if self.in_deal and deal is not None and self.match_id(slot) in deal.start.player_ids:
+        asking = match is not None and match.phase is MatchPhase.MAKE_UP
+        if (asking and self._match_seat(slot) is not None) or (
+            self.in_deal and deal is not None and self.match_id(slot) in deal.start.player_ids
+        ):
+            # A deal (or its 5.5 questions) is under way: the match's seats change between
+            # deals only, so the player leaves when it ends (answered for meanwhile).
             slot.leaving = True
             return Effects([line("table_leave_after_deal", name=slot.nickname)])
         return self._remove(seat)
@@ -627,6 +632,8 @@ class TableState:
         if match.phase is MatchPhase.MAKE_UP:
             return
         if not match.completed or (self.outcome and self.outcome.hand == len(match.completed)):
+            # 5.5: the answers left too few to deal (no deal): who was leaving leaves now.
+            self._remove_leavers(effects)
             return
         if self.deal_slots and len(self.deal_slots) == len(match.completed[-1].start.names):
             self._settle(match.completed[-1], effects)
@@ -672,6 +679,10 @@ class TableState:
         for i, name in enumerate(completed.start.names):
             net = result.stacks[i] - completed.start.stacks[i]
             effects.ledger.append(LedgerEntry(name, "result", net, completed.number))
+        self._remove_leavers(effects)
+
+    def _remove_leavers(self, effects: Effects) -> None:
+        """Between deals: empty the seats of the players who were to leave."""
         for seat, slot in enumerate(self.slots):
             if slot is not None and slot.leaving:
                 removed = self._remove(seat)
