@@ -12,7 +12,7 @@ import contextlib
 import copy
 import dataclasses
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from enum import Enum
 from typing import Any
 
@@ -268,16 +268,42 @@ def cards_in(value: object) -> Iterator[Card]:
             yield from cards_in(item)
 
 
-def visible_to(deal: Deal, seat: int) -> set[Card]:
-    """Cards ``seat`` may know: its hand and discards, shown hands, face-up discards (003),
-    the opening proof once the deal is over, its own kept-apart cards."""
-    allowed = set(deal.hands[seat]) | set(deal.discards[seat])
+def public_cards(deal: Deal) -> set[Card]:
+    """What everyone may know: shown hands, face-up discards (003), the proof at the end."""
+    allowed: set[Card] = set()
     for shower in deal.shown:
         allowed |= set(deal.hands[shower])
     if deal.rules.discards_face_up:
         allowed |= {c for d in deal.discards for c in d}
     if deal.result is not None:
         allowed |= set(deal.result.proof)
+    return allowed
+
+
+def visible_to(deal: Deal, seat: int) -> set[Card]:
+    """Cards ``seat`` may know: what everyone may (:func:`public_cards`), its hand and
+    discards, and its own kept-apart cards as opener."""
+    allowed = public_cards(deal) | set(deal.hands[seat]) | set(deal.discards[seat])
     if deal.opener == seat:
         allowed |= set(deal.kept_apart)
     return allowed
+
+
+def play_randomly(
+    match: Match, rng: random.Random, check: Callable[[Deal], None], deals: int = 4
+) -> None:
+    """Up to ``deals`` deals of random legal play (5.5 answers at random), calling
+    ``check(deal)`` before every decision and at the end of each deal."""
+    for _ in range(deals):
+        if match.phase is MatchPhase.OVER:
+            return
+        match.start_deal(seed=rng.randrange(10**6))
+        while match.actor is not None:
+            if match.phase is MatchPhase.IN_DEAL:
+                assert match.deal is not None
+                check(match.deal)
+                apply_random(match, rng)
+            else:
+                match.apply(Action(rng.choice([ActionKind.MAKE_UP, ActionKind.SIT_OUT])))
+        assert match.deal is not None
+        check(match.deal)  # after the end, the showdown included

@@ -15,11 +15,13 @@ from engine_helpers import (
     new_deal,
     new_match,
     play,
+    play_randomly,
+    public_cards,
     rules,
     visible_to,
 )
 
-from italian_poker import PRESETS, Action, ActionKind, Card, Deal, MatchPhase, preset
+from italian_poker import PRESETS, Deal, preset
 from italian_poker.engine.actions import call, draw, fold, open_
 from italian_poker.engine.observer import (
     PUBLIC,
@@ -31,18 +33,6 @@ from italian_poker.engine.observer import (
     observe_operations,
 )
 from italian_poker.engine.operations import CardsDrawn, HandsDealt
-
-
-def public_cards(deal: Deal) -> set[Card]:
-    """What everyone may know: shown hands, face-up discards (003), the proof at the end."""
-    allowed: set[Card] = set()
-    for shower in deal.shown:
-        allowed |= set(deal.hands[shower])
-    if deal.rules.discards_face_up:
-        allowed |= {c for d in deal.discards for c in d}
-    if deal.result is not None:
-        allowed |= set(deal.result.proof)
-    return allowed
 
 
 def test_public_view_has_no_hidden_field() -> None:
@@ -128,20 +118,7 @@ def check_observations(deal: Deal) -> None:
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (4, 2), (6, 3), (9, 4)])
 def test_observations_never_leak_in_random_play(name: str, players: int, seed: int) -> None:
     rng = random.Random(seed * 7 + len(name))
-    match = new_match(preset(name, players=players))
-    for _ in range(4):
-        if match.phase is MatchPhase.OVER:
-            break
-        match.start_deal(seed=rng.randrange(10**6))
-        while match.actor is not None:
-            if match.phase is MatchPhase.IN_DEAL:
-                assert match.deal is not None
-                check_observations(match.deal)
-                apply_random(match, rng)
-            else:
-                match.apply(Action(rng.choice([ActionKind.MAKE_UP, ActionKind.SIT_OUT])))
-        assert match.deal is not None
-        check_observations(match.deal)
+    play_randomly(new_match(preset(name, players=players)), rng, check_observations)
 
 
 def test_observed_log_keeps_the_shape_of_the_deal() -> None:

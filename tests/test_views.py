@@ -7,12 +7,12 @@ import random
 
 import pytest
 from engine_helpers import (
-    apply_random,
     cards,
     cards_in,
     new_deal,
     new_match,
     play,
+    play_randomly,
     rules,
     visible_to,
 )
@@ -22,7 +22,6 @@ from italian_poker import (
     Action,
     ActionKind,
     Deal,
-    MatchPhase,
     Phase,
     SeatError,
     preset,
@@ -57,21 +56,13 @@ def test_views_never_leak_hidden_cards_in_random_play(name: str, players: int, s
     """Random legal play: at every step, no view holds another seat's hidden card."""
     rng = random.Random(seed)
     match = new_match(preset(name, players=players))
-    for _ in range(4):
-        if match.phase is MatchPhase.OVER:
-            break
-        match.start_deal(seed=rng.randrange(10**6))
-        while match.actor is not None:
-            if match.phase is MatchPhase.IN_DEAL:
-                assert match.deal is not None
-                check_views(match.deal)
-                apply_random(match, rng)
-            else:
-                match.apply(Action(rng.choice([ActionKind.MAKE_UP, ActionKind.SIT_OUT])))
-        assert match.deal is not None
-        check_views(match.deal)  # after the end, the showdown included
-        for name_ in match.deal_seats:
-            assert match.view(name_).hand == tuple(match.deal.hands[match.deal_seats.index(name_)])
+
+    def check(deal: Deal) -> None:
+        check_views(deal)
+        for seat, player in enumerate(match.deal_seats):
+            assert match.view(player).hand == tuple(deal.hands[seat])
+
+    play_randomly(match, rng, check)
 
 
 def test_view_before_and_after_the_showdown_with_a_muck() -> None:
