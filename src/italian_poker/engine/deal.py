@@ -169,6 +169,15 @@ class ActionRecord(NamedTuple):
     phase: Phase
 
 
+@lru_cache(maxsize=4096, typed=True)
+def _record(
+    seat: int, kind: ActionKind, amount: int | None, split: bool, phase: Phase
+) -> ActionRecord:
+    """The record of an action without cards, shared: records are immutable, and a match keeps
+    every deal's records, which the garbage collector walks over again and again."""
+    return ActionRecord(seat, Action(kind, amount, (), split), phase)
+
+
 @dataclass(frozen=True, slots=True)
 class DealResult:
     """The end of a deal: final stacks, pots awarded, chips carried forward.
@@ -622,7 +631,10 @@ class Deal:
         action = self.verify(action, seat)
         actor = self.actor
         assert actor is not None
-        record = ActionRecord(actor, action, self.phase)
+        if action.cards:
+            record = ActionRecord(actor, action, self.phase)
+        else:
+            record = _record(actor, action.kind, action.amount, action.split, self.phase)
         self._legal = None
         self.actions.append(record)
         self.operations.append(record)

@@ -75,7 +75,7 @@ class CompletedDeal:
     """Every change the deal made, in order (engine/operations.py)."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Carry:
     """What the next deal inherits.
 
@@ -91,6 +91,10 @@ class _Carry:
     stake: int = 0
     paid: dict[int, int] = field(default_factory=dict)
     """By player id: a player who leaves and a newcomer who takes the name are not one."""
+
+
+_NO_CARRY = _Carry()
+"""Nothing carried: what follows a deal that was won."""
 
 
 class Match:
@@ -125,7 +129,7 @@ class Match:
         self.departed: list[tuple[str, int]] = []
         """Players who left or busted, with the chips they took."""
         self.passed_in_a_row = 0
-        self._carry = _Carry()
+        self._carry = _NO_CARRY
         self._makeup_queue: list[str] = []
         self._joining: dict[str, int] = {}
         self._sitting_out_once: set[str] = set()
@@ -527,23 +531,51 @@ class Match:
             )
         )
         self._carry = self._next_carry(deal)
-        self._joining = {}
-        self._sitting_out_once = set()
+        if self._joining:
+            self._joining = {}
+        if self._sitting_out_once:
+            self._sitting_out_once = set()
         # 000 Art. 1: the deal passes one place to the left, to the next player who can be
         # dealt in (or, if nobody else can, who stays seated). Players who cannot pay an ante
         # any more leave the table.
         limit = self._ante_limit()
-        button = self._seat_after(self.dealer_name, self._can_be_dealt) or self._seat_after(
-            self.dealer_name, lambda s: s.stack >= limit
-        )
-        busted = [s for s in self.seats if s.stack < limit]
-        if busted:
-            self.departed.extend((s.name, s.stack) for s in busted)
-            self.seats = [s for s in self.seats if s.stack >= limit]
+        button = self._next_dealer(limit)
+        seats = self.seats
+        dealable = 0
+        for s in seats:
+            if s.stack < limit:
+                busted = [s for s in seats if s.stack < limit]
+                self.departed.extend((s.name, s.stack) for s in busted)
+                self.seats = seats = [s for s in seats if s.stack >= limit]
+                dealable = sum(not s.sitting_out for s in seats)
+                break
+            if not s.sitting_out:
+                dealable += 1
         if button is not None:
             self.dealer_name = button
-        self.phase = MatchPhase.BETWEEN_DEALS
-        self._update_over()
+        self.phase = MatchPhase.BETWEEN_DEALS if dealable >= 2 else MatchPhase.OVER
+
+    def _next_dealer(self, limit: int) -> str | None:
+        """000 Art. 1: who deals next, after the deal: the first player after the dealer (the
+        dealer last) who can be dealt in, else the first who keeps a stack of at least
+        ``limit``; None if nobody does. One pass over the seats, as it runs after every deal."""
+        seats = self.seats
+        n = len(seats)
+        name = self.dealer_name
+        start = 0
+        for start, s in enumerate(seats):  # noqa: B007 (the dealer's index is wanted)
+            if s.name == name:
+                break
+        step = 1 if self.rules.direction is Direction.CLOCKWISE else -1
+        fallback: str | None = None
+        for k in range(1, n + 1):
+            s = seats[(start + k * step) % n]
+            if s.stack >= limit:
+                if not s.sitting_out:
+                    return s.name
+                if fallback is None:
+                    fallback = s.name
+        return fallback
 
     def _next_carry(self, deal: Deal) -> _Carry:
         result = deal.result
@@ -552,7 +584,7 @@ class Match:
         carry = self._carry
         if result.outcome is Outcome.WON:
             self.passed_in_a_row = 0
-            return _Carry()
+            return _NO_CARRY
         ids = deal.start.player_ids
         # What each player dealt in has now put toward a parol pot: their make-up, and the
         # ante unless it was handed back (003).
