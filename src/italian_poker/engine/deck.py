@@ -33,6 +33,11 @@ def lowest_rank(players: int) -> Rank:
     return Rank(11 - check_players(players))
 
 
+# Read as every deal begins: an enum made by value (``Rank(7)``) costs about a microsecond.
+_LOWEST_RANKS = {p: Rank(11 - p) for p in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+_DECK_CARDS = {p: ALL_CARDS[4 * (_LOWEST_RANKS[p] - 2) :] for p in _LOWEST_RANKS}
+
+
 @dataclass(frozen=True, slots=True)
 class Deck:
     """The stripped deck for a number of players: ranks from ``11 - players`` up to the ace.
@@ -48,7 +53,7 @@ class Deck:
     @property
     def lowest_rank(self) -> Rank:
         """The lowest rank in this deck; a low ace sits just below it."""
-        return Rank(11 - self.players)
+        return _LOWEST_RANKS[self.players]
 
     @property
     def ranks(self) -> tuple[Rank, ...]:
@@ -58,8 +63,7 @@ class Deck:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards of this deck in index order."""
-        first = 4 * (self.lowest_rank - 2)
-        return ALL_CARDS[first:]
+        return _DECK_CARDS[self.players]
 
     def __len__(self) -> int:
         return 4 * (15 - self.lowest_rank)

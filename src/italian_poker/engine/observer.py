@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Any, Final, TypeVar, overload
 from weakref import ref
 
@@ -205,13 +206,26 @@ _DRAW = ActionKind.DRAW
 
 def _as_seen(record: ActionRecord, discards_seen: bool) -> PublicAction:
     action = record.action
-    changed: int | None = None
-    discards: tuple[Card, ...] = ()
-    if action.kind is _DRAW:
-        changed = len(action.cards)
-        if discards_seen:
-            discards = action.cards
-    return PublicAction(record.seat, action.kind, action.amount, changed, discards, record.phase)
+    cards = action.cards
+    if not cards:
+        return _seen_without_cards(record.seat, action.kind, action.amount, record.phase)
+    return PublicAction(
+        record.seat,
+        action.kind,
+        action.amount,
+        len(cards),
+        cards if discards_seen else (),
+        record.phase,
+    )
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _seen_without_cards(
+    seat: int, kind: ActionKind, amount: int | None, phase: Phase
+) -> PublicAction:
+    """An action without cards as everyone sees it, shared (as the deal shares its record):
+    a draw of none shows that none was changed."""
+    return PublicAction(seat, kind, amount, 0 if kind is _DRAW else None, (), phase)
 
 
 def _public_actions(deal: Deal, viewer: Viewer) -> tuple[PublicAction, ...]:
