@@ -185,8 +185,10 @@ class BettingRound:
         """After the opening: fold, call or raise a bet; with nothing to call, the last blind
         bettor's option (2.5) or, in the second round, bet, check or parol (5.2)."""
         bet = self.bets[seat]
-        if self.current_bet > bet:
-            amount = min(self.current_bet, bet + deal.stacks[seat])
+        current = self.current_bet
+        if current > bet:
+            all_in = bet + deal.stacks[seat]
+            amount = current if current <= all_in else all_in
             call = offer(_CALL, amount, amount)
             raise_range = self.raise_range(deal, seat)
             if raise_range is None:
@@ -232,13 +234,13 @@ class BettingRound:
             return None
         low, high = self.smallest, self.largest
         structure = rules.structure
-        if structure is _POT_LIMIT or structure is _NO_LIMIT:
-            low = max(low, self.last_raise)
+        if (structure is _POT_LIMIT or structure is _NO_LIMIT) and self.last_raise > low:
+            low = self.last_raise
         if structure is _POT_LIMIT:
             high = max(low, deal.pot + current - self.bets[seat])
         min_to = current + low
-        max_to = all_in if high is None else min(current + high, all_in)
-        return min(min_to, max_to), max_to
+        max_to = all_in if high is None or current + high > all_in else current + high
+        return (min_to if min_to <= max_to else max_to), max_to
 
     def everyone_said_parol(self) -> bool:
         """5.4(a): the round ended with every player saying parol: nobody bet (a parol answered
@@ -268,7 +270,8 @@ class BettingRound:
         folded, stacks = deal.folded, deal.stacks
         others = {s for s in range(deal.n) if s != seat and not folded[s] and stacks[s] > 0}
         if full:
-            self.last_raise = max(increment, self.last_raise)
+            if increment > self.last_raise:
+                self.last_raise = increment
             self.may_raise = set(others)
         else:
             # An all-in raise short of a full raise does not reopen the betting.

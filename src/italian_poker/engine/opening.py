@@ -195,7 +195,9 @@ def opening_groups(
     while all five cards are kept."""
     # Ranks as plain ints (``index >> 2`` is the rank less two): an enum member hashes slowly.
     by_rank: dict[int, list[Card]] = {}
+    held = 0  # the cards as bits (Card.bit), for 3.3(b)
     for card in cards:
+        held |= card.bit
         rank = card.index >> 2
         if rank in by_rank:
             by_rank[rank].append(card)
@@ -224,19 +226,13 @@ def opening_groups(
                 groups.extend(
                     tuple(sorted(a + b, key=order.__getitem__)) for a in first for b in second
                 )
-    if requirement.four_straight_flush:
-        held = 0
-        for card in cards:
-            held |= card.bit
-        if _four_in_a_row(held):
-            order = {card: i for i, card in enumerate(cards)}
-            for suit in sorted({card.suit for card in cards}, reverse=True):
-                run = sorted(
-                    (c for c in cards if c.suit is suit and c.rank is not _ACE), key=_rank_of
-                )
-                for i in range(len(run) - 3):
-                    if run[i + 3].rank - run[i].rank == 3:
-                        groups.append(tuple(sorted(run[i : i + 4], key=order.__getitem__)))
+    if requirement.four_straight_flush and _four_in_a_row(held):
+        order = {card: i for i, card in enumerate(cards)}
+        for suit in sorted({card.suit for card in cards}, reverse=True):
+            run = sorted((c for c in cards if c.suit is suit and c.rank is not _ACE), key=_rank_of)
+            for i in range(len(run) - 3):
+                if run[i + 3].rank - run[i].rank == 3:
+                    groups.append(tuple(sorted(run[i : i + 4], key=order.__getitem__)))
     return tuple(groups)
 
 
@@ -256,15 +252,24 @@ def proving_cards(
     held = 0
     for card in cards:
         held |= card.bit
+    group = first_group_held(groups, held)
+    if group is not None:
+        return group
+    if len(cards) == 5 and evaluate(cards, players=players).category in _WHOLE_HAND:
+        return tuple(cards)
+    return ()
+
+
+def first_group_held(groups: tuple[tuple[Card, ...], ...], held: int) -> tuple[Card, ...] | None:
+    """The first of ``groups`` whose cards are all in ``held`` (the sum of their
+    ``Card.bit``), or ``None``."""
     for group in groups:
         group_bits = 0
         for card in group:
             group_bits |= card.bit
         if group_bits & held == group_bits:
             return group
-    if len(cards) == 5 and evaluate(cards, players=players).category in _WHOLE_HAND:
-        return tuple(cards)
-    return ()
+    return None
 
 
 def _rank_of(card: Card) -> int:

@@ -22,13 +22,24 @@ def build_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) ->
     from earlier deals, make-up contributions) go to the main pot. Pots with the same
     eligible seats are merged.
     """
+    if len(live) == len(committed):
+        # The usual case, nobody all-in for less: every live seat that put chips in put the
+        # same, and one pot of every chip goes to those seats. Found in one pass.
+        level = 0
+        reached = []
+        for seat, alive in enumerate(live):
+            if alive:
+                c = committed[seat]
+                if c > 0:
+                    if c != level:
+                        if level:
+                            break  # two levels: side pots
+                        level = c
+                    reached.append(seat)
+        else:
+            if level:
+                return [Pot(sum(committed) + dead, tuple(reached))]
     levels = sorted({c for c, alive in zip(committed, live, strict=True) if alive and c > 0})
-    if len(levels) == 1:
-        # The usual case, nobody all-in for less: one pot of every chip, for the live seats
-        # who put in that level.
-        level = levels[0]
-        reached = tuple([seat for seat, c in enumerate(committed) if c >= level and live[seat]])
-        return [Pot(sum(committed) + dead, reached)]
     amounts: list[int] = []
     eligibles: list[tuple[int, ...]] = []
     previous = 0

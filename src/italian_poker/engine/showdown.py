@@ -8,8 +8,8 @@ player still in, what was shown and who mucked (002). :func:`award_pots` shares 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
 from italian_poker.engine.actions import ActionKind, LegalAction
@@ -20,7 +20,7 @@ from italian_poker.engine.hand_rank import (
     best_ranks,
     evaluate,
 )
-from italian_poker.engine.opening import proving_cards
+from italian_poker.engine.opening import first_group_held, proving_cards
 from italian_poker.engine.pot import Pot, build_pots, split_amount
 from italian_poker.engine.rules import OddChip, ShowdownOrder
 from italian_poker.engine.vocabulary import POT_REASONS
@@ -95,9 +95,10 @@ class Showdown:
         order = [s for s in deal.seats_from(first) if not folded[s]]
         pots = build_pots(deal.committed, [not f for f in folded], deal.dead)
         n, tiebreak, hands = deal.n, deal.rules.tiebreak, deal.hands
-        ranks = {
-            s: evaluate(hands[s], players=n, tiebreak=tiebreak) for s in range(n) if not folded[s]
-        }
+        ranks = {}
+        for s in range(n):
+            if not folded[s]:
+                ranks[s] = evaluate(hands[s], players=n, tiebreak=tiebreak)
         return cls(order, pots, ranks)
 
     @property
@@ -174,18 +175,26 @@ def award_pots(deal: ShowdownTable, showdown: Showdown | None) -> tuple[PotAward
     the pot goes uncalled to the player left."""
     if showdown is None:
         pots = build_pots(deal.committed, [not f for f in deal.folded], deal.dead)
-        return tuple(_award_pot(deal, pot, None) for pot in pots)
-    if showdown.mucked:
-        mucked = showdown.mucked
-        live = [not f and s not in mucked for s, f in enumerate(deal.folded)]
-        pots = build_pots(deal.committed, live, deal.dead)
+        shown = None
     else:
-        pots = showdown.pots  # the same live hands as when the showdown began
-    return tuple(_award_pot(deal, pot, showdown.shown) for pot in pots)
+        if showdown.mucked:
+            mucked = showdown.mucked
+            live = [not f and s not in mucked for s, f in enumerate(deal.folded)]
+            pots = build_pots(deal.committed, live, deal.dead)
+        else:
+            pots = showdown.pots  # the same live hands as when the showdown began
+        shown = showdown.shown
+    if len(pots) == 1:  # the usual case: one pot
+        return (_award_pot(deal, pots[0], shown),)
+    return tuple([_award_pot(deal, pot, shown) for pot in pots])
+
+
+_pot_award = lru_cache(maxsize=4096)(PotAward)
+"""A :class:`PotAward`, shared, as it is immutable: most pots of a match are alike."""
 
 
 def _award_pot(deal: ShowdownTable, pot: Pot, shown: dict[int, HandRank] | None) -> PotAward:
-    eligible = pot.eligible
+    amount, eligible = pot.amount, pot.eligible
     if len(eligible) == 1 or shown is None:
         winners = list(eligible)
         reason = POT_REASONS["uncalled" if shown is None else "only-eligible"]
@@ -195,12 +204,12 @@ def _award_pot(deal: ShowdownTable, pot: Pot, shown: dict[int, HandRank] | None)
         winners = [eligible[i] for i in best]
         reason = _reason(ranks, best)
     if len(winners) == 1:
-        return PotAward(pot.amount, eligible, (winners[0],), (pot.amount,), reason)
+        return _pot_award(amount, eligible, (winners[0],), (amount,), reason)
     ordered = _odd_chip_order(deal, winners, shown or {})
-    shares = split_amount(pot.amount, ordered)
+    shares = split_amount(amount, ordered)
     in_order = sorted(winners)
-    return PotAward(
-        pot.amount, eligible, tuple(in_order), tuple([shares[w] for w in in_order]), reason
+    return _pot_award(
+        amount, eligible, tuple(in_order), tuple([shares[w] for w in in_order]), reason
     )
 
 
@@ -223,24 +232,27 @@ def _deciding_suit(rank: HandRank) -> int:
 def _reason(ranks: list[HandRank], winner_indices: list[int]) -> str:
     """Why the winners won, e.g. ``la minima batte la massima``."""
     best = ranks[winner_indices[0]]
-    if best.straight_flush_class is None:
-        return POT_REASONS["best-hand"].format(hand=best.description)
-    classes = {r.straight_flush_class for r in ranks if r.straight_flush_class is not None}
-    if len(winner_indices) == 3 and len(classes) == 3:
-        return POT_REASONS["three-way"]
-    if best.straight_flush_class is StraightFlushClass.MINIMUM and (
-        StraightFlushClass.MAXIMUM in classes
-    ):
-        return POT_REASONS["min-beats-max"]
-    return POT_REASONS["best-hand"].format(hand=best.description)
+    if best.straight_flush_class is not None:
+        classes = {r.straight_flush_class for r in ranks if r.straight_flush_class is not None}
+        if len(winner_indices) == 3 and len(classes) == 3:
+            return POT_REASONS["three-way"]
+        if best.straight_flush_class is StraightFlushClass.MINIMUM and (
+            StraightFlushClass.MAXIMUM in classes
+        ):
+            return POT_REASONS["min-beats-max"]
+    return _BEST_HAND_REASONS[best.description]
 
 
-def _bits(cards: Sequence[Card]) -> int:
-    """The set of ``cards`` as the bits of :attr:`Card.bit`."""
-    bits = 0
-    for card in cards:
-        bits |= card.bit
-    return bits
+class _BestHandReasons(dict[str, str]):
+    """``best hand: <description>`` by description, each formatted once (hands have finitely
+    many descriptions)."""
+
+    def __missing__(self, description: str) -> str:
+        reason = self[description] = POT_REASONS["best-hand"].format(hand=description)
+        return reason
+
+
+_BEST_HAND_REASONS = _BestHandReasons()
 
 
 def opening_proof(deal: ShowdownTable) -> tuple[Card, ...]:
@@ -252,10 +264,17 @@ def opening_proof(deal: ShowdownTable) -> tuple[Card, ...]:
     opener = deal.opener
     if opener is None or not deal.rules.opener_must_prove:
         return ()
-    held = deal.hands[opener]
     draw = deal.draw
-    apart = draw.discards[opener] if draw.split_announced else ()
     # Cards as bits (Card.bit): a card compared with ``in`` runs the dataclass's __eq__.
-    still_there = _bits(held) | _bits(apart)
+    still_there = 0
+    for card in deal.hands[opener]:
+        still_there |= card.bit
+    if draw.split_announced:
+        for card in draw.discards[opener]:
+            still_there |= card.bit
+    groups = deal.opening_groups
+    group = first_group_held(groups, still_there)
+    if group is not None:
+        return group  # what proving_cards finds first, without listing the cards still there
     available = [c for c in deal.opening_hand if c.bit & still_there]
-    return proving_cards(available, deal.requirement, players=deal.n, groups=deal.opening_groups)
+    return proving_cards(available, deal.requirement, players=deal.n, groups=groups)
