@@ -46,7 +46,8 @@ class BettingTable(Protocol):
 BLIND_KINDS = (ActionKind.BLIND, ActionKind.CONTROBUIO, ActionKind.OVER)
 """Art. 2: the blind (buio), then the controbuio and the over, each doubling the last."""
 
-_PASS = (LegalAction(ActionKind.PASS),)
+_PASS_ACTION = LegalAction(ActionKind.PASS)
+_PASS = (_PASS_ACTION,)
 _DECLINE = LegalAction(ActionKind.DECLINE)
 _FOLD = LegalAction(ActionKind.FOLD)
 _CHECK = LegalAction(ActionKind.CHECK)
@@ -178,7 +179,7 @@ class BettingRound:
         """3.2, 3.3: pass, or open if the hand meets the requirement and has chips."""
         if deal.stacks[seat] > 0 and deal.requirement.is_met(deal.hands[seat], players=deal.n):
             low, high = self.bet_range(deal, seat)
-            return (*_PASS, offer(_OPEN, low, high))
+            return (_PASS_ACTION, offer(_OPEN, low, high))
         return _PASS
 
     def choices(self, deal: BettingTable, seat: int) -> tuple[LegalAction, ...]:

@@ -94,13 +94,12 @@ class Draw:
         if action.amount is not None:
             raise InvalidAmountError("a draw names the cards to change, not an amount")
         cards = action.cards
-        if (
-            type(cards) is not tuple
-            or type(action.split) is not bool
-            or any(type(c) is not Card for c in cards)
-        ):
-            check_action(action)
+        if type(cards) is not tuple or type(action.split) is not bool:
+            check_action(action)  # raises
         if cards:
+            for card in cards:
+                if type(card) is not Card:
+                    check_action(action)  # raises
             if len(cards) > MAX_DRAW:
                 raise InvalidDrawError(f"you may change at most {MAX_DRAW} cards, not {len(cards)}")
             if len(set(cards)) != len(cards):
@@ -111,7 +110,7 @@ class Draw:
                 raise InvalidDrawError(f"you do not hold {', '.join(missing)}")
         if action.split and seat != deal.opener:
             raise InvalidDrawError("only the opener announces a split opening (4.4)")
-        if legal.breaks_opening(cards):
+        if cards and legal.breaks_opening(cards):  # standing pat never breaks it
             if not deal.rules.opener_may_split:
                 raise InvalidDrawError(
                     "these rules do not let the opener break the opening combination"

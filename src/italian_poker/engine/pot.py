@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -12,6 +13,10 @@ class Pot:
 
     amount: int
     eligible: tuple[int, ...]
+
+
+_shared_pot = lru_cache(maxsize=1024, typed=True)(Pot)
+"""A :class:`Pot`, shared, as it is immutable: pots repeat (the same antes and bets)."""
 
 
 def build_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) -> list[Pot]:
@@ -38,7 +43,7 @@ def build_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) ->
                     reached.append(seat)
         else:
             if level:
-                return [Pot(sum(committed) + dead, tuple(reached))]
+                return [_shared_pot(sum(committed) + dead, tuple(reached))]
     levels = sorted({c for c, alive in zip(committed, live, strict=True) if alive and c > 0})
     amounts: list[int] = []
     eligibles: list[tuple[int, ...]] = []
