@@ -189,7 +189,7 @@ def award_pots(deal: ShowdownTable, showdown: Showdown | None) -> tuple[PotAward
     return tuple([_award_pot(deal, pot, shown) for pot in pots])
 
 
-_pot_award = lru_cache(maxsize=4096)(PotAward)
+_pot_award = lru_cache(maxsize=4096, typed=True)(PotAward)
 """A :class:`PotAward`, shared, as it is immutable: most pots of a match are alike."""
 
 
