@@ -148,15 +148,20 @@ def best_ranks(ranks: Sequence[HandRank]) -> list[int]:
     other wins (minimum over maximum, maximum over medium, medium over minimum).
     Otherwise the highest ``value`` wins.
     """
-    for rank in ranks:
+    # No straight flush: the highest value wins (the usual case, decided in one pass).
+    best: list[int] = []
+    top = -1
+    for i, rank in enumerate(ranks):
         if rank.straight_flush_class is not None:
             break
+        value = rank.value
+        if value > top:
+            top = value
+            best = [i]
+        elif value == top:
+            best.append(i)
     else:
-        # No straight flush: the highest value wins (the usual case, decided at once).
-        if not ranks:
-            return []
-        top = max([r.value for r in ranks])
-        return [i for i, r in enumerate(ranks) if r.value == top]
+        return best
     best_by_class: dict[StraightFlushClass, int] = {}
     for i, rank in enumerate(ranks):
         cls = rank.straight_flush_class
