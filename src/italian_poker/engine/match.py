@@ -252,7 +252,10 @@ class Match:
         """The first seated player after ``name`` (a seated player) in the direction of play,
         ``name`` itself last, whom ``accept`` takes; None if it takes nobody."""
         seats = self.seats
-        start = next(i for i, s in enumerate(seats) if s.name == name)
+        start = 0
+        for start, s in enumerate(seats):  # noqa: B007 (the index of ``name`` is wanted)
+            if s.name == name:
+                break
         step = 1 if self.rules.direction is Direction.CLOCKWISE else -1
         for k in range(1, len(seats) + 1):
             candidate = seats[(start + k * step) % len(seats)]
@@ -531,51 +534,23 @@ class Match:
             )
         )
         self._carry = self._next_carry(deal)
-        if self._joining:
-            self._joining = {}
-        if self._sitting_out_once:
-            self._sitting_out_once = set()
+        self._joining = {}
+        self._sitting_out_once = set()
         # 000 Art. 1: the deal passes one place to the left, to the next player who can be
         # dealt in (or, if nobody else can, who stays seated). Players who cannot pay an ante
         # any more leave the table.
         limit = self._ante_limit()
-        button = self._next_dealer(limit)
-        seats = self.seats
-        dealable = 0
-        for s in seats:
-            if s.stack < limit:
-                busted = [s for s in seats if s.stack < limit]
-                self.departed.extend((s.name, s.stack) for s in busted)
-                self.seats = seats = [s for s in seats if s.stack >= limit]
-                dealable = sum(not s.sitting_out for s in seats)
-                break
-            if not s.sitting_out:
-                dealable += 1
+        button = self._seat_after(self.dealer_name, self._can_be_dealt) or self._seat_after(
+            self.dealer_name, lambda s: s.stack >= limit
+        )
+        busted = [s for s in self.seats if s.stack < limit]
+        if busted:
+            self.departed.extend((s.name, s.stack) for s in busted)
+            self.seats = [s for s in self.seats if s.stack >= limit]
         if button is not None:
             self.dealer_name = button
-        self.phase = MatchPhase.BETWEEN_DEALS if dealable >= 2 else MatchPhase.OVER
-
-    def _next_dealer(self, limit: int) -> str | None:
-        """000 Art. 1: who deals next, after the deal: the first player after the dealer (the
-        dealer last) who can be dealt in, else the first who keeps a stack of at least
-        ``limit``; None if nobody does. One pass over the seats, as it runs after every deal."""
-        seats = self.seats
-        n = len(seats)
-        name = self.dealer_name
-        start = 0
-        for start, s in enumerate(seats):  # noqa: B007 (the dealer's index is wanted)
-            if s.name == name:
-                break
-        step = 1 if self.rules.direction is Direction.CLOCKWISE else -1
-        fallback: str | None = None
-        for k in range(1, n + 1):
-            s = seats[(start + k * step) % n]
-            if s.stack >= limit:
-                if not s.sitting_out:
-                    return s.name
-                if fallback is None:
-                    fallback = s.name
-        return fallback
+        self.phase = MatchPhase.BETWEEN_DEALS
+        self._update_over()
 
     def _next_carry(self, deal: Deal) -> _Carry:
         result = deal.result
