@@ -135,15 +135,25 @@ def kinds(deal: Deal | Match) -> set[ActionKind]:
     return {la.kind for la in deal.legal_actions()}
 
 
+def _attributes(obj: Any) -> dict[str, Any]:
+    """Every attribute of a deal or match (slotted classes), by name."""
+    return {
+        name: getattr(obj, name)
+        for name in type(obj).__slots__
+        if name != "__weakref__" and hasattr(obj, name)
+    }
+
+
 def snapshot(obj: Any) -> dict[str, Any]:
     """A deep copy of every attribute of a deal or match (the legal-action cache aside)."""
-    state = {k: v for k, v in vars(obj).items() if k not in ("_legal", "_rng")}
+    attributes = _attributes(obj)
+    state = {k: v for k, v in attributes.items() if k not in ("_legal", "_rng")}
     out = copy.deepcopy(state)
-    rng = vars(obj).get("_rng")
+    rng = attributes.get("_rng")
     if rng is not None and hasattr(rng, "getstate"):
         with contextlib.suppress(NotImplementedError):
             out["_rng"] = rng.getstate()
-    deal = vars(obj).get("deal")
+    deal = attributes.get("deal")
     if isinstance(deal, Deal):
         out["deal"] = snapshot(deal)
     return out

@@ -5,10 +5,14 @@ of the deal (no cache), for every seat and the public, after every action."""
 from __future__ import annotations
 
 import copy
+import dataclasses
+import pickle
 import random
 
+import pytest
+
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
-from italian_poker.engine.cards import Card
+from italian_poker.engine.cards import Card, parse_card
 from italian_poker.engine.match import Match
 from italian_poker.engine.observer import PUBLIC, observe
 from italian_poker.engine.rules import Rules, preset
@@ -62,3 +66,31 @@ def test_views_and_stacks_after_every_action_standard() -> None:
 
 def test_views_and_stacks_after_every_action_003() -> None:
     _play(preset("003"), seed=12, deals=25)
+
+
+def test_an_action_of_a_kind_alone_is_shared_and_behaves_as_a_frozen_dataclass() -> None:
+    """``Action(kind)`` is one shared object per kind (a policy makes one per decision); it
+    still compares, copies, pickles, replaces and refuses assignment as a frozen dataclass."""
+    for kind in ActionKind:
+        action = Action(kind)
+        assert action is Action(kind) is Action(kind=kind)
+        assert (action.kind, action.amount, action.cards, action.split) == (kind, None, (), False)
+        assert pickle.loads(pickle.dumps(action)) is action
+        assert copy.copy(action) is action and copy.deepcopy(action) is action
+    opened = Action(ActionKind.OPEN, 5)
+    assert opened is not Action(ActionKind.OPEN, 5) and opened == Action(ActionKind.OPEN, 5)
+    assert pickle.loads(pickle.dumps(opened)) == opened == copy.deepcopy(opened)
+    assert dataclasses.replace(Action(ActionKind.OPEN), amount=5) == opened
+    assert dataclasses.replace(opened, amount=None) is Action(ActionKind.OPEN)
+    assert Action(ActionKind.DRAW, split=True).split is True
+    assert Action(ActionKind.DRAW, cards=(parse_card("As"),)).cards == (parse_card("As"),)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Action(ActionKind.CALL).amount = 3  # type: ignore[misc]
+
+
+def test_a_look_alike_kind_is_not_taken_for_the_shared_action() -> None:
+    """The string ``"call"`` equals ``ActionKind.CALL`` (a ``StrEnum``) but is not a kind: its
+    action is not the shared one, so the engine still refuses it (check_action)."""
+    look_alike = Action("call")  # type: ignore[arg-type]
+    assert look_alike is not Action(ActionKind.CALL)
+    assert type(look_alike.kind) is str

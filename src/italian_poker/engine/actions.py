@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from italian_poker.engine.cards import Card, format_cards
 from italian_poker.engine.errors import InvalidAmountError, MalformedActionError
@@ -53,16 +54,41 @@ AMOUNT_KINDS = frozenset({ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE})
 """Kinds whose ``amount`` the player chooses (the new total bet for the round)."""
 
 
-@dataclass(frozen=True, slots=True)
+_new = object.__new__
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Action:
     """One action. ``amount`` is the player's total bet in the round after an open, bet or
     raise (chosen) or a call or blind (filled in by the engine in the record). ``cards`` are the
-    discards of a draw; ``split`` announces that the opener breaks the opening (4.4)."""
+    discards of a draw; ``split`` announces that the opener breaks the opening (4.4).
+
+    An action of a kind alone (``Action(ActionKind.CALL)``) is one shared object: actions are
+    immutable, and a policy makes one per decision (a frozen dataclass's own ``__init__`` sets
+    each field through ``object.__setattr__``; docs/performance.md)."""
 
     kind: ActionKind
-    amount: int | None = None
-    cards: tuple[Card, ...] = ()
-    split: bool = False
+    amount: int | None
+    cards: tuple[Card, ...]
+    split: bool
+
+    def __new__(
+        cls,
+        kind: ActionKind,
+        amount: int | None = None,
+        cards: tuple[Card, ...] = (),
+        split: bool = False,
+    ) -> Action:
+        if amount is None and cards == () and split is False and type(kind) is ActionKind:
+            return _PLAIN[kind] if cls is Action else _holding(_new(cls), kind, None, (), False)
+        return _holding(_new(cls), kind, amount, cards, split)
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[Action], tuple[ActionKind, int | None, tuple[Card, ...], bool]]:
+        # Pickled and copied through the constructor (which shares plain actions).
+        return (type(self), (self.kind, self.amount, self.cards, self.split))
 
     def __str__(self) -> str:
         text = self.kind.value
@@ -73,6 +99,23 @@ class Action:
             if self.split:
                 text += " split"
         return text
+
+
+def _holding(
+    action: Action, kind: ActionKind, amount: int | None, cards: tuple[Card, ...], split: bool
+) -> Action:
+    """``action``, a new instance, with its fields set."""
+    _set(action, "kind", kind)
+    _set(action, "amount", amount)
+    _set(action, "cards", cards)
+    _set(action, "split", split)
+    return action
+
+
+_PLAIN: Final[dict[ActionKind, Action]] = {
+    kind: _holding(_new(Action), kind, None, (), False) for kind in ActionKind
+}
+"""Per kind, the action of that kind alone, shared."""
 
 
 def check_action(action: object) -> None:

@@ -309,6 +309,45 @@ Operation = (
 class Deal:
     """The state of one deal. See the module docstring for the protocol."""
 
+    # Slotted: the attributes of a deal are read on every action and view, and a slot is read
+    # in one step (a deal has more attributes than CPython's shared instance dicts hold).
+    __slots__ = (
+        "__weakref__",
+        "_legal",
+        "_rng",
+        "actions",
+        "actor",
+        "blinders",
+        "committed",
+        "dead",
+        "dealer",
+        "deck",
+        "deck_order",
+        "draw",
+        "first_round_folded",
+        "first_round_put",
+        "first_round_starter",
+        "folded",
+        "hands",
+        "last_aggressor",
+        "muck",
+        "n",
+        "opener",
+        "opening_groups",
+        "opening_hand",
+        "operations",
+        "phase",
+        "requirement",
+        "result",
+        "round",
+        "rules",
+        "showdown",
+        "stacks",
+        "start",
+        "step",
+        "stock",
+    )
+
     def __init__(self, start: DealStart) -> None:
         check_start(start)
         rules = start.rules

@@ -101,6 +101,31 @@ class Match:
     """Deals at one table. Use :meth:`start_deal`, then :attr:`actor`,
     :meth:`legal_actions` and :meth:`apply` until :attr:`phase` is ``BETWEEN_DEALS``."""
 
+    # Slotted, as Deal: the attributes of a match are read on every action and view, and a
+    # slot is read in one step.
+    __slots__ = (
+        "__weakref__",
+        "_carry",
+        "_dealt_in",
+        "_joining",
+        "_makeup_queue",
+        "_next_player_id",
+        "_pending_deck",
+        "_pending_reshuffles",
+        "_pending_seed",
+        "_sitting_out_once",
+        "completed",
+        "deal",
+        "deal_seats",
+        "dealer_name",
+        "departed",
+        "passed_in_a_row",
+        "phase",
+        "rules",
+        "seats",
+        "seed",
+    )
+
     def __init__(
         self,
         rules: Rules,
