@@ -8,7 +8,7 @@ after a parol, removes busted players and lets players join, sit out and return.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction, check_action
@@ -538,7 +538,7 @@ class Match:
             raise SeatError(f"{player!r} is not in the current deal")
         view = observe(deal, self.deal_seats.index(player))
         if self.phase is _MAKE_UP and self._makeup_queue[0] == player:
-            view = replace(view, actor=view.seat, legal_actions=self.legal_actions())
+            view = view._replace(actor=view.seat, legal_actions=self.legal_actions())
         return view
 
     def _after_action(self) -> None:

@@ -21,10 +21,10 @@ The rules of visibility, each in one function below:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Any, Final, TypeVar, overload
+from typing import Any, Final, NamedTuple, overload
 from weakref import ref
 
 from italian_poker.engine.actions import ActionKind, LegalAction
@@ -90,10 +90,15 @@ class PublicAction:
     phase: Phase
 
 
-@dataclass(frozen=True)
-class PublicView:
+class PublicView(NamedTuple):
     """What everyone may know about a deal: no hand, no face-down discard, no legal action.
-    ``shown`` are the hands shown at the showdown; ``proof`` the opening's proof at the end."""
+    ``shown`` are the hands shown at the showdown; ``proof`` the opening's proof at the end.
+
+    An immutable record (a :class:`~typing.NamedTuple`: a view is made before every decision,
+    and a tuple is made in one step where a frozen dataclass sets each field through
+    ``object.__setattr__``; docs/performance.md). ``view._replace(...)`` makes a changed copy;
+    ``dataclasses.replace``, ``dataclasses.fields`` and ``dataclasses.asdict`` work on it too,
+    as when views were frozen dataclasses."""
 
     names: tuple[str, ...]
     player_ids: tuple[int, ...]
@@ -126,19 +131,17 @@ class PublicView:
         return len(self.names)
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """One seat's view of a deal: the public view, with the seat's own hand, its own
-    discards, the cards it keeps apart as opener (4.4) and, on its turn, its legal actions."""
+class SeatView(NamedTuple):
+    """One seat's view of a deal: the public view's fields (in the same order), then the
+    seat, its own hand, on its turn its legal actions, and the cards it keeps apart as opener
+    (4.4). Its own discards are in ``actions``. An immutable record, as :class:`PublicView`."""
 
-    seat: int
     names: tuple[str, ...]
     player_ids: tuple[int, ...]
     rules: Rules
     phase: Phase
     dealer: int
     actor: int | None
-    hand: tuple[Card, ...]
     stacks: tuple[int, ...]
     round_bets: tuple[int, ...]
     committed: tuple[int, ...]
@@ -155,9 +158,11 @@ class SeatView:
     parols: tuple[int, ...]
     checked: bool
     actions: tuple[PublicAction, ...]
-    legal_actions: tuple[LegalAction, ...]
     result: DealResult | None
     proof: tuple[Card, ...]
+    seat: int
+    hand: tuple[Card, ...]
+    legal_actions: tuple[LegalAction, ...]
     kept_apart: tuple[Card, ...]
 
     @property
@@ -174,6 +179,19 @@ class SeatView:
     def to_call(self) -> int:
         """Chips this seat must add to call."""
         return self.current_bet - self.round_bets[self.seat]
+
+
+def _as_dataclass(cls: type[Any]) -> None:
+    """Let ``dataclasses.fields``, ``replace`` and ``asdict`` keep working on the views of
+    ``cls``, which were frozen dataclasses before they were records (an added name only: the
+    views stay tuples, ``_replace`` is their own way)."""
+    twin = make_dataclass(cls.__name__, list(cls.__annotations__.items()), frozen=True)
+    cls.__dataclass_fields__ = twin.__dataclass_fields__  # type: ignore[attr-defined]
+    cls.__dataclass_params__ = twin.__dataclass_params__  # type: ignore[attr-defined]
+
+
+_as_dataclass(PublicView)
+_as_dataclass(SeatView)
 
 
 @dataclass(slots=True)
@@ -255,24 +273,6 @@ def _public_actions(deal: Deal, viewer: Viewer) -> tuple[PublicAction, ...]:
     return mine
 
 
-_View = TypeVar("_View", "PublicView", "SeatView")
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _filled(cls: type[_View], fields: dict[str, Any]) -> _View:
-    """A view of type ``cls`` holding ``fields`` (every field of ``cls``, by name): the one
-    factory of the observer. A view is made before every decision, and a frozen dataclass's
-    own ``__init__`` sets each field through ``object.__setattr__``, about 1,300 instructions
-    a field on Python 3.11 (40 k for a seat view, two thirds of making it); this sets the
-    instance's ``__dict__`` at once. The view is the same as ``cls(**fields)`` in every way
-    (equality, repr, ``dataclasses.replace``, frozen); docs/performance.md has the figures."""
-    view = _new(cls)
-    _set(view, "__dict__", fields)
-    return view
-
-
 _FIVE_EACH: dict[int, tuple[int, ...]] = {}
 """Per number of players, five cards held by each (3.1): shared, as most views show it."""
 
@@ -282,9 +282,38 @@ def _cards_held(hands: list[list[Card]]) -> tuple[int, ...]:
     return _FIVE_EACH.setdefault(len(held), held) if held.count(5) == len(held) else held
 
 
-def _public_fields(deal: Deal, viewer: Viewer) -> dict[str, Any]:
-    """The fields every viewer shares (the actions as ``viewer`` saw them), by name, read
-    straight off the deal and its parts: a view is made before every decision."""
+_PublicValues = tuple[
+    tuple[str, ...],
+    tuple[int, ...],
+    Rules,
+    Phase,
+    int,
+    "int | None",
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    int,
+    tuple[bool, ...],
+    tuple[int, ...],
+    "tuple[int | None, ...]",
+    dict[int, tuple[Card, ...]],
+    dict[int, HandRank],
+    OpeningRequirement,
+    "int | None",
+    tuple[int, ...],
+    tuple[int, ...],
+    bool,
+    tuple[PublicAction, ...],
+    "DealResult | None",
+    tuple[Card, ...],
+]
+"""The values of a :class:`PublicView`, in its fields' order (the first of a SeatView's)."""
+
+
+def _public_values(deal: Deal, viewer: Viewer) -> _PublicValues:
+    """The fields every viewer shares (the actions as ``viewer`` saw them), in
+    :class:`PublicView`'s order, read straight off the deal and its parts."""
     showdown = deal.showdown
     hands = deal.hands
     betting = deal.round
@@ -297,33 +326,37 @@ def _public_fields(deal: Deal, viewer: Viewer) -> dict[str, Any]:
         # The showdown: shown hands are public.
         shown_ranks = dict(showdown.shown)
         shown = {s: tuple(hands[s]) for s in shown_ranks}
-    return {
-        "names": start.names,
-        "player_ids": start.player_ids,
-        "rules": deal.rules,
-        "phase": deal.phase,
-        "dealer": deal.dealer,
-        "actor": deal.actor,
-        "stacks": tuple(deal.stacks),
-        "round_bets": tuple(betting.bets),
-        "committed": tuple(committed),
-        "pot": deal.dead + sum(committed),
-        "current_bet": betting.current_bet,
-        "folded": tuple(deal.folded),
-        "cards_held": _cards_held(hands),
-        "cards_changed": tuple(deal.draw.drawn),
-        "shown": shown,
-        "shown_ranks": shown_ranks,
-        "requirement": deal.requirement,
-        "opener": deal.opener,
-        "blinders": tuple(deal.blinders),
-        "parols": tuple(sorted(betting.parols)) if betting.parols else (),
-        "checked": betting.checked,
-        "actions": _public_actions(deal, viewer),
-        "result": result,
+    return (
+        start.names,
+        start.player_ids,
+        deal.rules,
+        deal.phase,
+        deal.dealer,
+        deal.actor,
+        tuple(deal.stacks),
+        tuple(betting.bets),
+        tuple(committed),
+        deal.dead + sum(committed),
+        betting.current_bet,
+        tuple(deal.folded),
+        _cards_held(hands),
+        tuple(deal.draw.drawn),
+        shown,
+        shown_ranks,
+        deal.requirement,
+        deal.opener,
+        tuple(deal.blinders),
+        tuple(sorted(betting.parols)) if betting.parols else (),
+        betting.checked,
+        _public_actions(deal, viewer),
+        result,
         # 3.3, 4.4: the proof is public once the deal is over.
-        "proof": result.proof if result is not None else (),
-    }
+        result.proof if result is not None else (),
+    )
+
+
+_made = tuple.__new__
+"""Makes a view from its values in one step (what ``cls._make`` does, without its check)."""
 
 
 @overload
@@ -338,18 +371,18 @@ def observe(deal: Deal, viewer: Viewer) -> SeatView | PublicView:
     """What ``viewer`` may know about ``deal``: a seat's :class:`SeatView`, or for
     :data:`PUBLIC` a :class:`PublicView`, which has no hidden field at all."""
     if viewer is PUBLIC:
-        return _filled(PublicView, _public_fields(deal, PUBLIC))
+        return _made(PublicView, _public_values(deal, PUBLIC))
     if type(viewer) is not int and (isinstance(viewer, bool) or not isinstance(viewer, int)):
         raise ValueError(f"a viewer is a seat from 0 to {deal.n - 1} or PUBLIC, not {viewer!r}")
     if not 0 <= viewer < deal.n:
         raise ValueError(f"a viewer is a seat from 0 to {deal.n - 1} or PUBLIC, not {viewer!r}")
-    fields = _public_fields(deal, viewer)
-    fields["seat"] = viewer
-    fields["hand"] = tuple(deal.hands[viewer]) if sees_hand(viewer, viewer) else ()
-    fields["legal_actions"] = deal.legal_actions() if fields["actor"] == viewer else ()
-    opener = fields["opener"]
-    fields["kept_apart"] = deal.draw.kept_apart if sees_kept_apart(viewer, opener) else ()
-    return _filled(SeatView, fields)
+    own = (
+        viewer,
+        tuple(deal.hands[viewer]) if sees_hand(viewer, viewer) else (),
+        deal.legal_actions() if deal.actor == viewer else (),
+        deal.draw.kept_apart if sees_kept_apart(viewer, deal.opener) else (),
+    )
+    return _made(SeatView, _public_values(deal, viewer) + own)
 
 
 def seat_view(deal: Deal, seat: int) -> SeatView:

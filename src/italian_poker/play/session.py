@@ -136,7 +136,7 @@ def spectator_view(view: TableView) -> SeatView:
         else dataclasses.replace(action, discards=())
         for action in view.actions
     )
-    fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(PublicView)}
+    fields = {name: getattr(view, name) for name in PublicView._fields}
     fields["actions"] = actions
     seat = view.seat if isinstance(view, SeatView) else 0
     return SeatView(seat=seat, hand=(), legal_actions=(), kept_apart=(), **fields)
