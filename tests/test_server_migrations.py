@@ -37,3 +37,33 @@ def test_a_0001_database_upgrades_and_keeps_its_seats(database_url: str) -> None
         rows = connection.execute(text("SELECT table_id, seat, nickname FROM seats")).all()
     assert [tuple(r) for r in rows] == [(1, 0, "Anna")]
     engine.dispose()
+
+
+def test_a_0002_ledger_upgrades_with_its_rows_kept_and_no_player(database_url: str) -> None:
+    """0003 adds ``ledger.player``; the rows written before keep their nickname and amount,
+    and say nothing of whose they were (they knew the nickname only)."""
+    engine = make_engine(database_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0002")
+        connection.execute(
+            text(
+                "INSERT INTO tables (id, invite_hash, name, rules, options, host_token_hash,"
+                " status, created) VALUES (1, 'i', 'Old table', '{}', '{}', 'h', 'lobby',"
+                " CURRENT_TIMESTAMP)"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO ledger (table_id, nickname, kind, amount, hand, created)"
+                " VALUES (1, 'Anna', 'buy_in', 100, NULL, CURRENT_TIMESTAMP)"
+            )
+        )
+    upgrade(engine)
+    assert "player" in {c["name"] for c in inspect(engine).get_columns("ledger")}
+    with engine.connect() as connection:
+        rows = connection.execute(text("SELECT nickname, player, kind, amount FROM ledger")).all()
+    assert [tuple(r) for r in rows] == [("Anna", None, "buy_in", 100)]
+    engine.dispose()

@@ -103,3 +103,31 @@ def test_grace_period_of_a_kicked_player_does_not_sit_out_a_newcomer_with_his_na
         assert client.get(f"/api/tables/{invite}").json()["seats"][1]["sitting_out"] is False
         time.sleep(1.0)  # past the newcomer's own
         assert client.get(f"/api/tables/{invite}").json()["seats"][1]["sitting_out"] is True
+
+
+def test_ledger_rows_of_a_newcomer_with_a_kicked_players_name_are_their_own(
+    make_app: AppFactory,
+) -> None:
+    """The ledger named the owner of each row by nickname only: the kicked Bruno's buy-in,
+    deal result and cash-out and the newcomer Bruno's buy-in could not be told apart. Each
+    row now names the person (``player``), also after a restart."""
+    with TestClient(make_app(next_deal_seconds=600.0)) as client:
+        table, _, _ = _one_deal_then_kick(client)
+        invite = table["invite"]
+        join(client, invite, "Bruno")
+        host = bearer(table["host_token"])
+        rows = client.get(f"/api/tables/{invite}/ledger", headers=host).json()["ledger"]
+    brunos = [row for row in rows if row["nickname"] == "Bruno"]
+    assert [row["kind"] for row in brunos] == ["buy_in", "result", "cash_out", "buy_in"]
+    first, second = brunos[0]["player"], brunos[-1]["player"]
+    assert isinstance(first, int) and isinstance(second, int) and first != second
+    assert {row["player"] for row in brunos[:3]} == {first}
+    kicked = [row["amount"] for row in brunos[:3]]
+    assert kicked[0] + kicked[1] == kicked[2]  # bought in, won or lost, cashed out the rest
+    anna = {row["player"] for row in rows if row["nickname"] == "Anna"}
+    assert len(anna) == 1 and anna.isdisjoint({first, second})
+    with TestClient(make_app(next_deal_seconds=600.0)) as client:  # rebuilt from the log
+        again = client.get(f"/api/tables/{invite}/ledger", headers=host).json()["ledger"]
+    assert [(r["nickname"], r["player"], r["kind"]) for r in again] == [
+        (r["nickname"], r["player"], r["kind"]) for r in rows
+    ]

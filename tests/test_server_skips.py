@@ -12,12 +12,12 @@ from pathlib import Path
 from server_fixtures import POSTGRES_VARIABLE, REQUIRE_VARIABLE
 
 ROOT = Path(__file__).resolve().parent.parent
-MIGRATIONS = "tests/test_server_migrations.py"
+MIGRATIONS = "tests/test_server_migrations.py::test_a_0001_database_upgrades_and_keeps_its_seats"
 SKIP_REASON = "set ITALIAN_POKER_TEST_POSTGRES_URL to run against PostgreSQL"
 
 
 def _pytest(**environ: str) -> subprocess.CompletedProcess[str]:
-    """The migration test (one test, once per backend) in a pytest of its own."""
+    """One migration test (once per backend) in a pytest of its own."""
     env = {k: v for k, v in os.environ.items() if k not in (POSTGRES_VARIABLE, REQUIRE_VARIABLE)}
     env.pop("PYTEST_ADDOPTS", None)
     return subprocess.run(

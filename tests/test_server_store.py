@@ -141,12 +141,15 @@ def test_an_action_that_changes_no_seat_writes_only_the_event(engine: Engine, st
 def test_a_deal_result_writes_its_ledger_rows(engine: Engine, store: Store) -> None:
     table = new_table(store)
     slots: list[Slot | None] = [Slot("Anna", None, 100), Slot("Bot", "simple", 100)]
-    result = (LedgerEntry("Anna", "result", 40, hand=1), LedgerEntry("Bot", "result", -40, 1))
+    result = (
+        LedgerEntry("Anna", 1, "result", 40, hand=1),
+        LedgerEntry("Bot", 2, "result", -40, 1),
+    )
     commit(store, table, 1, slots, {}, status="playing", ledger=result)
-    assert [(r["nickname"], r["kind"], r["amount"], r["hand"]) for r in store.ledger(table)] == [
-        ("Anna", "result", 40, 1),
-        ("Bot", "result", -40, 1),
+    rows = [
+        (r["nickname"], r["player"], r["kind"], r["amount"], r["hand"]) for r in store.ledger(table)
     ]
+    assert rows == [("Anna", 1, "result", 40, 1), ("Bot", 2, "result", -40, 1)]
     with engine.connect() as connection:
         assert connection.execute(select(LedgerRow.id)).all() != []
 

@@ -75,6 +75,9 @@ class LedgerRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
     nickname: Mapped[str] = mapped_column(String(40))
+    player: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Whose chips (the seq of the event that seated them; empty in rows written before
+    migration 0003, which knew the nickname only)."""
     kind: Mapped[str] = mapped_column(String(16))
     amount: Mapped[int] = mapped_column(Integer)
     hand: Mapped[int | None] = mapped_column(Integer, nullable=True)

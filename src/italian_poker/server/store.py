@@ -211,6 +211,7 @@ class Store:
                             {
                                 "table_id": table_id,
                                 "nickname": entry.nickname,
+                                "player": entry.player,
                                 "kind": entry.kind,
                                 "amount": entry.amount,
                                 "hand": entry.hand,
@@ -239,6 +240,7 @@ class Store:
             return [
                 {
                     "nickname": r.nickname,
+                    "player": r.player,
                     "kind": r.kind,
                     "amount": r.amount,
                     "hand": r.hand,

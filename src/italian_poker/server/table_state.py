@@ -96,9 +96,12 @@ class LogLine:
 
 @dataclass(frozen=True, slots=True)
 class LedgerEntry:
-    """A ledger row produced by an event."""
+    """A ledger row produced by an event. ``player`` is the person the chips belong to
+    (:attr:`Slot.player`), whatever their nickname: a newcomer who takes a departed player's
+    name has rows of their own."""
 
     nickname: str
+    player: int
     kind: str
     amount: int
     hand: int | None = None
@@ -429,10 +432,10 @@ class TableState:
         ):
             raise SeatError(f"the nickname {nickname!r} is taken at this table")
         stack = self.stack_default
-        self.slots[seat] = Slot(nickname, bot, chips_due=stack, player=self.seq + 1)
+        slot = self.slots[seat] = Slot(nickname, bot, chips_due=stack, player=self.seq + 1)
         self.banks.pop(seat, None)  # a newcomer has the full time bank
         said = line("table_seat", name=nickname, seat=seat + 1)
-        return Effects([said], [LedgerEntry(nickname, "buy_in", stack)])
+        return Effects([said], [LedgerEntry(nickname, slot.player, "buy_in", stack)])
 
     def _on_unseat(self, payload: dict[str, Any]) -> Effects:
         seat = int(payload["seat"])
@@ -461,7 +464,9 @@ class TableState:
         self.slots[seat] = None
         self.banks.pop(seat, None)
         said = line("table_leave", name=slot.nickname)
-        return Effects([said], [LedgerEntry(slot.nickname, "cash_out", amount, self.hand)])
+        return Effects(
+            [said], [LedgerEntry(slot.nickname, slot.player, "cash_out", amount, self.hand)]
+        )
 
     def _on_start(self, payload: dict[str, Any]) -> Effects:
         if self.status is not TableStatus.LOBBY:
@@ -495,7 +500,7 @@ class TableState:
         before = self.stack(seat)
         slot.chips_due = amount
         said = line("table_stack", name=slot.nickname, amount=amount)
-        return Effects([said], [LedgerEntry(slot.nickname, "adjust", amount - before)])
+        return Effects([said], [LedgerEntry(slot.nickname, slot.player, "adjust", amount - before)])
 
     def _on_sit_out(self, payload: dict[str, Any]) -> Effects:
         slot = self._slot(payload)
@@ -678,7 +683,8 @@ class TableState:
         effects.deal_over = True
         for i, name in enumerate(completed.start.names):
             net = result.stacks[i] - completed.start.stacks[i]
-            effects.ledger.append(LedgerEntry(name, "result", net, completed.number))
+            player = self.deal_players[i]
+            effects.ledger.append(LedgerEntry(name, player, "result", net, completed.number))
         self._remove_leavers(effects)
 
     def _remove_leavers(self, effects: Effects) -> None:
