@@ -305,6 +305,16 @@ def _parol_with_a_folder_then_a_newcomer() -> TableState:
     """Three players play to a parol in which Carla folded in the first round (so the next
     deal asks her the 5.5 question); Dino sits down and the next deal is called: the table is
     asking the make-up questions."""
+    state = _parol_with_a_folder()
+    _apply(state, EventKind.SEAT, {"seat": 3, "nickname": "Dino", "bot": None})
+    _apply(state, EventKind.DEAL, {"seed": 77})
+    assert state.match is not None and state.match.phase is MatchPhase.MAKE_UP
+    return state
+
+
+def _parol_with_a_folder() -> TableState:
+    """Three players (of four seats) play to a parol in which Carla folded in the first round,
+    so that the next deal asks her the 5.5 question."""
     state = TableState("T", preset("standard", players=4), {"stack": 200, "seats": 4})
     for seat in range(3):
         _apply(state, EventKind.SEAT, {"seat": seat, "nickname": NAMES[seat], "bot": None})
@@ -330,9 +340,6 @@ def _parol_with_a_folder_then_a_newcomer() -> TableState:
         else:
             move = _passive(state, rng)
         _apply(state, EventKind.ACTION, move)
-    _apply(state, EventKind.SEAT, {"seat": 3, "nickname": "Dino", "bot": None})
-    _apply(state, EventKind.DEAL, {"seed": 77})
-    assert state.match is not None and state.match.phase is MatchPhase.MAKE_UP
     return state
 
 
@@ -360,3 +367,37 @@ def test_a_player_kicked_while_the_make_up_questions_are_asked_leaves_after_the_
     assert state.slots[3] is None
     assert [e.nickname for e in cashed] == ["Dino"]
     assert "Dino" not in [s.name for s in state.match.seats]
+
+
+def test_no_deal_after_the_make_up_answers_settles_nothing_again() -> None:
+    """5.5: Bruno sits out after the parol, the next deal asks Carla her make-up and the host
+    removes her meanwhile. Her turn runs out (she sits out), which leaves Anna alone: no deal,
+    the pot stays carried, and Carla, who was to leave when the deal ended, leaves now with
+    her chips. The table used to settle the parol deal a second time here: its report again
+    in the log and its result rows again in the ledger (the match's state was read instead
+    of the driver's ``NoDeal``)."""
+    state = _parol_with_a_folder()
+    _apply(state, EventKind.SIT_OUT, {"seat": 1})
+    _apply(state, EventKind.DEAL, {"seed": 78})
+    match = state.match
+    assert match is not None and match.phase is MatchPhase.MAKE_UP and match.actor == "Carla"
+    carried = match.carried
+    chips = match.seat("Carla").stack
+    effects = _apply(state, EventKind.UNSEAT, {"seat": 2})
+    assert [line.en for line in effects.lines] == ["Carla leaves the table after this deal"]
+    effects = _apply(state, EventKind.ACTION, {"seat": 2})  # her turn runs out: she sits out
+    assert [line.en for line in effects.lines] == [
+        "Carla: Sit out (automatic)",
+        "Carla leaves the table",
+    ]
+    # Anna alone can be dealt in: the match waits (over until Bruno sits in), pot carried.
+    assert match.phase is MatchPhase.OVER and match.carried == carried > 0
+    assert state.slots[2] is None and "Carla" not in [s.name for s in match.seats]
+    assert [(e.nickname, e.kind, e.amount) for e in effects.ledger] == [
+        ("Carla", "cash_out", chips)
+    ]
+    assert not state.in_deal and state.actor_slot() is None
+    _apply(state, EventKind.SIT_IN, {"seat": 1})
+    _apply(state, EventKind.DEAL, {"seed": 79})
+    assert match.phase is MatchPhase.IN_DEAL and match.deal is not None
+    assert match.deal.start.names == ("Anna", "Bruno") and match.deal.start.carried == carried

@@ -34,9 +34,13 @@ from italian_poker.server.limits import MAX_CHIPS, whole_number
 from italian_poker.server.nicknames import nickname_key
 from italian_poker.table.driver import (
     ActionTaken,
+    DealFinished,
+    DealStarted,
     DefaultReason,
     MakeUpAnswered,
+    NoDeal,
     Table,
+    TableEvent,
     default_action,
 )
 from italian_poker.table.events import Event, FinishedDeal
@@ -541,7 +545,7 @@ class TableState:
         deck = payload.get("deck")
         cards = tuple(parse_card(c) for c in deck) if deck else None
         reshuffles = [tuple(parse_card(c) for c in r) for r in payload.get("reshuffles") or ()]
-        table.start_deal(
+        events = table.start_deal(
             deck=cards, seed=None if seed is None else int(seed), reshuffles=reshuffles
         )
         self.outcome = None
@@ -551,7 +555,7 @@ class TableState:
         effects = Effects()
         number = len(match.completed) + 1
         effects.lines.append(line("report_title", number=number))
-        self._after(payload, effects)
+        self._after(events, payload, effects)
         return effects
 
     def _on_action(self, payload: dict[str, Any], policy: Policy | None = None) -> Effects:
@@ -602,7 +606,7 @@ class TableState:
         recorded = played.action if isinstance(played, ActionTaken) else action
         drawer = played.seat if isinstance(played, ActionTaken) else None
         self._describe(slot, recorded, effects, auto=bool(payload.get("auto")), seat=drawer)
-        self._after(payload, effects)
+        self._after(events, payload, effects)
         return effects
 
     def _describe(
@@ -625,23 +629,21 @@ class TableState:
         if changed is not None:
             slot.changed = changed
 
-    def _after(self, payload: dict[str, Any], effects: Effects) -> None:
-        """After a deal or an action: record the deck of a deal that began, settle one that
-        ended."""
+    def _after(self, events: list[TableEvent], payload: dict[str, Any], effects: Effects) -> None:
+        """After a deal or an action, what the driver reported: record the deck of a deal
+        that began, settle one that ended; when the 5.5 answers left too few to deal (no
+        deal), who was to leave at the end of the deal leaves now."""
         match = self.match
         assert match is not None
-        if match.phase is MatchPhase.IN_DEAL and match.deal is not None:
-            if match.deal is not self._dealt:
+        for event in events:
+            if isinstance(event, DealStarted):
                 self._began(match, payload)
-            return
-        if match.phase is MatchPhase.MAKE_UP:
-            return
-        if not match.completed or (self.outcome and self.outcome.hand == len(match.completed)):
-            # 5.5: the answers left too few to deal (no deal): who was leaving leaves now.
-            self._remove_leavers(effects)
-            return
-        if self.deal_slots and len(self.deal_slots) == len(match.completed[-1].start.names):
-            self._settle(match.completed[-1], effects)
+            elif isinstance(event, DealFinished):
+                completed = event.completed
+                if self.deal_slots and len(self.deal_slots) == len(completed.start.names):
+                    self._settle(completed, effects)
+            elif isinstance(event, NoDeal):
+                self._remove_leavers(effects)
 
     def _began(self, match: Match, payload: dict[str, Any]) -> None:
         """A deal began with this event: which slot and which person holds each of its
