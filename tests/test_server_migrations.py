@@ -5,32 +5,39 @@ from __future__ import annotations
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import inspect, text
+from sqlalchemy import Engine, inspect, text
 
 from italian_poker.server.database import MIGRATIONS, make_engine, upgrade
 
+OLD_TABLE = (
+    "INSERT INTO tables (id, invite_hash, name, rules, options, host_token_hash, status, created)"
+    " VALUES (1, 'i', 'Old table', '{}', '{}', 'h', 'lobby', CURRENT_TIMESTAMP)"
+)
 
-def test_a_0001_database_upgrades_and_keeps_its_seats(database_url: str) -> None:
+
+def _database_at(database_url: str, revision: str, *rows: str) -> Engine:
+    """A database migrated up to ``revision`` only, holding table 1 and ``rows`` (SQL
+    inserts), then upgraded to the current schema."""
     engine = make_engine(database_url)
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "0001")
-        connection.execute(
-            text(
-                "INSERT INTO tables (id, invite_hash, name, rules, options, host_token_hash,"
-                " status, created) VALUES (1, 'i', 'Old table', '{}', '{}', 'h', 'lobby',"
-                " CURRENT_TIMESTAMP)"
-            )
-        )
-        connection.execute(
-            text(
-                "INSERT INTO seats (table_id, seat, nickname, sitting_out, connected_at)"
-                " VALUES (1, 0, 'Anna', false, CURRENT_TIMESTAMP)"
-            )
-        )
-    upgrade(engine)  # 0002: seats.connected_at, never used, is dropped
+        command.upgrade(config, revision)
+        for statement in (OLD_TABLE, *rows):
+            connection.execute(text(statement))
+    upgrade(engine)
+    return engine
+
+
+def test_a_0001_database_upgrades_and_keeps_its_seats(database_url: str) -> None:
+    engine = _database_at(
+        database_url,
+        "0001",
+        "INSERT INTO seats (table_id, seat, nickname, sitting_out, connected_at)"
+        " VALUES (1, 0, 'Anna', false, CURRENT_TIMESTAMP)",
+    )
+    # 0002: seats.connected_at, never used, is dropped.
     columns = {c["name"] for c in inspect(engine).get_columns("seats")}
     assert "connected_at" not in columns
     with engine.connect() as connection:
@@ -42,26 +49,12 @@ def test_a_0001_database_upgrades_and_keeps_its_seats(database_url: str) -> None
 def test_a_0002_ledger_upgrades_with_its_rows_kept_and_no_player(database_url: str) -> None:
     """0003 adds ``ledger.player``; the rows written before keep their nickname and amount,
     and say nothing of whose they were (they knew the nickname only)."""
-    engine = make_engine(database_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0002")
-        connection.execute(
-            text(
-                "INSERT INTO tables (id, invite_hash, name, rules, options, host_token_hash,"
-                " status, created) VALUES (1, 'i', 'Old table', '{}', '{}', 'h', 'lobby',"
-                " CURRENT_TIMESTAMP)"
-            )
-        )
-        connection.execute(
-            text(
-                "INSERT INTO ledger (table_id, nickname, kind, amount, hand, created)"
-                " VALUES (1, 'Anna', 'buy_in', 100, NULL, CURRENT_TIMESTAMP)"
-            )
-        )
-    upgrade(engine)
+    engine = _database_at(
+        database_url,
+        "0002",
+        "INSERT INTO ledger (table_id, nickname, kind, amount, hand, created)"
+        " VALUES (1, 'Anna', 'buy_in', 100, NULL, CURRENT_TIMESTAMP)",
+    )
     assert "player" in {c["name"] for c in inspect(engine).get_columns("ledger")}
     with engine.connect() as connection:
         rows = connection.execute(text("SELECT nickname, player, kind, amount FROM ledger")).all()
