@@ -167,6 +167,30 @@ async def test_fold_then_make_up_after_a_parol() -> None:
         assert session.human_in_deal and session.requirement.min_pair is Rank.KING
 
 
+async def test_no_deal_after_the_human_sits_out_is_said_in_the_log_and_the_prompt() -> None:
+    """5.5: Bruno and Carla sit out after the parol; the human, asked to make up, sits out
+    too, which leaves Anna alone: no deal. The table said nothing, and showed the prompt for
+    a next deal as if one had been played."""
+    prefer = {"Anna": OPENER, "Bruno": PAROL_SAYER, "Carla": PAROL_SAYER}
+    session, _ = new_session(prefer)
+    session.start_deal(deck=deck({0: "7h 8c 9d Qs Kc", 1: "Ah Ad 7d 8d 9h"}))
+    app = make_app(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "p", "f")
+        session.match.sit_out("Bruno")
+        session.match.sit_out("Carla")
+        await pilot.press("enter")
+        assert buttons(app) == ["E  Make up 1", "X  Sit out"]
+        await pilot.press("x")
+        said = "fewer than two players can be dealt in (5.5): no deal; the pot of"
+        assert session.state is SessionState.BETWEEN_DEALS and session.no_deal is not None
+        logged = " ".join(log_text(app).split())  # the log wraps its lines
+        assert logged.count(said) == 1 and said in text_of(app, "#prompt")
+        await pilot.press("enter")  # the question waits for the next attempt
+        assert buttons(app) == ["E  Make up 1", "X  Sit out"] and session.no_deal is None
+        assert said not in text_of(app, "#prompt")
+
+
 async def test_passed_deal_and_the_next_requirement() -> None:
     session, _ = new_session()
     session.start_deal(deck=deck(FULL_DEAL_HANDS))

@@ -322,6 +322,25 @@ def test_human_sits_out_after_parol_and_the_bots_play_on() -> None:
     assert session.state is SessionState.BETWEEN_DEALS
 
 
+def test_no_deal_after_the_make_up_answers_is_reported() -> None:
+    """5.5: with Bruno and Carla sitting out, the human's sit-out leaves Anna alone: the
+    session reports the driver's ``NoDeal`` (the pot waits), and the next attempt asks the
+    question again."""
+    prefer = {"Anna": OPENER, "Bruno": PAROL_SAYER, "Carla": PAROL_SAYER}
+    session, _ = new_session(prefer)
+    fold_into_a_parol(session)
+    session.match.sit_out("Bruno")
+    session.match.sit_out("Carla")
+    session.start_deal()
+    assert session.no_deal is None
+    session.act(Action(K.SIT_OUT))
+    assert session.no_deal is not None and session.no_deal.carried == session.match.carried > 0
+    assert session.state is SessionState.BETWEEN_DEALS and len(session.finished) == 1
+    session.start_deal()
+    assert session.no_deal is None
+    assert [la.kind for la in session.legal_actions()] == [K.MAKE_UP, K.SIT_OUT]
+
+
 def test_passed_deal_escalates_the_requirement() -> None:
     session, _ = new_session()
     session.start_deal(deck=deck(FULL_DEAL_HANDS))

@@ -388,6 +388,8 @@ def test_no_deal_after_the_make_up_answers_settles_nothing_again() -> None:
     effects = _apply(state, EventKind.ACTION, {"seat": 2})  # her turn runs out: she sits out
     assert [line.en for line in effects.lines] == [
         "Carla: Sit out (automatic)",
+        "After the make-up answers fewer than two players can be dealt in (5.5): no deal; "
+        f"the pot of {match.carried} waits for the next.",
         "Carla leaves the table",
     ]
     # Anna alone can be dealt in: the match waits (over until Bruno sits in), pot carried.

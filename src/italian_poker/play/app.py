@@ -51,6 +51,7 @@ from italian_poker.play.widgets import (
     seat_title,
     set_content,
 )
+from italian_poker.table.driver import NoDeal
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,
     Language,
@@ -207,6 +208,7 @@ class TableScreen(Screen[None]):
         self._bot_due = False
         self._reported = len(session.finished)
         self._announced_deal = 0
+        self._no_deal_logged: NoDeal | None = None
         self._action_signature: tuple[object, ...] = ()
         self._report_shown = -1
         """How many finished deals the report was last drawn for."""
@@ -269,7 +271,17 @@ class TableScreen(Screen[None]):
                 # state a player could see is drawn (and tested) at least once.
                 self.refresh_table()
         self._announce_deal()
+        self._announce_no_deal()
         self.refresh_table()
+
+    def _announce_no_deal(self) -> None:
+        """5.5: say once in the log that the make-up answers left too few to deal."""
+        no_deal = self.session.no_deal
+        if no_deal is None or no_deal is self._no_deal_logged:
+            return
+        self._no_deal_logged = no_deal
+        log = self.query_one("#log", RichLog)
+        log.write(Text(tr(self.lang, "no_deal", pot=no_deal.carried), style="#e0af68"))
 
     def _record(self, event: Event) -> None:
         log = self.query_one("#log", RichLog)
@@ -651,6 +663,9 @@ class TableScreen(Screen[None]):
         if state is SessionState.OVER:
             return Text(tr(lang, "game_over"), style="bold")
         if state is SessionState.BETWEEN_DEALS:
+            if session.no_deal is not None:
+                said = tr(lang, "no_deal", pot=session.no_deal.carried)
+                return Text(f"{said} {tr(lang, 'next_deal')}", style="bold")
             return Text(tr(lang, "next_deal"), style="bold")
         if state is SessionState.BOT_TURN:
             actor = session.actor or ""

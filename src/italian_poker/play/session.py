@@ -45,6 +45,7 @@ from italian_poker.table.driver import (
     ActionTaken,
     DealFinished,
     MakeUpAnswered,
+    NoDeal,
     Table,
     TableEvent,
     default_action,
@@ -181,6 +182,9 @@ class Session:
         self.players = tuple(players)
         self.store = store
         self.finished: list[FinishedDeal] = []
+        self.no_deal: NoDeal | None = None
+        """5.5: the make-up answers left fewer than two players to deal in (the last
+        :meth:`start_deal` dealt nothing; the pot waits), else None."""
         self._start_stacks = {p: stack for p in players}
 
     # --- where things stand ---------------------------------------------------------------
@@ -275,7 +279,8 @@ class Session:
         stacks the deck for the players dealt in."""
         if self.state is not SessionState.BETWEEN_DEALS:
             raise SeatError("a deal is already under way, or the game is over")
-        self.table.start_deal(deck=deck)
+        self.no_deal = None
+        self._report(self.table.start_deal(deck=deck))
 
     def act(self, action: Action) -> Event:
         """Apply the human's ``action``. Raises an IllegalActionError subclass, changing
@@ -337,6 +342,8 @@ class Session:
                 reported.append(Event(event.player, action.kind, amount, bot_error=event.refused))
             elif isinstance(event, DealFinished):
                 self._finish(event.completed)
+            elif isinstance(event, NoDeal):
+                self.no_deal = event
         return reported
 
     def _action_event(self, event: ActionTaken) -> Event:

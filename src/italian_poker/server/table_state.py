@@ -643,6 +643,7 @@ class TableState:
                 if self.deal_slots and len(self.deal_slots) == len(completed.start.names):
                     self._settle(completed, effects)
             elif isinstance(event, NoDeal):
+                effects.lines.append(line("no_deal", pot=event.carried))
                 self._remove_leavers(effects)
 
     def _began(self, match: Match, payload: dict[str, Any]) -> None:

@@ -428,6 +428,12 @@ MESSAGES: dict[str, Pair] = {
         "Meno di due giocatori possono ricevere le carte: la partita è finita.",
     ),
     "summary_close": ("Press q or Enter to leave.", "Premi q o Invio per uscire."),
+    "no_deal": (
+        "After the make-up answers fewer than two players can be dealt in (5.5): no deal; "
+        "the pot of {pot} waits for the next.",
+        "Dopo le risposte sul rientro meno di due giocatori possono ricevere le carte (5.5): "
+        "nessuna mano; il piatto di {pot} aspetta la prossima.",
+    ),
     # The online table's events (the server's public log).
     "table_seat": ("{name} takes seat {seat}", "{name} si siede al posto {seat}"),
     "table_leave": ("{name} leaves the table", "{name} lascia il tavolo"),
