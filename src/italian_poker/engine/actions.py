@@ -80,8 +80,9 @@ class Action:
         cards: tuple[Card, ...] = (),
         split: bool = False,
     ) -> Action:
-        if amount is None and cards == () and split is False and type(kind) is ActionKind:
-            return _PLAIN[kind] if cls is Action else _holding(_new(cls), kind, None, (), False)
+        plain = amount is None and cards == () and split is False
+        if plain and cls is Action and type(kind) is ActionKind:
+            return _PLAIN[kind]
         return _holding(_new(cls), kind, amount, cards, split)
 
     def __reduce__(

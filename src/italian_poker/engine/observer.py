@@ -282,38 +282,14 @@ def _cards_held(hands: list[list[Card]]) -> tuple[int, ...]:
     return _FIVE_EACH.setdefault(len(held), held) if held.count(5) == len(held) else held
 
 
-_PublicValues = tuple[
-    tuple[str, ...],
-    tuple[int, ...],
-    Rules,
-    Phase,
-    int,
-    "int | None",
-    tuple[int, ...],
-    tuple[int, ...],
-    tuple[int, ...],
-    int,
-    int,
-    tuple[bool, ...],
-    tuple[int, ...],
-    "tuple[int | None, ...]",
-    dict[int, tuple[Card, ...]],
-    dict[int, HandRank],
-    OpeningRequirement,
-    "int | None",
-    tuple[int, ...],
-    tuple[int, ...],
-    bool,
-    tuple[PublicAction, ...],
-    "DealResult | None",
-    tuple[Card, ...],
-]
-"""The values of a :class:`PublicView`, in its fields' order (the first of a SeatView's)."""
+_made = tuple.__new__
+"""Makes a view from its values in one step (what ``cls._make`` does, without its check)."""
 
 
-def _public_values(deal: Deal, viewer: Viewer) -> _PublicValues:
+def _public_values(deal: Deal, viewer: Viewer) -> tuple[Any, ...]:
     """The fields every viewer shares (the actions as ``viewer`` saw them), in
-    :class:`PublicView`'s order, read straight off the deal and its parts."""
+    :class:`PublicView`'s order (the first of a :class:`SeatView`'s), read straight off the
+    deal and its parts."""
     showdown = deal.showdown
     hands = deal.hands
     betting = deal.round
@@ -353,10 +329,6 @@ def _public_values(deal: Deal, viewer: Viewer) -> _PublicValues:
         # 3.3, 4.4: the proof is public once the deal is over.
         result.proof if result is not None else (),
     )
-
-
-_made = tuple.__new__
-"""Makes a view from its values in one step (what ``cls._make`` does, without its check)."""
 
 
 @overload

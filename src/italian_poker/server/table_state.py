@@ -23,7 +23,6 @@ from typing import Any
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card, parse_card
-from italian_poker.engine.deal import Deal
 from italian_poker.engine.errors import ItalianPokerError, SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
 from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe, sees_discards
@@ -185,8 +184,6 @@ class TableState:
         self.hand_players: dict[int, tuple[int, ...]] = {}
         """Per deal number, the person in each of its seats (the ``players`` its first
         event recorded): histories belong to them, whatever their name or seat now."""
-        self._dealt: Deal | None = None
-        """The engine's deal that :attr:`deal_slots` describe."""
         self.banks: dict[int, float] = {}
         """Time bank left per seat, as its last ``action`` event recorded it; a seat missing
         here has the full bank (:meth:`bank`)."""
@@ -651,7 +648,6 @@ class TableState:
         seats; the event records the deck order and the persons (a replay reads them)."""
         deal = match.deal
         assert deal is not None
-        self._dealt = deal
         slots = [self._slot_of_id(player_id) for player_id in deal.start.player_ids]
         self.deal_slots = [s for s in slots if s is not None]
         players = tuple(slot.player for s in self.deal_slots if (slot := self.slots[s]))
