@@ -82,6 +82,13 @@ def test_action_of_a_kind_that_is_not_an_action_kind_is_refused(bad: Any) -> Non
     assert snapshot(deal) == before
 
 
+@pytest.mark.parametrize("bad", ["fold", None, 3])
+def test_an_action_of_a_kind_that_is_not_an_action_kind_still_prints(bad: Any) -> None:
+    """``str(Action("fold"))`` raised ``AttributeError``; it prints the kind's repr."""
+    assert str(Action(bad)) == repr(bad)
+    assert str(Action(bad, 4)) == f"{bad!r} 4"
+
+
 @pytest.mark.parametrize("bad", [None, "fold", ActionKind.FOLD, ("fold",), pass_])
 def test_apply_of_something_that_is_not_an_action_is_refused(bad: Any) -> None:
     """``deal.apply(None)`` and ``match.apply(None)`` raised ``AttributeError``."""

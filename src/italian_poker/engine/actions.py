@@ -92,7 +92,9 @@ class Action:
         return (type(self), (self.kind, self.amount, self.cards, self.split))
 
     def __str__(self) -> str:
-        text = self.kind.value
+        # A malformed kind (refused when applied) still prints, as its repr.
+        kind = self.kind
+        text = kind.value if type(kind) is ActionKind else repr(kind)
         if self.amount is not None:
             text += f" {self.amount}"
         if self.kind is ActionKind.DRAW:
