@@ -3,13 +3,15 @@ Each ``action`` event records the seat's time bank left (``bank``); a restarted 
 the turn under way from the commit time of the event that began it. Logs written before the
 field existed still replay, with full banks.
 
-The server reads the time from ``ServerSettings.clock``; these tests pass a clock they move
-forward instead of sleeping (a player "thinks" 40 s in no time), and a restarted server with a
-clock moved on by the downtime.
+The server reads the time from ``ServerSettings.clock`` and its timers wait with
+``ServerSettings.sleep`` (issue 12); these tests pass a clock they move forward instead of
+sleeping (a player "thinks" 40 s in no time, an hour's grace period runs out at once), and a
+restarted server with a clock moved on by the downtime.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,6 +57,12 @@ class FakeClock:
 
     def __call__(self) -> float:
         return time.time() + self.offset
+
+    async def sleep(self, seconds: float) -> None:
+        """The server's timers wait on this clock: moving it on ends their wait."""
+        deadline = self() + seconds
+        while (left := deadline - self()) > 0:
+            await asyncio.sleep(min(0.02, left))
 
 
 def runtime_of(app: FastAPI, invite: str) -> TableRuntime:
@@ -335,3 +343,46 @@ def test_a_newcomer_in_a_seat_has_the_whole_bank() -> None:
     apply(state, EventKind.UNSEAT, {"seat": 0})
     apply(state, EventKind.SEAT, {"seat": 0, "nickname": "Dora", "bot": None})
     assert state.bank(0) == BANK and state.bank(1) == 5
+
+
+def lobby_where(client: TestClient, invite: str, wanted: Any) -> dict[str, Any]:
+    """The lobby's view of the table once ``wanted(lobby)`` holds (within 5 s of real time)."""
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        lobby: dict[str, Any] = client.get(f"/api/tables/{invite}").json()
+        if wanted(lobby):
+            return lobby
+        time.sleep(0.02)
+    raise AssertionError(f"the table never got there: {lobby}")
+
+
+def test_the_reconnect_grace_period_runs_on_the_servers_clock(make_app: AppFactory) -> None:
+    """An hour's grace period ends when the clock has moved on an hour, not in real time."""
+    clock = FakeClock()
+    app = make_app(clock=clock, sleep=clock.sleep, reconnect_grace_seconds=3600.0)
+    with TestClient(app) as client:
+        invite, _ = start_timed_table(client)  # Bruno never connects: his grace period runs
+        time.sleep(0.2)
+        assert client.get(f"/api/tables/{invite}").json()["seats"][1]["sitting_out"] is False
+        clock.offset += 3600
+        lobby_where(client, invite, lambda lobby: lobby["seats"][1]["sitting_out"])
+
+
+def test_a_turn_and_its_bank_run_out_on_the_servers_clock(make_app: AppFactory) -> None:
+    """A 30 s turn with a 60 s bank is played for the seat once the clock has moved on
+    90 s: the default action, and no bank left."""
+    clock = FakeClock()
+    app = make_app(clock=clock, sleep=clock.sleep)
+    with TestClient(app) as client:
+        invite, tokens = start_timed_table(client)
+        runtime = runtime_of(app, invite)
+        with actor_socket(client, invite, tokens, runtime.state.seq) as (ws, state):
+            seat = state["state"]["you"]
+            seq = state["seq"]
+            time.sleep(0.2)
+            assert runtime.state.seq == seq  # nothing happens in real time
+            clock.offset += TURN + BANK
+            moved = state_where(ws, lambda m: m["seq"] > seq)
+        assert runtime.state.bank(seat) == 0
+        log = " ".join(entry["en"] for entry in moved["state"]["log"])
+        assert "Bruno" in log or "Anna" in log

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from italian_poker.table.paths import data_dir
@@ -48,9 +49,17 @@ class ServerSettings:
     the system's CSPRNG (``secrets``), no seed; the log records the deck and reshuffles. An
     int, for tests and replays only, seeds them so that play is reproducible."""
     log_size: int = 50
+    collector_interval: float | None = 1.0
+    """Seconds between two freezes of the garbage collector at most, when deals end
+    (:mod:`italian_poker.server.collector`: no collection then scans every table at once);
+    None leaves the collector as Python runs it."""
     clock: Callable[[], float] = time.time
     """Wall-clock seconds since the epoch that the turn timer reads (the event log's commit
     times are on the same clock); tests pass a clock they can move."""
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    """How the table's timers wait (a turn running out, a bot's delay, the pause between
+    deals, the reconnect grace period): seconds on :attr:`clock`. Tests pass one that ends
+    when their clock has moved on."""
 
     def resolved_database_url(self) -> str:
         """The database URL to use."""

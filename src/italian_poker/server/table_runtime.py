@@ -1,7 +1,8 @@
 """One live table in memory: its state, its connected players, its bots and its clocks.
 
 Every change goes the same way: the engine checks it (:meth:`TableState.apply` raises and
-changes nothing when it is not allowed), the event is written and committed, and only then is
+changes nothing when it is not allowed), the event is written and committed (on the
+database's threads: the event loop, and every other table, goes on meanwhile), and only then is
 anyone told: each connected seat gets its own ``state`` built from its own view (the public
 part built and each message encoded once, the same text sent to all its connections). Bots, the
 turn timer (with time bank, then an automatic check or fold), players who dropped (seat kept
@@ -15,11 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from italian_poker.engine.actions import Action
 from italian_poker.engine.errors import ItalianPokerError, SeatError
@@ -29,6 +31,7 @@ from italian_poker.engine.observer import SeatView
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
 from italian_poker.engine.seeds import derive_seed
+from italian_poker.server.collector import Collector
 from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.protocol import (
     Clock,
@@ -52,6 +55,8 @@ from italian_poker.server.table_state import (
     parse_action,
 )
 from italian_poker.table.driver import default_action
+
+T = TypeVar("T")
 
 _action_payload = action_payload
 
@@ -122,8 +127,14 @@ class TableRuntime:
         store: Store,
         settings: ServerSettings,
         bot_factory: BotFactory,
+        collector: Collector | None = None,
+        writer: Executor | None = None,
     ) -> None:
         self.id = stored.id
+        self.collector = collector
+        """The process's managed garbage collector, told when a deal ends."""
+        self.writer = writer
+        """The threads that write to the database (None: the event loop's default ones)."""
         self.invite_hash = stored.invite_hash
         self.invite = invite
         self.host_token_hash = stored.host_token_hash
@@ -156,7 +167,7 @@ class TableRuntime:
         period; bots and the timer pick up where the table was. A turn under way keeps the
         time it had: its clock runs from the commit of the event that began it, with the time
         bank the log recorded, so an overdue turn is checked or folded at once."""
-        now = time.monotonic()
+        now = self.settings.clock()
         for seat, slot in enumerate(self.state.slots):
             if slot is None or slot.bot is not None or slot.sitting_out:
                 continue
@@ -188,36 +199,49 @@ class TableRuntime:
 
     # --- the one way to change a table ----------------------------------------------------
 
-    def _commit(
+    async def _commit(
         self, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None
     ) -> Effects:
         """Check and apply an event (``policy``: the bot whose turn an ``action`` without an
-        action is), persist it, then tell everyone. Caller holds the lock."""
+        action is), persist it, then tell everyone. Caller holds the lock, so the table's
+        events are written one at a time and in order; the writing is done on the
+        database's threads (:attr:`writer`), so that the event loop, and every other table,
+        goes on meanwhile."""
         state = self.state
         seq = state.seq + 1
         effects = state.apply(seq, kind, payload, policy)
+        write = functools.partial(
+            self.store.commit_event,
+            self.id,
+            seq,
+            kind.value,
+            payload,
+            ledger=effects.ledger,
+            slots=tuple(state.slots),
+            tokens=dict(self.tokens),
+            status=state.status.value,
+        )
         try:
-            self.store.commit_event(
-                self.id,
-                seq,
-                kind.value,
-                payload,
-                ledger=effects.ledger,
-                slots=state.slots,
-                tokens=self.tokens,
-                status=state.status.value,
-            )
+            await self._database(write)
         except Exception:
-            # Not durable, so it did not happen: go back to what the log holds.
+            # Not durable, so it did not happen: go back to what the log holds (a state
+            # read meanwhile, by a hello or the lobby, is sent again as the log has it).
             log.exception("table %s: event %s could not be saved", self.id, seq)
-            stored = self.store.load(self.id)
+            stored = await self._database(functools.partial(self.store.load, self.id))
             self.tokens = dict(stored.tokens)
             self.state = self._replay(stored)
+            self._broadcast_state()
             raise
         self._track_turn()
         self._broadcast(seq, effects)
         self._schedule()
+        if effects.deal_over and self.collector is not None:
+            self.collector.deal_finished()
         return effects
+
+    async def _database(self, call: Callable[[], T]) -> T:
+        """``call()`` (a :class:`Store` method) on the database's threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.writer, call)
 
     # --- players --------------------------------------------------------------------------
 
@@ -253,13 +277,15 @@ class TableRuntime:
             if token_hash is not None:
                 self.tokens[chosen] = token_hash
             try:
-                self._commit(EventKind.SEAT, {"seat": chosen, "nickname": nickname, "bot": bot})
+                await self._commit(
+                    EventKind.SEAT, {"seat": chosen, "nickname": nickname, "bot": bot}
+                )
             except ItalianPokerError as error:
                 self.tokens.pop(chosen, None)
                 raise Refusal("illegal", str(error)) from None
             if bot is None and chosen not in self.clients:
                 # Not connected yet: the seat is kept for the grace period.
-                self.disconnected[chosen] = time.monotonic()
+                self.disconnected[chosen] = self.settings.clock()
                 self._spawn(self._grace(chosen, self._player(chosen)))
             return chosen
 
@@ -272,7 +298,7 @@ class TableRuntime:
                 raise Refusal("empty", f"seat {seat} is empty", 404)
             token = self.tokens.pop(seat, None)
             try:
-                self._commit(EventKind.UNSEAT, {"seat": seat})
+                await self._commit(EventKind.UNSEAT, {"seat": seat})
             except ItalianPokerError as error:
                 if token is not None:
                     self.tokens[seat] = token
@@ -289,7 +315,7 @@ class TableRuntime:
             if slot is None or slot.sitting_out == out:
                 return
             kind = EventKind.SIT_OUT if out else EventKind.SIT_IN
-            self._commit(kind, {"seat": seat})
+            await self._commit(kind, {"seat": seat})
 
     async def act(self, seat: int, hand: Any, seq: Any, data: dict[str, Any]) -> None:
         """A player's action from the WebSocket: refused (state unchanged) when stale, out of
@@ -312,7 +338,7 @@ class TableRuntime:
                 raise Refusal("bad_message", str(error)) from None
             bank = self._use_bank(seat)
             try:
-                self._commit(EventKind.ACTION, _action_payload(seat, action, False, bank))
+                await self._commit(EventKind.ACTION, _action_payload(seat, action, False, bank))
             except ItalianPokerError as error:
                 raise Refusal("illegal", str(error)) from None
 
@@ -342,7 +368,7 @@ class TableRuntime:
         slot = self.state.slots[client.seat]
         if slot is None:
             return
-        self.disconnected[client.seat] = time.monotonic()
+        self.disconnected[client.seat] = self.settings.clock()
         self._spawn(self._grace(client.seat, slot.player))
         self._broadcast_state()
 
@@ -354,13 +380,13 @@ class TableRuntime:
     async def _grace(self, seat: int, player: int) -> None:
         """Sit ``player`` out once the grace period has run, unless they came back (or
         someone else holds the seat now)."""
-        await asyncio.sleep(self.settings.reconnect_grace_seconds)
+        await self.settings.sleep(self.settings.reconnect_grace_seconds)
         async with self.lock:
             slot = self.state.slots[seat]
             if seat not in self.disconnected or slot is None or slot.player != player:
                 return
             if not slot.sitting_out:
-                self._commit(EventKind.SIT_OUT, {"seat": seat, "auto": True})
+                await self._commit(EventKind.SIT_OUT, {"seat": seat, "auto": True})
 
     # --- telling players ------------------------------------------------------------------
 
@@ -485,7 +511,7 @@ class TableRuntime:
         return len(seats) >= 2 and bool(humans)
 
     async def _bot_turn(self, seq: int, seat: int) -> None:
-        await asyncio.sleep(self.settings.bot_delay_seconds)
+        await self.settings.sleep(self.settings.bot_delay_seconds)
         async with self.lock:
             state = self.state
             slot = state.slots[seat]
@@ -494,7 +520,9 @@ class TableRuntime:
             # The driver asks the bot (Table.step); a choice the rules refuse is replaced by
             # the default action, and the event says so.
             payload: dict[str, Any] = {"seat": seat}
-            self._commit(EventKind.ACTION, payload, _Guarded(self, seat, self._bot(seat, slot)))
+            await self._commit(
+                EventKind.ACTION, payload, _Guarded(self, seat, self._bot(seat, slot))
+            )
             if payload.get("default"):
                 log.warning("table %s: bot %s chose an action not allowed", self.id, seat)
 
@@ -516,7 +544,7 @@ class TableRuntime:
         The time the turn took is charged to the bank as for any move; a turn whose seconds
         and bank ran out (``expired``) leaves no bank."""
         if delay:
-            await asyncio.sleep(delay)
+            await self.settings.sleep(delay)
         async with self.lock:
             state = self.state
             if state.seq != seq or state.actor_slot() != seat:
@@ -527,11 +555,11 @@ class TableRuntime:
             payload: dict[str, Any] = {"seat": seat, "auto": True}
             if bank is not None:
                 payload["bank"] = bank
-            self._commit(EventKind.ACTION, payload)
+            await self._commit(EventKind.ACTION, payload)
 
     async def _next_deal(self, seq: int, delay: float) -> None:
         if delay:
-            await asyncio.sleep(delay)
+            await self.settings.sleep(delay)
         async with self.lock:
             state = self.state
             if state.seq != seq or state.status is not TableStatus.PLAYING or state.in_deal:
@@ -544,7 +572,7 @@ class TableRuntime:
             if self.settings.seed is not None:  # tests and replays only
                 payload["seed"] = derive_seed(self.settings.seed, "deal", self.id, state.seq)
             try:
-                self._commit(EventKind.DEAL, payload)
+                await self._commit(EventKind.DEAL, payload)
             except SeatError:
                 log.info("table %s: no deal (%s)", self.id, state.status)
 
@@ -576,7 +604,7 @@ class TableRuntime:
             if kind is EventKind.STACK:
                 self._check_stack(int(payload["seat"]), int(payload["amount"]))
             try:
-                self._commit(kind, payload)
+                await self._commit(kind, payload)
             except ItalianPokerError as error:
                 raise Refusal("illegal", str(error)) from None
 

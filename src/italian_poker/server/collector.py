@@ -1,0 +1,139 @@
+"""The server's garbage collector, managed so that no collection stops every table at once.
+
+CPython's cyclic collector scans every object it tracks when it runs a full (generation 2)
+collection, and the event loop, every table's with it, waits until the scan is over. A
+server holds a large, slowly growing heap (the libraries, every table's match and its
+completed deals), so these pauses grow with it: 14 ms at start, 460 ms at 500 tables
+(issue 12). :class:`Collector` keeps the scans small:
+
+- After start-up (every table rebuilt from its log) and then at most once every
+  ``interval`` seconds when a deal ends, it runs a full collection and *freezes* what
+  survives (:func:`gc.freeze`): frozen objects are never scanned again. A full collection
+  scans only what was made since the last freeze, so it is short.
+- Objects that were alive at a freeze and later become unreachable are still freed by their
+  reference counts; only garbage held in reference cycles among them stays until the
+  server stops (:meth:`Collector.stop` unfreezes); ``bench_server.py`` measures how much.
+- A callback times every collection (:attr:`CollectorStats.longest_pause`), so that the
+  benchmark and a host can see the worst pause.
+
+The collector is process-wide, as :mod:`gc` is: one :class:`Collector` serves a process.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+DEFAULT_INTERVAL = 1.0
+"""Seconds between two freezes at most (deals end far more often at a busy server)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CollectorStats:
+    """What the collector has done since :meth:`Collector.start`."""
+
+    collections: int
+    """Collections of any generation (the interpreter's own and the freezes' full ones)."""
+    longest_pause: float
+    """Seconds of the longest collection."""
+    total_pause: float
+    """Seconds spent collecting, all collections together."""
+    freezes: int
+    frozen: int
+    """Objects the last freeze left in the permanent generation (:func:`gc.get_freeze_count`)."""
+
+
+class PauseTimer:
+    """Times every collection the interpreter runs, through :data:`gc.callbacks`."""
+
+    def __init__(self) -> None:
+        self.running = False
+        self.collections = 0
+        self.longest = 0.0
+        self.total = 0.0
+        self._began: float | None = None
+
+    def start(self) -> None:
+        """Time the collections from now on."""
+        if not self.running:
+            gc.callbacks.append(self._timed)
+            self.running = True
+
+    def stop(self) -> None:
+        """Stop timing; what was measured stays."""
+        if self.running:
+            gc.callbacks.remove(self._timed)
+            self.running = False
+            self._began = None
+
+    def _timed(self, phase: str, _info: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._began = now
+            return
+        if self._began is None:
+            return
+        pause = now - self._began
+        self._began = None
+        self.collections += 1
+        self.total += pause
+        self.longest = max(self.longest, pause)
+
+
+class Collector:
+    """Freeze long-lived objects after start-up and after deals; time every collection.
+
+    ``clock`` is a monotonic clock in seconds (tests pass their own)."""
+
+    def __init__(
+        self,
+        interval: float = DEFAULT_INTERVAL,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.interval = interval
+        self.clock = clock
+        self.pauses = PauseTimer()
+        self._last_freeze = float("-inf")
+        self._freezes = 0
+        self._frozen = 0
+
+    def start(self) -> None:
+        """Start timing collections and freeze what the start-up made (call once every
+        table is loaded)."""
+        self.pauses.start()
+        self.freeze()
+
+    def stop(self) -> None:
+        """Stop timing collections and unfreeze, so that the next full collection reclaims
+        the cycles that became garbage while frozen (a server stopped inside a longer-lived
+        process, as in the tests)."""
+        if self.pauses.running:
+            self.pauses.stop()
+            gc.unfreeze()
+
+    def deal_finished(self) -> None:
+        """A deal ended somewhere: freeze, unless the last freeze is under ``interval`` old."""
+        if self.clock() - self._last_freeze >= self.interval:
+            self.freeze()
+
+    def freeze(self) -> None:
+        """Collect what is not frozen yet, then freeze every survivor."""
+        gc.collect()
+        gc.freeze()
+        self._frozen = gc.get_freeze_count()
+        self._freezes += 1
+        self._last_freeze = self.clock()
+
+    def stats(self) -> CollectorStats:
+        """The pauses so far and the size of the permanent generation at the last freeze."""
+        pauses = self.pauses
+        return CollectorStats(
+            collections=pauses.collections,
+            longest_pause=pauses.longest,
+            total_pause=pauses.total,
+            freezes=self._freezes,
+            frozen=self._frozen,
+        )
