@@ -399,6 +399,36 @@ def test_a_deeply_nested_hello_is_refused_as_a_wrong_token(client: TestClient) -
     assert closed.value.code == 4401
 
 
+NOT_STRINGS = (
+    {"type": []},
+    {"type": {"a": 1}},
+    {"type": "action", "hand": 0, "seq": 0, "action": {"kind": []}},
+    {"type": "action", "hand": 0, "seq": 0, "action": {"kind": {}}},
+)
+
+
+def test_a_type_or_an_action_kind_that_is_no_string_is_a_bad_message(client: TestClient) -> None:
+    """A list or an object as the message's ``type`` or the action's ``kind`` raised
+    TypeError (it is not hashable) and ended the connection with a traceback in the log; it
+    is a ``bad_message`` like any other, and the connection goes on."""
+    table = create_table(client)
+    with connect(client, table["invite"], "") as ws:
+        hello(ws, table["player_token"])
+        for message in NOT_STRINGS:
+            ws.send_json(message)
+            error = next_message(ws, "error")
+            assert error["code"] == "bad_message", (message, error)
+        ws.send_json({"type": "ping"})
+        assert next_message(ws, "pong") == {"type": "pong"}
+    for message in NOT_STRINGS:  # as the first message: a hello without a token
+        with connect(client, table["invite"], "") as ws:
+            ws.send_json(message)
+            assert next_message(ws, "error")["code"] == "unauthorized"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                receive_json(ws)
+        assert closed.value.code == 4401
+
+
 def test_http_errors_are_json_with_an_error_and_a_message(odd_client: TestClient) -> None:
     table = create_table(odd_client)
     invite = table["invite"]

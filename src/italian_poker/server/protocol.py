@@ -303,7 +303,7 @@ def parse_message(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadMessage("a message must be a JSON object")
     kind = data.get("type")
-    if kind not in MESSAGE_TYPES:
+    if not isinstance(kind, str) or kind not in MESSAGE_TYPES:  # a list is not hashable
         raise BadMessage(f"unknown message type {kind!r}; use one of {sorted(MESSAGE_TYPES)}")
     if kind == "action":
         for key in ("hand", "seq"):
@@ -314,6 +314,6 @@ def parse_message(text: str) -> dict[str, Any]:
         if not isinstance(data.get("action"), dict):
             raise BadMessage("an action needs an 'action' object")
         kind_text = data["action"].get("kind")
-        if kind_text not in {k.value for k in ActionKind}:
+        if not isinstance(kind_text, str) or kind_text not in {k.value for k in ActionKind}:
             raise BadMessage(f"unknown action kind {kind_text!r}")
     return data
