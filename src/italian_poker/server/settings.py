@@ -49,6 +49,9 @@ class ServerSettings:
     the system's CSPRNG (``secrets``), no seed; the log records the deck and reshuffles. An
     int, for tests and replays only, seeds them so that play is reproducible."""
     log_size: int = 50
+    database_threads: int | None = None
+    """Threads that write the tables' events to the database; None: one for SQLite (a
+    single writer at a time: more would wait on its lock, and busy-wait), 8 otherwise."""
     collector_interval: float | None = 1.0
     """Seconds between two freezes of the garbage collector at most, when deals end
     (:mod:`italian_poker.server.collector`: no collection then scans every table at once);
@@ -64,6 +67,12 @@ class ServerSettings:
     def resolved_database_url(self) -> str:
         """The database URL to use."""
         return self.database_url or default_database_url()
+
+    def resolved_database_threads(self) -> int:
+        """:attr:`database_threads`, or what suits the database."""
+        if self.database_threads is not None:
+            return self.database_threads
+        return 1 if self.resolved_database_url().startswith("sqlite") else 8
 
     @property
     def base_url(self) -> str:

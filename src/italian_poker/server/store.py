@@ -1,7 +1,9 @@
 """Reading and writing the database: tables, their event logs, seats and the ledger.
 
-:meth:`Store.commit_event` writes one event with everything it implies (ledger rows, the
-seats, the table's status) in a single transaction: the event is durable when it returns.
+:meth:`Store.commit_events` writes events with everything they imply (ledger rows, the
+seats, the table's status) in a single transaction: the events are durable when it returns.
+The server's :class:`~italian_poker.server.writer.EventWriter` hands it the events of several
+tables at once when they queue up (a group commit).
 It is on the path of every action, so it uses SQLAlchemy Core statements, and it touches the
 ``seats`` rows and the table's status only when they differ from what it last wrote (the
 :class:`Store` remembers that per table; after a failed commit it reads the rows again).
@@ -69,6 +71,21 @@ def seating_of(slots: Sequence[Slot | None], tokens: Mapping[int, str]) -> Seati
         None if slot is None else (slot.nickname, slot.bot, slot.sitting_out, tokens.get(seat))
         for seat, slot in enumerate(slots[: last + 1])
     )
+
+
+@dataclass(frozen=True, slots=True)
+class EventWrite:
+    """One event to append to a table's log, with what it implies: its ledger rows, and the
+    seats and the status the table has after it."""
+
+    table_id: int
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    ledger: tuple[LedgerEntry, ...]
+    slots: tuple[Slot | None, ...]
+    tokens: Mapping[int, str]
+    status: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,43 +210,60 @@ class Store:
     ) -> None:
         """Append event ``seq`` with its ledger rows, and bring the seats and the status in
         line, in one transaction."""
+        self.commit_events(
+            [EventWrite(table_id, seq, kind, payload, tuple(ledger), tuple(slots), tokens, status)]
+        )
+
+    def commit_events(self, events: Sequence[EventWrite]) -> None:
+        """Append ``events`` (each of another table) with what each implies, all in one
+        transaction: durable together when this returns, or none of them."""
         now = utcnow()
-        event = {"table_id": table_id, "seq": seq, "kind": kind, "payload": payload, "created": now}
-        seating = seating_of(slots, tokens)
-        written = self._written.pop(table_id, None)
-        if self._autocommit is not None and not ledger and written == _Written(seating, status):
-            # The common case, an action: one INSERT that commits by itself.
-            with self._autocommit.connect() as connection:
-                connection.execute(insert(_EVENTS), event)
+        writes = [(event, seating_of(event.slots, event.tokens)) for event in events]
+        written = {event.table_id: self._written.pop(event.table_id, None) for event in events}
+        rows = [
+            {"table_id": e.table_id, "seq": e.seq, "kind": e.kind, "payload": e.payload}
+            | {"created": now}
+            for e in events
+        ]
+        event, seating = writes[0]
+        autocommit = self._autocommit if len(events) == 1 and not event.ledger else None
+        if autocommit is not None and written[event.table_id] == _Written(seating, event.status):
+            # The common case, one action: one INSERT that commits by itself.
+            with autocommit.connect() as connection:
+                connection.execute(insert(_EVENTS), rows[0])
         else:
             with self.engine.begin() as connection:
-                connection.execute(insert(_EVENTS), event)
+                connection.execute(insert(_EVENTS), rows)
+                ledger = [
+                    {
+                        "table_id": e.table_id,
+                        "nickname": entry.nickname,
+                        "player": entry.player,
+                        "kind": entry.kind,
+                        "amount": entry.amount,
+                        "hand": entry.hand,
+                        "created": now,
+                    }
+                    for e in events
+                    for entry in e.ledger
+                ]
                 if ledger:
-                    connection.execute(
-                        insert(_LEDGER),
-                        [
-                            {
-                                "table_id": table_id,
-                                "nickname": entry.nickname,
-                                "player": entry.player,
-                                "kind": entry.kind,
-                                "amount": entry.amount,
-                                "hand": entry.hand,
-                                "created": now,
-                            }
-                            for entry in ledger
-                        ],
-                    )
-                if written is None:
-                    written = _read_written(connection, table_id)
-                if seating != written.seating:
-                    _write_seats(connection, table_id, written.seating, seating)
-                if status != written.status:
-                    connection.execute(
-                        update(_TABLES).where(_TABLES.c.id == table_id).values(status=status)
-                    )
+                    connection.execute(insert(_LEDGER), ledger)
+                for event, seating in writes:
+                    before = written[event.table_id]
+                    if before is None:
+                        before = _read_written(connection, event.table_id)
+                    if seating != before.seating:
+                        _write_seats(connection, event.table_id, before.seating, seating)
+                    if event.status != before.status:
+                        connection.execute(
+                            update(_TABLES)
+                            .where(_TABLES.c.id == event.table_id)
+                            .values(status=event.status)
+                        )
         # Only once committed: after a failure there is no entry, and the next commit reads.
-        self._written[table_id] = _Written(seating, status)
+        for event, seating in writes:
+            self._written[event.table_id] = _Written(seating, event.status)
 
     def ledger(self, table_id: int) -> list[dict[str, Any]]:
         """The table's ledger, oldest first."""

@@ -19,7 +19,6 @@ import contextlib
 import functools
 import logging
 from collections.abc import Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -44,7 +43,7 @@ from italian_poker.server.protocol import (
     state_text,
 )
 from italian_poker.server.settings import ServerSettings
-from italian_poker.server.store import Store, StoredTable
+from italian_poker.server.store import EventWrite, Store, StoredTable
 from italian_poker.server.table_state import (
     Effects,
     EventKind,
@@ -54,6 +53,7 @@ from italian_poker.server.table_state import (
     action_payload,
     parse_action,
 )
+from italian_poker.server.writer import EventWriter
 from italian_poker.table.driver import default_action
 
 T = TypeVar("T")
@@ -128,13 +128,13 @@ class TableRuntime:
         settings: ServerSettings,
         bot_factory: BotFactory,
         collector: Collector | None = None,
-        writer: Executor | None = None,
+        writer: EventWriter | None = None,
     ) -> None:
         self.id = stored.id
         self.collector = collector
         """The process's managed garbage collector, told when a deal ends."""
         self.writer = writer
-        """The threads that write to the database (None: the event loop's default ones)."""
+        """The server's event writer (None: each event is committed on its own)."""
         self.invite_hash = stored.invite_hash
         self.invite = invite
         self.host_token_hash = stored.host_token_hash
@@ -210,19 +210,18 @@ class TableRuntime:
         state = self.state
         seq = state.seq + 1
         effects = state.apply(seq, kind, payload, policy)
-        write = functools.partial(
-            self.store.commit_event,
+        event = EventWrite(
             self.id,
             seq,
             kind.value,
             payload,
-            ledger=effects.ledger,
-            slots=tuple(state.slots),
-            tokens=dict(self.tokens),
-            status=state.status.value,
+            tuple(effects.ledger),
+            tuple(state.slots),
+            dict(self.tokens),
+            state.status.value,
         )
         try:
-            await self._database(write)
+            await self._write(event)
         except Exception:
             # Not durable, so it did not happen: go back to what the log holds (a state
             # read meanwhile, by a hello or the lobby, is sent again as the log has it).
@@ -239,9 +238,17 @@ class TableRuntime:
             self.collector.deal_finished()
         return effects
 
+    async def _write(self, event: EventWrite) -> None:
+        """Commit ``event`` through the server's :attr:`writer` (or, without one, on the event
+        loop's default threads)."""
+        if self.writer is not None:
+            await self.writer.write(event)
+            return
+        await self._database(functools.partial(self.store.commit_events, [event]))
+
     async def _database(self, call: Callable[[], T]) -> T:
-        """``call()`` (a :class:`Store` method) on the database's threads."""
-        return await asyncio.get_running_loop().run_in_executor(self.writer, call)
+        """``call()`` (a :class:`Store` method) off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(None, call)
 
     # --- players --------------------------------------------------------------------------
 

@@ -1,0 +1,124 @@
+"""The tables' event writer: every event is committed on threads of its own, off the event
+loop, and the events that queue up meanwhile are committed together (a group commit).
+
+A table hands :meth:`EventWriter.write` one event at a time (its lock keeps them in order)
+and is told nothing until the event is durable. Each thread takes the first event waiting and
+every other one queued behind it (at most ``batch``, each of another table), and commits them
+in one transaction (:meth:`Store.commit_events`): under load one commit serves many tables.
+When a batch fails, its events are committed one by one, so that only the table whose event
+cannot be written is told so. With several threads, a slow commit holds up only its own batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from italian_poker.server.store import EventWrite, Store
+
+DEFAULT_BATCH = 64
+"""Events committed together at most."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    event: EventWrite
+    loop: asyncio.AbstractEventLoop
+    done: asyncio.Future[None]
+
+
+class EventWriter:
+    """``threads`` threads committing the events that :meth:`write` is given."""
+
+    def __init__(self, store: Store, threads: int, batch: int = DEFAULT_BATCH) -> None:
+        if threads < 1 or batch < 1:
+            raise ValueError(f"an event writer needs a thread and a batch, got {threads}, {batch}")
+        self.store = store
+        self.batch = batch
+        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._threads = [
+            threading.Thread(target=self._run, name=f"event-writer-{n}", daemon=True)
+            for n in range(threads)
+        ]
+        self._started = self._stopped = False
+        self.commits = 0
+        """Transactions committed (a batch, or one event of a batch that failed)."""
+        self.events = 0
+        """Events committed."""
+
+    def start(self) -> None:
+        """Start the threads (the first :meth:`write` does, if nothing did before)."""
+        if not self._started:
+            self._started = True
+            for thread in self._threads:
+                thread.start()
+
+    def stop(self) -> None:
+        """Let the threads commit what is queued, then end them; later writes are refused."""
+        self._stopped = True
+        if self._started:
+            for _ in self._threads:
+                self._queue.put(None)
+            for thread in self._threads:
+                thread.join()
+
+    async def write(self, event: EventWrite) -> None:
+        """Return once ``event`` is committed; raise what committing it raised."""
+        if self._stopped:
+            raise RuntimeError("the event writer has stopped: the server is shutting down")
+        self.start()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.put(_Pending(event, loop, done))
+        await done
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < self.batch:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:  # stop: this batch first, then this thread ends
+                    self._queue.put(None)
+                    break
+                batch.append(more)
+            self._commit(batch)
+
+    def _commit(self, batch: Sequence[_Pending]) -> None:
+        try:
+            self.store.commit_events([pending.event for pending in batch])
+        except Exception as error:  # each event is told what failed
+            if len(batch) == 1:
+                _tell(batch[0], error)
+                return
+            for pending in batch:
+                self._commit([pending])
+            return
+        self.commits += 1
+        self.events += len(batch)
+        for pending in batch:
+            _tell(pending, None)
+
+
+def _tell(pending: _Pending, error: BaseException | None) -> None:
+    """Settle the waiting table's future on its own loop."""
+
+    def settle() -> None:
+        if pending.done.done():  # the table stopped waiting (cancelled)
+            return
+        if error is None:
+            pending.done.set_result(None)
+        else:
+            pending.done.set_exception(error)
+
+    with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+        pending.loop.call_soon_threadsafe(settle)
