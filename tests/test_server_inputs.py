@@ -476,3 +476,31 @@ def test_a_binary_hello_is_refused_as_a_wrong_token(client: TestClient) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             receive_json(ws)
     assert closed.value.code == 4401
+
+
+def test_the_table_and_the_token_are_checked_before_the_body(odd_client: TestClient) -> None:
+    """Who may call a route is a dependency (server/dependencies.py), which FastAPI resolves
+    before it reads the route's body and its seat or hand: an unknown table is a 404 and a
+    missing token a 403, whatever else the request holds."""
+    table = create_table(odd_client)
+    invite = table["invite"]
+    unknown = "z" * 24
+    for method, path, body in (
+        ("POST", f"/api/tables/{unknown}/seats", {"nickname": 7}),
+        ("POST", f"/api/tables/{unknown}/stacks", {"seat": 99}),
+        ("DELETE", f"/api/tables/{unknown}/seats/99", None),
+    ):
+        response = _call(odd_client, method, path, None, body)
+        assert (response.status_code, response.json()["error"]) == (404, "no_table"), path
+    for method, path, body in (
+        ("POST", f"/api/tables/{invite}/stacks", {"seat": 99}),
+        ("POST", f"/api/tables/{invite}/bots", {"level": 3}),
+        ("DELETE", f"/api/tables/{invite}/seats/99", None),
+        ("GET", f"/api/tables/{invite}/histories/0", None),
+    ):
+        response = _call(odd_client, method, path, None, body)
+        assert (response.status_code, response.json()["error"]) == (403, "forbidden"), path
+    with_token = _call(
+        odd_client, "DELETE", f"/api/tables/{invite}/seats/99", table["host_token"], None
+    )
+    assert (with_token.status_code, with_token.json()["error"]) == (422, "bad_request")

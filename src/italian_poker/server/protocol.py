@@ -1,6 +1,7 @@
 """The WebSocket messages: the per-seat ``state`` built from the public view of the deal
 (:class:`PublicView`, the observer's: it has no hidden card) and the seat's own
-:class:`SeatView`, and the checks on what a client sends.
+:class:`SeatView`, and what a client sends: one pydantic model per message type
+(:data:`ClientMessage`), read by :func:`parse_message`.
 
 A seat's own cards come only from its own view; other seats' cards only from ``shown`` (the
 showdown) of the public view. The Deal itself is never read here.
@@ -16,7 +17,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, PlainValidator, ValidationError
 
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import ALL_CARDS, Card
@@ -26,8 +29,6 @@ from italian_poker.engine.observer import PublicView
 from italian_poker.server.limits import MAX_INT, whole_number
 from italian_poker.server.table_state import Line, LogLine, TableState, TableStatus
 from italian_poker.table.vocabulary import ACTION_KEYS, Language, action_label, card_label
-
-MESSAGE_TYPES = frozenset({"hello", "action", "sit_out", "sit_in", "ping"})
 
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 
@@ -294,8 +295,93 @@ def error_message(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
-def parse_message(text: str) -> dict[str, Any]:
-    """A client message: a JSON object with a known ``type``; raises :class:`BadMessage`."""
+# --- what a client sends ---------------------------------------------------------------------
+
+
+def _wire_number(what: str) -> PlainValidator:
+    """A message's whole number, 0 to :data:`MAX_INT` (:func:`whole_number`: no bool, float
+    or string)."""
+    return PlainValidator(
+        lambda value: whole_number(value, 0, MAX_INT, what), json_schema_input_type=int
+    )
+
+
+_ACTION_KINDS = frozenset(kind.value for kind in ActionKind)
+
+
+def _action_object(value: Any) -> dict[str, Any]:
+    """The ``action`` object, as sent: only its ``kind`` is checked here. Its amount, cards
+    and split are read by ``table_state.parse_action`` once the action is known to be on the
+    latest state and in turn (a stale action is ``stale``, whatever it holds)."""
+    if not isinstance(value, dict):
+        raise ValueError("an action needs an 'action' object")
+    kind = value.get("kind")
+    if not isinstance(kind, str) or kind not in _ACTION_KINDS:  # a list is not hashable
+        raise ValueError(f"unknown action kind {kind!r}")
+    return value
+
+
+def _token(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+class Hello(BaseModel):
+    """``{"type": "hello", "token": ...}``: the first message says whose seat this is (a
+    token that is not a string holds none); a later one asks for the state again."""
+
+    type: Literal["hello"]
+    token: Annotated[str | None, PlainValidator(_token)] = None
+
+
+class ActionMessage(BaseModel):
+    """``{"type": "action", "hand", "seq", "action": {"kind", "amount", "cards", "split"}}``:
+    a move on the state of deal ``hand`` at ``seq``."""
+
+    type: Literal["action"]
+    hand: Annotated[int, _wire_number("an action's 'hand'")] = Field(
+        default=None, validate_default=True
+    )
+    seq: Annotated[int, _wire_number("an action's 'seq'")] = Field(
+        default=None, validate_default=True
+    )
+    action: Annotated[dict[str, Any], PlainValidator(_action_object)] = Field(
+        default=None, validate_default=True
+    )
+
+
+class SitOut(BaseModel):
+    """``{"type": "sit_out"}``: deal me out from the next deal."""
+
+    type: Literal["sit_out"]
+
+
+class SitIn(BaseModel):
+    """``{"type": "sit_in"}``: deal me in again."""
+
+    type: Literal["sit_in"]
+
+
+class Ping(BaseModel):
+    """``{"type": "ping"}``: answered ``{"type": "pong"}``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Hello | ActionMessage | SitOut | SitIn | Ping
+"""What a client may send; any other member of a message is left out."""
+_MODELS: dict[str, type[ClientMessage]] = {
+    "hello": Hello,
+    "action": ActionMessage,
+    "sit_out": SitOut,
+    "sit_in": SitIn,
+    "ping": Ping,
+}
+MESSAGE_TYPES = frozenset(_MODELS)
+
+
+def parse_message(text: str) -> ClientMessage:
+    """A client message: a JSON object with a known ``type``, as its model; raises
+    :class:`BadMessage` with what is wrong (the first problem, members in the order above)."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested too deep
@@ -303,17 +389,11 @@ def parse_message(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadMessage("a message must be a JSON object")
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGE_TYPES:  # a list is not hashable
+    model = _MODELS.get(kind) if isinstance(kind, str) else None  # a list is not hashable
+    if model is None:
         raise BadMessage(f"unknown message type {kind!r}; use one of {sorted(MESSAGE_TYPES)}")
-    if kind == "action":
-        for key in ("hand", "seq"):
-            try:
-                whole_number(data.get(key), 0, MAX_INT, f"an action's {key!r}")
-            except ValueError as error:
-                raise BadMessage(str(error)) from None
-        if not isinstance(data.get("action"), dict):
-            raise BadMessage("an action needs an 'action' object")
-        kind_text = data["action"].get("kind")
-        if not isinstance(kind_text, str) or kind_text not in {k.value for k in ActionKind}:
-            raise BadMessage(f"unknown action kind {kind_text!r}")
-    return data
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        raise BadMessage(str(problem.get("ctx", {}).get("error", problem["msg"]))) from None

@@ -1,0 +1,109 @@
+"""The server's live tables: one :class:`~italian_poker.server.table_runtime.TableRuntime`
+per table, found by its invite, on one database store."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from italian_poker.server.collector import Collector
+from italian_poker.server.database import make_engine, upgrade
+from italian_poker.server.errors import ApiError
+from italian_poker.server.settings import ServerSettings
+from italian_poker.server.store import Store, StoredTable, token_hash
+from italian_poker.server.table_runtime import BotFactory, TableRuntime
+from italian_poker.server.writer import EventWriter
+
+INVITE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+"""What an invite looks like (``secrets.token_urlsafe(18)`` gives 24 of these characters)."""
+
+
+class Server:
+    """The application's state: the database store, its event writer, the managed garbage
+    collector and the live tables by invite hash."""
+
+    def __init__(self, settings: ServerSettings, bot_factory: BotFactory) -> None:
+        self.settings = settings
+        self.bot_factory = bot_factory
+        self.engine = make_engine(settings.resolved_database_url())
+        self.store = Store(self.engine)
+        self.writer = EventWriter(self.store, settings.resolved_database_threads())
+        self.collector: Collector | None = None
+        if settings.collector_interval is not None:
+            self.collector = Collector(settings.collector_interval)
+        self.tables: dict[str, TableRuntime] = {}
+
+    def open(self) -> None:
+        """Migrate the database, rebuild every table from its log, then freeze what the
+        start-up made (server/collector.py)."""
+        upgrade(self.engine)
+        self.writer.start()
+        for stored in self.store.load_all():
+            self._live(stored, None).start()
+        if self.collector is not None:
+            self.collector.start()
+
+    async def close(self) -> None:
+        """Stop every table, commit what is queued and release the database."""
+        for runtime in self.tables.values():
+            await runtime.stop()
+        await asyncio.get_running_loop().run_in_executor(None, self.writer.stop)
+        if self.collector is not None:
+            self.collector.stop()
+        self.engine.dispose()
+
+    async def create(
+        self,
+        invite: str,
+        *,
+        name: str,
+        rules: dict[str, Any],
+        options: dict[str, Any],
+        host_token_hash: str,
+    ) -> TableRuntime:
+        """A new table in the lobby, written (off the event loop) and live; call its
+        :meth:`~TableRuntime.start` once it has its host."""
+
+        def write() -> StoredTable:
+            table_id = self.store.create_table(
+                invite_hash=token_hash(invite),
+                name=name,
+                rules=rules,
+                options=options,
+                host_token_hash=host_token_hash,
+            )
+            return self.store.load(table_id)
+
+        stored = await asyncio.get_running_loop().run_in_executor(None, write)
+        runtime = self._live(stored, invite)
+        if self.collector is not None:
+            self.collector.freeze_soon()
+        return runtime
+
+    def _live(self, stored: StoredTable, invite: str | None) -> TableRuntime:
+        runtime = TableRuntime(
+            stored,
+            invite,
+            self.store,
+            self.settings,
+            self.bot_factory,
+            collector=self.collector,
+            writer=self.writer,
+        )
+        self.tables[stored.invite_hash] = runtime
+        return runtime
+
+    def find(self, invite: str) -> TableRuntime | None:
+        """The table of ``invite``; None for an unknown invite and for anything that is not
+        an invite."""
+        return self.tables.get(token_hash(invite)) if INVITE.fullmatch(invite) else None
+
+    def table(self, invite: str) -> TableRuntime:
+        """The table of ``invite``, which it now knows (a table rebuilt from its log has only
+        the invite's hash), or 404 (also for anything that is not an invite)."""
+        runtime = self.find(invite)
+        if runtime is None:
+            raise ApiError(404, "no_table", "no table has this invite: check the link")
+        runtime.invite = invite
+        return runtime

@@ -1,0 +1,27 @@
+"""The server's routes, by audience, as FastAPI routers that
+:func:`~italian_poker.server.app.create_app` includes:
+
+- :mod:`.pages`: the HTML pages and the pages' words (anyone);
+- :mod:`.lobby`: create a table, look at one, take a seat (anyone with the link);
+- :mod:`.host`: bots, seats, start, pause, resume, stacks, ledger (the host's token);
+- :mod:`.player`: sit out and in, hand histories (a player's token);
+- :mod:`.table_socket`: the table's WebSocket (a player's token, in its ``hello``).
+
+Who may call a route is in its signature (:mod:`italian_poker.server.dependencies`), what it
+takes and answers in :mod:`italian_poker.server.schemas`.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from italian_poker.server.routes import host, lobby, pages, player, table_socket
+
+ROUTERS: tuple[APIRouter, ...] = (
+    pages.router,
+    lobby.router,
+    host.router,
+    player.router,
+    table_socket.router,
+)
+"""Every router, in the order they are included."""

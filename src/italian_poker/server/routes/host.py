@@ -1,0 +1,78 @@
+"""What only the host may do (the host's token): bots, seats, start, pause and resume,
+stacks, the ledger. Every call but the ledger answers the table as the lobby shows it."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from italian_poker.server.dependencies import HostTableDep, ServerDep
+from italian_poker.server.errors import ApiError, error_responses
+from italian_poker.server.limits import SeatInPath
+from italian_poker.server.nicknames import nickname_key
+from italian_poker.server.schemas import BOT_LEVELS, AddBot, BotAdded, Ledger, LobbyTable, SetStack
+from italian_poker.server.table_runtime import TableRuntime
+from italian_poker.server.table_state import EventKind
+
+router = APIRouter(
+    prefix="/api/tables/{invite}",
+    tags=["host"],
+    responses=error_responses(403, 404, 422),
+)
+
+
+@router.post("/bots", status_code=201, responses=error_responses(409))
+async def add_bot(runtime: HostTableDep, body: AddBot) -> BotAdded:
+    """A bot in the first free seat, named ``Bot 1``, ``Bot 2``, ... (a name not taken)."""
+    if body.level not in BOT_LEVELS:
+        raise ApiError(422, "bad_level", f"a bot level is one of {', '.join(BOT_LEVELS)}")
+    taken = {nickname_key(s.nickname) for s in runtime.state.slots if s is not None}
+    name = next(
+        f"Bot {k}" for k in range(1, len(taken) + 2) if nickname_key(f"Bot {k}") not in taken
+    )
+    seat = await runtime.take_seat(name, None, body.level)
+    return BotAdded(seat=seat, nickname=name, level=body.level)
+
+
+@router.delete("/seats/{seat}", responses=error_responses(409))
+async def remove_seat(runtime: HostTableDep, seat: SeatInPath) -> LobbyTable:
+    """Kick a player or remove a bot; seat 0 stays the host's."""
+    if seat == 0:
+        raise ApiError(409, "host_seat", "the host keeps seat 0")
+    await runtime.remove_seat(seat)
+    return LobbyTable.of(runtime)
+
+
+async def _host_event(runtime: TableRuntime, kind: EventKind) -> LobbyTable:
+    await runtime.host(kind)
+    return LobbyTable.of(runtime)
+
+
+@router.post("/start", responses=error_responses(409))
+async def start(runtime: HostTableDep) -> LobbyTable:
+    """Deal the first hand."""
+    return await _host_event(runtime, EventKind.START)
+
+
+@router.post("/pause", responses=error_responses(409))
+async def pause(runtime: HostTableDep) -> LobbyTable:
+    """Stop the game (and the clock) until resumed."""
+    return await _host_event(runtime, EventKind.PAUSE)
+
+
+@router.post("/resume", responses=error_responses(409))
+async def resume(runtime: HostTableDep) -> LobbyTable:
+    """Go on after a pause, with a whole turn for the player to act."""
+    return await _host_event(runtime, EventKind.RESUME)
+
+
+@router.post("/stacks", responses=error_responses(409))
+async def set_stack(runtime: HostTableDep, body: SetStack) -> LobbyTable:
+    """A seat's chips for the next deal (between deals only)."""
+    await runtime.host(EventKind.STACK, {"seat": body.seat, "amount": body.amount})
+    return LobbyTable.of(runtime)
+
+
+@router.get("/ledger")
+async def ledger(runtime: HostTableDep, server: ServerDep) -> Ledger:
+    """Every buy-in, adjustment, result and cash-out, oldest first."""
+    return Ledger.model_validate({"ledger": server.store.ledger(runtime.id)})

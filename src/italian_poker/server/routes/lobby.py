@@ -1,0 +1,107 @@
+"""The lobby, for anyone with the link: create a table, look at one, take a seat."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter
+
+from italian_poker.engine.errors import ItalianPokerError
+from italian_poker.engine.rules import preset
+from italian_poker.server.dependencies import ServerDep, TableDep
+from italian_poker.server.errors import ApiError, error_responses
+from italian_poker.server.limits import MAX_CHIPS
+from italian_poker.server.nicknames import BadName, check_nickname, check_text
+from italian_poker.server.schemas import CreateTable, LobbyTable, SeatTaken, TableCreated, TakeSeat
+from italian_poker.server.store import token_hash
+
+router = APIRouter(prefix="/api/tables", tags=["lobby"])
+
+
+def _nickname(text: str) -> str:
+    """The nickname as kept (``nicknames.check_nickname``), or 422."""
+    try:
+        return check_nickname(text)
+    except BadName as error:
+        raise ApiError(422, "bad_nickname", str(error)) from None
+
+
+def _table_name(text: str) -> str:
+    """The table's name as kept (the same characters as nicknames), or 422."""
+    if not text.strip():
+        return "Tavolo"
+    try:
+        return check_text(text, "a table's name", 60)
+    except BadName as error:
+        raise ApiError(422, "bad_name", str(error)) from None
+
+
+@router.post("", status_code=201, responses=error_responses(422))
+async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
+    """A new table, its host seated at seat 0."""
+    nickname = _nickname(body.host_nickname)
+    name = _table_name(body.name)
+    changes: dict[str, Any] = {"players": body.seats}
+    if body.ante is not None:
+        changes["ante"] = body.ante
+    if body.structure is not None:
+        changes["structure"] = body.structure
+    try:
+        rules = preset(body.preset, **changes)
+    except ItalianPokerError as error:
+        raise ApiError(422, "bad_rules", str(error)) from None
+    if body.stack < max(rules.ante + rules.dealer_ante, 1):
+        raise ApiError(422, "bad_stack", "the stack must cover at least one ante")
+    if body.stack * body.seats > MAX_CHIPS:
+        most = MAX_CHIPS // body.seats
+        raise ApiError(
+            422,
+            "bad_stack",
+            f"stack: with {body.seats} seats a stack is 1 to {most} chips "
+            f"(a table holds at most {MAX_CHIPS} chips)",
+        )
+    options = {
+        "preset": body.preset,
+        "seats": body.seats,
+        "stack": body.stack,
+        "ante": rules.ante,
+        "structure": rules.structure.value,
+        "turn_seconds": body.turn_seconds,
+        "time_bank_seconds": body.time_bank_seconds,
+        "lang": body.lang,
+    }
+    invite = secrets.token_urlsafe(18)
+    host_token = secrets.token_urlsafe(32)
+    player_token = secrets.token_urlsafe(32)
+    runtime = await server.create(
+        invite,
+        name=name,
+        rules=rules.to_dict(),
+        options=options,
+        host_token_hash=token_hash(host_token),
+    )
+    seat = await runtime.take_seat(nickname, token_hash(player_token), None, 0)
+    runtime.start()
+    return TableCreated(
+        invite=invite,
+        invite_url=f"/t/{invite}",
+        host_token=host_token,
+        player_token=player_token,
+        seat=seat,
+    )
+
+
+@router.get("/{invite}", responses=error_responses(404, 422))
+async def get_table(runtime: TableDep) -> LobbyTable:
+    """The table as the lobby shows it."""
+    return LobbyTable.of(runtime)
+
+
+@router.post("/{invite}/seats", status_code=201, responses=error_responses(404, 409, 422))
+async def take_seat(runtime: TableDep, body: TakeSeat) -> SeatTaken:
+    """The first free seat, and the token that holds it."""
+    nickname = _nickname(body.nickname)
+    token = secrets.token_urlsafe(32)
+    seat = await runtime.take_seat(nickname, token_hash(token), None)
+    return SeatTaken(player_token=token, seat=seat)

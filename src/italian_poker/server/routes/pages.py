@@ -1,0 +1,49 @@
+"""The pages: the lobby (``/``), a table's page (``/t/{invite}``) and the pages' words
+(``/api/strings/{lang}``). The static files are mounted by ``create_app``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, PlainTextResponse, Response
+
+from italian_poker.server.dependencies import ServerDep
+from italian_poker.server.errors import ApiError
+from italian_poker.table.vocabulary import Language, page_strings
+
+STATIC = Path(__file__).parent.parent / "static"
+STRINGS = {lang.value: json.dumps(page_strings(lang), ensure_ascii=False) for lang in Language}
+"""``GET /api/strings/{lang}``: every word of the browser's pages, from the table layer's
+vocabulary, as JSON text (built once)."""
+
+router = APIRouter(include_in_schema=False)
+
+
+def page(name: str, status: int = 200) -> Response:
+    """The HTML page ``name`` of the static files, never cached."""
+    path = STATIC / name
+    if not path.is_file():
+        return PlainTextResponse(f"{name} is missing from the server's static files", 404)
+    return FileResponse(path, status, media_type="text/html", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/")
+async def index() -> Response:
+    return page("index.html")
+
+
+@router.get("/t/{invite}")
+async def table_page(invite: str, server: ServerDep) -> Response:
+    # The page says itself that there is no such table; the status says it too.
+    return page("table.html", 200 if server.find(invite) is not None else 404)
+
+
+@router.get("/api/strings/{lang}")
+async def strings(lang: str) -> Response:
+    # The pages' words (static/i18n.js looks them up): one copy, the table vocabulary's.
+    text = STRINGS.get(lang)
+    if text is None:
+        raise ApiError(404, "no_language", "the pages' strings exist in 'en' and 'it' only")
+    return Response(text, media_type="application/json", headers={"Cache-Control": "no-cache"})

@@ -1,0 +1,86 @@
+"""What a seated player may do (the player's token): sit out and in, read the hand
+histories of the deals they were dealt in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+from italian_poker.engine.history import HandHistory, dumps_redacted, redacted_record
+from italian_poker.server.dependencies import PlayerSeat, PlayerSeatDep
+from italian_poker.server.errors import ApiError, error_responses
+from italian_poker.server.limits import HandInPath
+from italian_poker.server.schemas import Hands, LobbyTable
+
+router = APIRouter(
+    prefix="/api/tables/{invite}",
+    tags=["player"],
+    responses=error_responses(403, 404, 422),
+)
+
+
+@router.post("/sit-out", responses=error_responses(409))
+async def sit_out(player: PlayerSeatDep) -> LobbyTable:
+    """Dealt out from the next deal (checked or folded meanwhile)."""
+    await player.runtime.sit(player.seat, True)
+    return LobbyTable.of(player.runtime)
+
+
+@router.post("/sit-in", responses=error_responses(409))
+async def sit_in(player: PlayerSeatDep) -> LobbyTable:
+    """Dealt in again from the next deal."""
+    await player.runtime.sit(player.seat, False)
+    return LobbyTable.of(player.runtime)
+
+
+@router.get("/histories")
+async def histories(player: PlayerSeatDep) -> Hands:
+    """The finished deals the holder of this token was dealt in."""
+    return Hands(hands=player.runtime.hands_of(player.seat))
+
+
+def _history(player: PlayerSeat, hand: int) -> tuple[HandHistory, int]:
+    """Deal ``hand`` and the player's seat in it, or 404."""
+    found = player.runtime.history_for(player.seat, hand)
+    if found is None:
+        raise ApiError(404, "no_hand", "you were not dealt in this hand, or it is not over")
+    return found
+
+
+def _document(media_type: str, schema: dict[str, Any], text: str) -> dict[int | str, Any]:
+    """The OpenAPI ``responses`` entry of a route that answers a :class:`Response` itself."""
+    return {200: {"description": text, "content": {media_type: {"schema": schema}}}}
+
+
+# Before ``/histories/{hand}``, which would take ``3.phh`` for a (malformed) hand id.
+@router.get(
+    "/histories/{hand}.phh",
+    response_class=Response,
+    responses=_document(
+        "application/toml", {"type": "string"}, "The hand in the hand-history format, redacted"
+    ),
+)
+async def history_phh(player: PlayerSeatDep, hand: HandInPath) -> Response:
+    """Download the hand as the player may see it (``engine.history.dumps_redacted``)."""
+    history_, index = _history(player, hand)
+    return PlainTextResponse(
+        dumps_redacted(history_, index),
+        media_type="application/toml",
+        headers={"Content-Disposition": f'attachment; filename="hand-{hand:04d}.phh"'},
+    )
+
+
+@router.get(
+    "/histories/{hand}",
+    responses=_document(
+        "application/json",
+        {"type": "object", "additionalProperties": True},
+        "The hand as the player may see it (``engine.history.redacted_record``)",
+    ),
+)
+async def history(player: PlayerSeatDep, hand: HandInPath) -> Response:
+    """The hand as the player may see it: cards the player never saw are ``??``."""
+    history_, index = _history(player, hand)
+    return JSONResponse(redacted_record(history_, index))

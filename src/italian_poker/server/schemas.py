@@ -1,0 +1,180 @@
+"""The REST API's request bodies and responses, as pydantic models: FastAPI checks every body
+with them and writes every response through them, so that the OpenAPI schema
+(``app.openapi()``) documents both.
+
+A response's members are written in the order of its model's fields: the browser's pages
+(``static/*.js``) and the tests read them by name, and the order is the one the API has
+always had. Every whole number is checked against :mod:`italian_poker.server.limits`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from italian_poker.server.limits import (
+    Ante,
+    BankSeconds,
+    Chips,
+    SeatNumber,
+    Seats,
+    TurnSeconds,
+)
+from italian_poker.server.table_runtime import TableRuntime
+from italian_poker.server.table_state import TableStatus
+
+BOT_LEVELS = ("random", "simple", "strong")
+
+
+class Model(BaseModel):
+    """A model whose fields' docstrings describe them in the OpenAPI schema."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+
+# --- request bodies ------------------------------------------------------------------------
+
+
+class CreateTable(Model):
+    """``POST /api/tables``."""
+
+    name: str = Field(default="Tavolo", min_length=1, max_length=60)
+    preset: str = Field(default="standard", max_length=40)
+    seats: Seats = 4
+    stack: Chips = 200
+    """At most ``MAX_CHIPS`` (2147483647) for the whole table: ``stack * seats`` must fit."""
+    ante: Ante | None = None
+    structure: str | None = Field(default=None, max_length=40)
+    turn_seconds: TurnSeconds | None = 30
+    time_bank_seconds: BankSeconds = 60
+    host_nickname: str
+    lang: str = Field(default="it", pattern="^(it|en)$")
+
+
+class TakeSeat(Model):
+    """``POST /api/tables/{invite}/seats``."""
+
+    nickname: str
+
+
+class AddBot(Model):
+    """``POST /api/tables/{invite}/bots``."""
+
+    level: str = Field(default="strong", json_schema_extra={"enum": list(BOT_LEVELS)})
+    """``random``, ``simple`` or ``strong`` (another is a 422 ``bad_level``)."""
+
+
+class SetStack(Model):
+    """``POST /api/tables/{invite}/stacks``."""
+
+    seat: SeatNumber
+    amount: Chips
+
+
+# --- responses -----------------------------------------------------------------------------
+
+
+class TableCreated(Model):
+    """``POST /api/tables``: the table, and the host's tokens (seat 0 is the host's)."""
+
+    invite: str
+    invite_url: str
+    """The table's page, ``/t/{invite}``."""
+    host_token: str
+    player_token: str
+    seat: int
+
+
+class SeatTaken(Model):
+    """``POST /api/tables/{invite}/seats``: the new player's token and seat."""
+
+    player_token: str
+    seat: int
+
+
+class BotAdded(Model):
+    """``POST /api/tables/{invite}/bots``: the bot's seat and name."""
+
+    seat: int
+    nickname: str
+    level: str
+
+
+class LobbySeat(Model):
+    """A seat as the lobby shows it; an empty seat has no nickname, bot or stack."""
+
+    seat: int
+    nickname: str | None
+    bot: str | None
+    """The bot's level; None for a person."""
+    stack: int | None
+    sitting_out: bool
+    connected: bool
+    """A bot, or a person with the table's page open."""
+
+
+class LobbyTable(Model):
+    """A table as the lobby shows it: no cards, ever."""
+
+    name: str
+    status: TableStatus
+    rules: dict[str, Any]
+    """The rules in play (``Rules.to_dict``)."""
+    options: dict[str, Any]
+    """The table's settings as created (preset, seats, stack, ante, structure, clocks,
+    language)."""
+    seats: list[LobbySeat]
+    hand: int | None
+    """The current deal, else the last one; None before the first."""
+
+    @classmethod
+    def of(cls, runtime: TableRuntime) -> LobbyTable:
+        """The lobby's view of ``runtime``."""
+        state = runtime.state
+        seats = [
+            LobbySeat(
+                seat=i,
+                nickname=slot.nickname if slot else None,
+                bot=slot.bot if slot else None,
+                stack=state.stack(i) if slot else None,
+                sitting_out=bool(slot and slot.sitting_out),
+                connected=bool(slot and (slot.bot is not None or i in runtime.clients)),
+            )
+            for i, slot in enumerate(state.slots)
+        ]
+        return cls(
+            name=state.name,
+            status=state.status,
+            rules=state.rules.to_dict(),
+            options=state.options,
+            seats=seats,
+            hand=state.hand,
+        )
+
+
+class LedgerEntry(Model):
+    """One movement of play chips."""
+
+    nickname: str
+    player: int | None
+    """Who, whatever their nickname (the seq of the event that seated them); None in rows
+    written before migration 0003."""
+    kind: str
+    """``buy_in``, ``adjust``, ``result`` (a deal's net) or ``cash_out``."""
+    amount: int
+    hand: int | None
+    created: str
+    """When, in ISO 8601."""
+
+
+class Ledger(Model):
+    """``GET /api/tables/{invite}/ledger``: oldest first."""
+
+    ledger: list[LedgerEntry]
+
+
+class Hands(Model):
+    """``GET /api/tables/{invite}/histories``: the finished deals of the token's holder."""
+
+    hands: list[int]
