@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_INTERVAL = 1.0
+DEFAULT_INTERVAL = 0.25
 """Seconds between two freezes at most (deals end far more often at a busy server)."""
 
 
@@ -47,14 +47,21 @@ class CollectorStats:
 
 
 class PauseTimer:
-    """Times every collection the interpreter runs, through :data:`gc.callbacks`."""
+    """Times every collection the interpreter runs, through :data:`gc.callbacks`; keeps the
+    ones over ``slow`` seconds with their generation."""
 
-    def __init__(self) -> None:
+    def __init__(self, slow: float = 0.010) -> None:
         self.running = False
         self.collections = 0
         self.longest = 0.0
         self.total = 0.0
+        self.slow = slow
+        self.slow_pauses: list[tuple[float, int, float, float]] = []
+        """(seconds, generation, when it ended in :func:`time.time` seconds, CPU seconds of
+        the collecting thread) of each collection over :attr:`slow`, in order: wall-clock
+        seconds much above CPU seconds mean the process was waiting for a core."""
         self._began: float | None = None
+        self._began_cpu = 0.0
 
     def start(self) -> None:
         """Time the collections from now on."""
@@ -69,10 +76,11 @@ class PauseTimer:
             self.running = False
             self._began = None
 
-    def _timed(self, phase: str, _info: dict[str, Any]) -> None:
+    def _timed(self, phase: str, info: dict[str, Any]) -> None:
         now = time.perf_counter()
         if phase == "start":
             self._began = now
+            self._began_cpu = time.thread_time()
             return
         if self._began is None:
             return
@@ -81,6 +89,9 @@ class PauseTimer:
         self.collections += 1
         self.total += pause
         self.longest = max(self.longest, pause)
+        if pause > self.slow:
+            cpu = time.thread_time() - self._began_cpu
+            self.slow_pauses.append((pause, int(info.get("generation", -1)), time.time(), cpu))
 
 
 class Collector:
@@ -114,8 +125,9 @@ class Collector:
             self.pauses.stop()
             gc.unfreeze()
 
-    def deal_finished(self) -> None:
-        """A deal ended somewhere: freeze, unless the last freeze is under ``interval`` old."""
+    def freeze_soon(self) -> None:
+        """Long-lived objects were made (a deal ended, a table was created): freeze, unless
+        the last freeze is under ``interval`` old."""
         if self.clock() - self._last_freeze >= self.interval:
             self.freeze()
 

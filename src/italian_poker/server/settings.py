@@ -52,7 +52,7 @@ class ServerSettings:
     database_threads: int | None = None
     """Threads that write the tables' events to the database; None: one for SQLite (a
     single writer at a time: more would wait on its lock, and busy-wait), 8 otherwise."""
-    collector_interval: float | None = 1.0
+    collector_interval: float | None = 0.25
     """Seconds between two freezes of the garbage collector at most, when deals end
     (:mod:`italian_poker.server.collector`: no collection then scans every table at once);
     None leaves the collector as Python runs it."""

@@ -235,7 +235,7 @@ class TableRuntime:
         self._broadcast(seq, effects)
         self._schedule()
         if effects.deal_over and self.collector is not None:
-            self.collector.deal_finished()
+            self.collector.freeze_soon()
         return effects
 
     async def _write(self, event: EventWrite) -> None:
