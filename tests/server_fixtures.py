@@ -16,6 +16,7 @@ import anyio
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 from starlette.testclient import WebSocketTestSession
 from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect
@@ -23,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 from italian_poker.analysis.bots import make_bot
 from italian_poker.engine.policy import Policy
 from italian_poker.server.app import create_app
+from italian_poker.server.database import make_engine, upgrade
 from italian_poker.server.settings import ServerSettings
 
 POSTGRES_VARIABLE = "ITALIAN_POKER_TEST_POSTGRES_URL"
@@ -68,6 +70,15 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
             pytest.fail(f"{REQUIRE_VARIABLE}=1 but {POSTGRES_VARIABLE} is not set")
         pytest.skip(SKIP_REASON)
     return _fresh_postgres(url)
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    """An engine on this test's database, migrated to the newest revision."""
+    engine = make_engine(database_url)
+    upgrade(engine)
+    yield engine
+    engine.dispose()
 
 
 @pytest.fixture

@@ -4,27 +4,17 @@ PostgreSQL)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from sqlalchemy import Engine, event, select
 from sqlalchemy.exc import IntegrityError
 
-from italian_poker.server.database import make_engine, upgrade
 from italian_poker.server.models import LedgerRow, SeatRow, TableEventRow, TableRow
 from italian_poker.server.store import Store
 from italian_poker.server.table_state import LedgerEntry, Slot
 
 ACTION = {"seat": 0, "kind": "check", "amount": None, "cards": [], "split": False}
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    upgrade(engine)
-    yield engine
-    engine.dispose()
 
 
 @pytest.fixture

@@ -6,27 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from sqlalchemy import Engine, func, select
 
-from italian_poker.server.database import make_engine, upgrade
+from italian_poker.server.database import make_engine
 from italian_poker.server.models import TableEventRow
 from italian_poker.server.store import EventWrite, Store
 from italian_poker.server.table_state import Slot
 from italian_poker.server.writer import EventWriter
 
 ACTION = {"seat": 0, "kind": "check", "amount": None, "cards": [], "split": False}
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    upgrade(engine)
-    yield engine
-    engine.dispose()
 
 
 def _tables(store: Store, count: int) -> list[int]:
@@ -73,11 +64,17 @@ class HeldStore(Store):
         super().commit_events(events)
 
 
-def test_events_that_queue_up_are_committed_together(engine: Engine) -> None:
+def _held(engine: Engine, tables: int) -> tuple[HeldStore, list[int], EventWriter]:
+    """A held store with ``tables`` tables, and a writer of one thread on it."""
     store = HeldStore(engine)
-    tables = _tables(store, 21)
+    made = _tables(store, tables)
     writer = EventWriter(store, threads=1)
     writer.start()
+    return store, made, writer
+
+
+def test_events_that_queue_up_are_committed_together(engine: Engine) -> None:
+    store, tables, writer = _held(engine, 21)
 
     async def play() -> None:
         first = asyncio.ensure_future(writer.write(_event(tables[0])))
@@ -96,10 +93,7 @@ def test_events_that_queue_up_are_committed_together(engine: Engine) -> None:
 
 
 def test_a_failing_event_fails_its_own_table_only(engine: Engine) -> None:
-    store = HeldStore(engine)
-    tables = _tables(store, 4)
-    writer = EventWriter(store, threads=1)
-    writer.start()
+    store, tables, writer = _held(engine, 4)
 
     async def play() -> list[Any]:
         first = asyncio.ensure_future(writer.write(_event(tables[0])))
@@ -127,7 +121,7 @@ def test_stop_commits_what_is_queued(engine: Engine) -> None:
     writer.start()
 
     async def play() -> None:
-        await asyncio.gather(*(writer.write(_event(t, seq)) for t in tables for seq in (1,)))
+        await asyncio.gather(*(writer.write(_event(t)) for t in tables))
 
     asyncio.run(play())
     writer.stop()
