@@ -5,7 +5,8 @@ languages, the game must never raise, and ``q`` must always end on the session s
 The keys are the game's own: the action letters of ``ACTION_KEYS``, the card digits 1-5 (the
 draw, 4.1), every digit (amounts), Enter, Escape, Backspace and ``?``; ``q`` only at the end.
 Seeds are fixed so that a failure reproduces. ``PLAY_RANDOM_KEYS_STEPS`` sets the number of
-presses per table for a longer soak (e.g. ``PLAY_RANDOM_KEYS_STEPS=3000``).
+presses per table (100). The soak (marked ``soak``: run when ``ITALIAN_POKER_SOAK=1``, as CI
+does) presses 1,500 keys at each of four more tables.
 """
 
 from __future__ import annotations
@@ -115,14 +116,35 @@ def cli_session(table: Table) -> Session:
     )
 
 
+SOAK_TABLES = [
+    Table(2, Language.IT, 31, "standard", "strong"),
+    Table(4, Language.EN, 32, "003", "random"),
+    Table(6, Language.IT, 33, "001", "simple"),
+    Table(9, Language.EN, 34, "fantini", "strong"),
+]
+SOAK_STEPS = 1_500
+
+
 @pytest.mark.parametrize("table", TABLES, ids=str)
 async def test_random_keys_never_crash_and_q_ends_on_the_summary(table: Table) -> None:
+    await press_random_keys(table, STEPS)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("table", SOAK_TABLES, ids=str)
+async def test_soak_random_keys_never_crash_and_q_ends_on_the_summary(table: Table) -> None:
+    await press_random_keys(table, SOAK_STEPS)
+
+
+async def press_random_keys(table: Table, steps: int) -> None:
+    """Press ``steps`` random keys at ``table``, then quit: nothing raises, and ``q`` ends on
+    the summary."""
     session = cli_session(table)
     app = PokerApp(session, lang=table.lang, delay=0)
     rng = random.Random(table.seed)
     pressed: list[str] = []
     async with app.run_test(size=(130, 45)) as pilot:
-        for _ in range(STEPS):
+        for _ in range(steps):
             key = next_key(app, rng)
             pressed.append(key)
             # As a terminal sends it; then wait until the table has handled it and drawn.
