@@ -222,15 +222,18 @@ class TableRuntime:
         )
         try:
             await self._write(event)
-        except Exception:
+        except Exception as error:
             # Not durable, so it did not happen: go back to what the log holds (a state
-            # read meanwhile, by a hello or the lobby, is sent again as the log has it).
+            # read meanwhile, by a hello or the lobby, is sent again as the log has it), and
+            # tell whoever asked that nothing changed (a 503, or an error message).
             log.exception("table %s: event %s could not be saved", self.id, seq)
             stored = await self._database(functools.partial(self.store.load, self.id))
             self.tokens = dict(stored.tokens)
             self.state = self._replay(stored)
             self._broadcast_state()
-            raise
+            raise Refusal(
+                "not_saved", "the server could not save this, so nothing changed: try again", 503
+            ) from error
         self._track_turn()
         self._broadcast(seq, effects)
         self._schedule()
