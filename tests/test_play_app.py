@@ -17,6 +17,7 @@ from test_play_session import (
     new_session,
     session_at_human_draw,
 )
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, Markdown, RichLog, Static
 from typer.testing import CliRunner
@@ -212,6 +213,12 @@ async def test_bad_input_gets_a_message_and_the_same_prompt() -> None:
         table = app.table
         await pilot.press("z")
         assert table.message == "'z' does nothing now. Keys: I=Blind, N=No blind"
+        # A terminal sends Enter as "\r" (as tmux's send-keys does): it is named, not printed.
+        app.post_message(events.Key("enter", "\r"))
+        await pilot.pause()
+        assert table.message == "'Enter' does nothing now. Keys: I=Blind, N=No blind"
+        await pilot.press("tab")
+        assert table.message.startswith("'Tab' does nothing now.")
         await pilot.press("n", "a", "enter")
         assert table.message == ("'' is not a number of chips: type a whole number from 1 to 10.")
         assert table.amount_for is not None

@@ -392,7 +392,7 @@ class TableScreen(Screen[None]):
         keys = ", ".join(
             f"{key_label(ACTION_KEYS[o.kind])}={action_label(o.kind, self.lang)}" for o in legal
         )
-        self._say(tr(self.lang, "key_not_available", key=character or key, keys=keys))
+        self._say(tr(self.lang, "key_not_available", key=pressed_name(key, character), keys=keys))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """A click on an action or command button does what its key does."""
@@ -780,3 +780,11 @@ def finished_summary(app: PokerApp, returned: SessionSummary | None) -> SessionS
     problem = app._exception  # Textual keeps the exception that stopped the app
     error = f"exit status {code}" if problem is None else f"{type(problem).__name__}: {problem}"
     return dataclasses.replace(app.session.summary(), error=error)
+
+
+def pressed_name(key: str, character: str | None) -> str:
+    """A pressed key as a player would name it: its character (``z``, ``7``), else its name
+    (``Enter``, ``Tab``, ``Backspace``: a terminal sends Enter as a carriage return)."""
+    if character and character.isprintable() and not character.isspace():
+        return character
+    return key_label(key) if key == "enter" else key.replace("_", " ").capitalize()
