@@ -60,3 +60,22 @@ def test_a_0002_ledger_upgrades_with_its_rows_kept_and_no_player(database_url: s
         rows = connection.execute(text("SELECT nickname, player, kind, amount FROM ledger")).all()
     assert [tuple(r) for r in rows] == [("Anna", None, "buy_in", 100)]
     engine.dispose()
+
+
+def test_a_0003_database_upgrades_with_every_table_at_fence_0(database_url: str) -> None:
+    """0004 adds ``tables.fence`` (issue 12's table leases): the tables already there keep
+    their rows and have fence 0, as no lease has written to them."""
+    engine = _database_at(
+        database_url,
+        "0003",
+        "INSERT INTO table_events (table_id, seq, kind, payload, created)"
+        " VALUES (1, 1, 'seat', '{}', CURRENT_TIMESTAMP)",
+    )
+    fence = next(c for c in inspect(engine).get_columns("tables") if c["name"] == "fence")
+    assert not fence["nullable"]
+    with engine.connect() as connection:
+        tables = connection.execute(text("SELECT id, name, status, fence FROM tables")).all()
+        events = connection.execute(text("SELECT table_id, seq, kind FROM table_events")).all()
+    assert [tuple(r) for r in tables] == [(1, "Old table", "lobby", 0)]
+    assert [tuple(r) for r in events] == [(1, 1, "seat")]
+    engine.dispose()

@@ -36,6 +36,9 @@ class TableRow(Base):
     host_token_hash: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="lobby")
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    fence: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The largest fencing token that has written to the table's log (``Store.commit_events``
+    with a fence; 0 until one has): an owner holding a smaller one may not write."""
 
 
 class SeatRow(Base):

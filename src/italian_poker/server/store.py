@@ -7,6 +7,12 @@ tables at once when they queue up (a group commit).
 It is on the path of every action, so it uses SQLAlchemy Core statements, and it touches the
 ``seats`` rows and the table's status only when they differ from what it last wrote (the
 :class:`Store` remembers that per table; after a failed commit it reads the rows again).
+
+Fencing (issue 12, not used by the server yet): an owner holding a table's lease
+(``server/lease.py``) passes its fencing token to :meth:`Store.commit_events` (or first to
+:meth:`Store.claim`). The same transaction raises the table's ``fence`` column to the token,
+only if it is not already larger; when it is, a newer owner has written, and the commit raises
+:class:`StaleOwner` with nothing written.
 """
 
 from __future__ import annotations
@@ -30,6 +36,26 @@ from italian_poker.server.models import (
     utcnow,
 )
 from italian_poker.server.table_state import LedgerEntry, Slot
+
+FENCE_MAX = 2_147_483_647
+"""The largest fencing token the ``tables.fence`` column holds (SQL ``INTEGER``)."""
+
+
+class StaleOwner(Exception):
+    """A write with a fencing token smaller than one that has already written to the table:
+    the lease it was taken under has passed to a newer owner. Nothing was written."""
+
+    def __init__(self, table_id: int, fence: int, current: int) -> None:
+        super().__init__(
+            f"table {table_id}: fencing token {fence} is stale, token {current} has written"
+        )
+        self.table_id = table_id
+        self.fence = fence
+        self.current = current
+
+
+Fences = int | Mapping[int, int]
+"""A fencing token for every table of a batch, or each table's own (table id to token)."""
 
 
 def token_hash(token: str) -> str:
@@ -214,9 +240,15 @@ class Store:
             [EventWrite(table_id, seq, kind, payload, tuple(ledger), tuple(slots), tokens, status)]
         )
 
-    def commit_events(self, events: Sequence[EventWrite]) -> None:
+    def commit_events(self, events: Sequence[EventWrite], fence: Fences | None = None) -> None:
         """Append ``events`` (each of another table) with what each implies, all in one
-        transaction: durable together when this returns, or none of them."""
+        transaction: durable together when this returns, or none of them.
+
+        With ``fence`` (a lease's fencing token for every table of the batch, or a mapping of
+        each table's id to its token), the transaction first raises each table's fence to its
+        token; if a table's fence is already larger, it raises :class:`StaleOwner` and
+        nothing is written. Without it (the server today), no fence is read or written."""
+        fences = None if fence is None else _fences_of(fence, {e.table_id for e in events})
         now = utcnow()
         writes = [(event, seating_of(event.slots, event.tokens)) for event in events]
         written = {event.table_id: self._written.pop(event.table_id, None) for event in events}
@@ -226,13 +258,16 @@ class Store:
             for e in events
         ]
         event, seating = writes[0]
-        autocommit = self._autocommit if len(events) == 1 and not event.ledger else None
+        single = len(events) == 1 and not event.ledger and fences is None
+        autocommit = self._autocommit if single else None
         if autocommit is not None and written[event.table_id] == _Written(seating, event.status):
             # The common case, one action: one INSERT that commits by itself.
             with autocommit.connect() as connection:
                 connection.execute(insert(_EVENTS), rows[0])
         else:
             with self.engine.begin() as connection:
+                for table_id, token in (fences or {}).items():
+                    _raise_fence(connection, table_id, token)
                 connection.execute(insert(_EVENTS), rows)
                 ledger = [
                     {
@@ -265,6 +300,24 @@ class Store:
         for event, seating in writes:
             self._written[event.table_id] = _Written(seating, event.status)
 
+    def fence(self, table_id: int) -> int:
+        """The largest fencing token that has written to the table (0 if none has)."""
+        with self.engine.connect() as connection:
+            value = connection.execute(
+                select(_TABLES.c.fence).where(_TABLES.c.id == table_id)
+            ).scalar()
+        if value is None:
+            raise KeyError(table_id)
+        return int(value)
+
+    def claim(self, table_id: int, fence: int) -> None:
+        """Raise the table's fence to ``fence`` without writing an event: a new owner does
+        so before it reads the log, so that the previous owner, whose token is smaller, can
+        write nothing after that read. :class:`StaleOwner` if a larger token has written."""
+        token = _fences_of(fence, {table_id})[table_id]
+        with self.engine.begin() as connection:
+            _raise_fence(connection, table_id, token)
+
     def ledger(self, table_id: int) -> list[dict[str, Any]]:
         """The table's ledger, oldest first."""
         with self.sessions() as session:
@@ -290,6 +343,42 @@ class Store:
             session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             session.execute(delete(TableRow).where(TableRow.id == table_id))
         self._written.pop(table_id, None)
+
+
+def _fences_of(fence: Fences, tables: set[int]) -> dict[int, int]:
+    """Each table's fencing token, checked: a whole number from 0 to :data:`FENCE_MAX`, and
+    one for every table of the batch."""
+    if isinstance(fence, Mapping):
+        missing = sorted(tables - fence.keys())
+        if missing:
+            raise ValueError(f"no fencing token for table(s) {missing}")
+        fences = {table_id: fence[table_id] for table_id in sorted(tables)}
+    else:
+        fences = dict.fromkeys(sorted(tables), fence)
+    for table_id, token in fences.items():
+        if isinstance(token, bool) or not isinstance(token, int):
+            raise TypeError(f"table {table_id}: a fencing token is an int, got {token!r}")
+        if not 0 <= token <= FENCE_MAX:
+            raise ValueError(f"table {table_id}: fencing token {token} not in 0..{FENCE_MAX}")
+    return fences
+
+
+def _raise_fence(connection: Connection, table_id: int, fence: int) -> None:
+    """Raise the table's fence to ``fence`` in the connection's transaction, unless a larger
+    token has written (:class:`StaleOwner`; ``KeyError`` for no such table). On PostgreSQL the
+    UPDATE locks the row until the transaction ends, so an older owner's commit waits for a
+    newer one's and then finds the fence raised."""
+    result = connection.execute(
+        update(_TABLES)
+        .where(_TABLES.c.id == table_id, _TABLES.c.fence <= fence)
+        .values(fence=fence)
+    )
+    if result.rowcount == 1:
+        return
+    current = connection.execute(select(_TABLES.c.fence).where(_TABLES.c.id == table_id)).scalar()
+    if current is None:
+        raise KeyError(table_id)
+    raise StaleOwner(table_id, fence, int(current))
 
 
 def _seating_of_rows(rows: Iterable[tuple[int, str, str | None, bool, str | None]]) -> Seating:
