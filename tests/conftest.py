@@ -1,7 +1,8 @@
-"""Shared configuration for every test: the server fixtures (databases, app, clients), the
-``soak`` marker (long runs, skipped unless ``ITALIAN_POKER_SOAK=1``, which CI sets), and a
-line per reason at the end of a run that skipped tests (``N skipped: reason``), so that a run
-without PostgreSQL, Chromium or the soak says what it left out and how to run it."""
+"""Shared configuration for every test: the server fixtures (databases, app, clients), a
+real Redis (``redis_fixtures``: skipped without ``redis-server``), the ``soak`` marker (long
+runs, skipped unless ``ITALIAN_POKER_SOAK=1``, which CI sets), and a line per reason at the
+end of a run that skipped tests (``N skipped: reason``), so that a run without PostgreSQL,
+Redis, Chromium or the soak says what it left out and how to run it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-pytest_plugins = ["server_fixtures"]
+pytest_plugins = ["server_fixtures", "redis_fixtures"]
 
 SOAK = "ITALIAN_POKER_SOAK"
 
