@@ -4,9 +4,11 @@ resumes with exactly the same cards."""
 
 from __future__ import annotations
 
+import copy
 import random
 import secrets
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi import FastAPI
@@ -166,15 +168,21 @@ def _random_move(state: TableState, rng: random.Random) -> dict[str, Any]:
     return move
 
 
-def test_a_table_shuffled_without_a_seed_replays_to_the_same_cards() -> None:
-    """Deals and actions with no seed anywhere (the engine's secure shuffles): at every step
-    a table rebuilt from the events as logged holds the same cards and stock, including deals
-    begun by an action after the 5.5 make-ups and draws that reshuffled the discards."""
-    rng = random.Random(5)
+Log = list[tuple[int, str, dict[str, Any]]]
+
+
+def _unseeded_table() -> tuple[TableState, Callable[[], TableState]]:
     rules = preset("standard", players=5)
     options = {"preset": "standard", "seats": 5, "stack": 300, "turn_seconds": None}
-    state = TableState("t", rules, options)
-    log: list[tuple[int, str, dict[str, Any]]] = []
+    return TableState("t", rules, options), lambda: TableState("t", rules, options)
+
+
+def _unseeded_play(state: TableState, log: Log) -> Iterator[bool]:
+    """Play ``state`` with no seed anywhere (the engine's secure shuffles), logging each
+    event in ``log``, until two draws reshuffled the discards (4.3) and two deals were begun
+    by an action after the 5.5 make-ups; yields after each event whether it was one of
+    those."""
+    rng = random.Random(5)
 
     def apply(kind: EventKind, payload: dict[str, Any]) -> None:
         state.apply(state.seq + 1, kind, payload)
@@ -202,9 +210,34 @@ def test_a_table_shuffled_without_a_seed_replays_to_the_same_cards() -> None:
         notable = kind == "action" and ("reshuffles" in payload or "deck" in payload)
         reshuffled += "reshuffles" in payload
         begun_by_action += notable and "deck" in payload
-        if (notable or state.seq % 50 == 0) and state.match and state.match.deal:
-            rebuilt = TableState("t", rules, options)
-            rebuilt.replay(log)
-            assert _deal_picture(rebuilt) == _deal_picture(state)
+        yield notable
     assert all("seed" not in payload for _, kind, payload in log if kind == "deal")
     assert reshuffled >= 2 and begun_by_action >= 2, (reshuffled, begun_by_action)
+
+
+def test_a_table_shuffled_without_a_seed_replays_to_the_same_cards() -> None:
+    """At every step a table rebuilt from the events as logged holds the same cards and
+    stock, including deals begun by an action after the 5.5 make-ups and draws that
+    reshuffled the discards."""
+    state, fresh = _unseeded_table()
+    log: Log = []
+    for notable in _unseeded_play(state, log):
+        if (notable or state.seq % 50 == 0) and state.match and state.match.deal:
+            rebuilt = fresh()
+            rebuilt.replay(log)
+            assert _deal_picture(rebuilt) == _deal_picture(state)
+
+
+def test_a_replica_following_the_log_event_by_event_holds_the_same_cards() -> None:
+    """A replica (another server process) replays each event as it is logged, not knowing
+    what later events will record: a deal begun after the 5.5 make-ups gets its deck from
+    the action that began it, a draw that reshuffled (4.3) its order from that draw."""
+    state, fresh = _unseeded_table()
+    log: Log = []
+    replica = fresh()
+    for _ in _unseeded_play(state, log):
+        replica.replay(copy.deepcopy(log[replica.seq :]))
+        assert replica.seq == state.seq
+        if state.match and state.match.deal:
+            assert _deal_picture(replica) == _deal_picture(state)
+        assert [replica.view(s) for s in range(5)] == [state.view(s) for s in range(5)]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache, lru_cache
@@ -524,6 +524,14 @@ class Deal:
     def reshuffles(self) -> list[tuple[Card, ...]]:
         """4.3: each reshuffle of discards into the stock, in the order made."""
         return self.draw.reshuffles
+
+    def replay_reshuffles(self, orders: Sequence[Sequence[Card]]) -> None:
+        """4.3: reshuffles recorded when the deal was first played, replayed (in order) by
+        the next ones it makes, as :class:`DealStart`'s ``reshuffles`` are: a log followed
+        event by event gives each reshuffle with the action that made it."""
+        if not isinstance(orders, tuple | list) or not all(map(_all_cards, orders)):
+            raise DealStartError("recorded reshuffles are a sequence of sequences of Card")
+        self.draw.replay.extend(tuple(order) for order in orders)
 
     @property
     def showdown_order(self) -> list[int]:

@@ -341,6 +341,26 @@ class Match:
             return
         self._begin_deal()
 
+    def replay_recorded(
+        self, *, deck: Sequence[Card] | None = None, reshuffles: Sequence[Sequence[Card]] = ()
+    ) -> None:
+        """What the next event of a log being followed one event at a time recorded, given
+        before that event is replayed: ``deck``, the order of the deal that begins once the
+        last 5.5 make-up answer comes (as if :meth:`start_deal` had been given it), and
+        ``reshuffles``, the 4.3 reshuffles the next action made (the deal replays them in
+        order). A whole log replayed at once can give both to :meth:`start_deal` instead."""
+        if deck is not None:
+            if self.phase is not MatchPhase.MAKE_UP:
+                raise SeatError("a recorded deck is given before the deal it begins")
+            self._pending_deck = tuple(deck)
+        if reshuffles:
+            if self.phase is MatchPhase.MAKE_UP:
+                self._pending_reshuffles += tuple(tuple(r) for r in reshuffles)
+            elif self.deal is not None and self.phase is MatchPhase.IN_DEAL:
+                self.deal.replay_reshuffles(reshuffles)
+            else:
+                raise SeatError("recorded reshuffles are given while no deal is under way")
+
     def _has_seat(self, name: str) -> bool:
         return any(s.name == name for s in self.seats)
 

@@ -392,10 +392,11 @@ class TableState:
     # --- applying ---------------------------------------------------------------------------
 
     def replay(self, events: Iterable[tuple[int, str, dict[str, Any]]]) -> None:
-        """Apply a table's logged events in order, each deal starting with the deck and the
-        4.3 reshuffles its events recorded (:func:`recorded_deals`): the same cards as when
-        it was first played, whatever shuffled them."""
-        for seq, kind, payload in recorded_deals(events):
+        """Apply a table's logged events in order: the same cards as when they were first
+        played, whatever shuffled them, since each event gives the deck and the 4.3
+        reshuffles it recorded as it is replayed. A replica following the log replays its
+        new events the same way, a few at a time."""
+        for seq, kind, payload in events:
             self.apply(seq, EventKind(kind), payload)
 
     def apply(
@@ -541,10 +542,7 @@ class TableState:
         seed = payload.get("seed")
         deck = payload.get("deck")
         cards = tuple(parse_card(c) for c in deck) if deck else None
-        reshuffles = [tuple(parse_card(c) for c in r) for r in payload.get("reshuffles") or ()]
-        events = table.start_deal(
-            deck=cards, seed=None if seed is None else int(seed), reshuffles=reshuffles
-        )
+        events = table.start_deal(deck=cards, seed=None if seed is None else int(seed))
         self.outcome = None
         for slot in self.slots:
             if slot is not None:
@@ -573,6 +571,7 @@ class TableState:
         deal = match.deal if match.phase is MatchPhase.IN_DEAL else None
         reshuffled = len(deal.reshuffles) if deal is not None else 0
         if action is not None:
+            _give_recorded(match, payload)
             events = table.act(in_match.name, action)
         elif policy is not None:
             table.policies = {in_match.name: policy}
@@ -786,26 +785,17 @@ def _bank(payload: dict[str, Any]) -> float | None:
     return max(0.0, float(value))
 
 
-def recorded_deals(
-    events: Iterable[tuple[int, str, dict[str, Any]]],
-) -> list[tuple[int, str, dict[str, Any]]]:
-    """``events`` with each ``deal`` event's payload (a copy) given what its deal recorded
-    afterwards: the ``deck`` of an ``action`` that began it after the 5.5 make-ups, and the
-    ``reshuffles`` of its actions, in order, so that ``Match.start_deal`` replays them."""
-    out: list[tuple[int, str, dict[str, Any]]] = []
-    deal: dict[str, Any] | None = None
-    for seq, kind, payload in events:
-        if kind == EventKind.DEAL.value:
-            deal = dict(payload)
-            out.append((seq, kind, deal))
-            continue
-        if deal is not None and kind == EventKind.ACTION.value:
-            if "deck" in payload and "deck" not in deal:
-                deal["deck"] = payload["deck"]
-            if payload.get("reshuffles"):
-                deal["reshuffles"] = [*deal.get("reshuffles", ()), *payload["reshuffles"]]
-        out.append((seq, kind, payload))
-    return out
+def _give_recorded(match: Match, payload: dict[str, Any]) -> None:
+    """What a logged action recorded, given to the match before it is replayed: the deck of
+    the deal it began (after the 5.5 make-ups) and the 4.3 reshuffles it made. A live action
+    records them once played (the payload has neither before)."""
+    deck = payload.get("deck")
+    reshuffles = payload.get("reshuffles")
+    if deck or reshuffles:
+        match.replay_recorded(
+            deck=tuple(parse_card(c) for c in deck) if deck else None,
+            reshuffles=[tuple(parse_card(c) for c in r) for r in reshuffles or ()],
+        )
 
 
 def _payload_action(payload: dict[str, Any]) -> Action:
