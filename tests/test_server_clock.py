@@ -67,7 +67,7 @@ class FakeClock:
 
 def runtime_of(app: FastAPI, invite: str) -> TableRuntime:
     """The live table behind ``invite``."""
-    runtime: TableRuntime = app.state.server.table(invite)
+    runtime: TableRuntime = app.state.server.here(invite)
     return runtime
 
 

@@ -56,12 +56,12 @@ class HeldStore(Store):
         self.entered, self.release = threading.Event(), threading.Event()
         self.batches: list[int] = []
 
-    def commit_events(self, events: Any) -> None:
+    def commit_events(self, events: Any, fence: Any = None) -> None:
         if not self.entered.is_set():
             self.entered.set()
             self.release.wait(10)
         self.batches.append(len(events))
-        super().commit_events(events)
+        super().commit_events(events, fence)
 
 
 def _held(engine: Engine, tables: int) -> tuple[HeldStore, list[int], EventWriter]:

@@ -32,7 +32,7 @@ def test_a_slow_commit_at_one_table_holds_up_no_other_table(make_app: AppFactory
         slow = create_table(client, seats=3)
         fast = create_table(client, seats=3)
         server = app.state.server
-        slow_id = server.table(slow["invite"]).id
+        slow_id = server.here(slow["invite"]).id
         entered, release = threading.Event(), threading.Event()
         store: Store = server.store
         commit_events = store.commit_events
@@ -110,6 +110,6 @@ def test_an_action_that_cannot_be_saved_is_refused_and_the_connection_stays(
             store.commit_events = commit_events  # type: ignore[method-assign]
             # The table is where it was (its state was sent again before the error): the
             # same action on the same state now goes through.
-            assert app.state.server.table(table["invite"]).state.seq == state["seq"]
+            assert app.state.server.here(table["invite"]).state.seq == state["seq"]
             act(ws, state, passive_action(state))
             assert state_where(ws, lambda m: m["seq"] > state["seq"])["hand"] == state["hand"]

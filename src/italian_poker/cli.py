@@ -331,9 +331,29 @@ def serve(
         str | None,
         typer.Option(help="The URL players open, when it differs (e.g. behind a proxy)."),
     ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis shared by several server processes on one PostgreSQL database, e.g. "
+            "redis://host:6379/0 (default: this process is the only one)."
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.5,
+            help="With --redis-url: how long a process's hold on a table lasts unless renewed "
+            "(how long a table waits for another process when its owner dies).",
+        ),
+    ] = 10.0,
+    node: Annotated[
+        str | None,
+        typer.Option(help="With --redis-url: this process's name (default: host name and pid)."),
+    ] = None,
 ) -> None:
     """Host an online table: friends play from their browsers, bots fill the seats
-    (docs/server.md)."""
+    (docs/server.md). With --redis-url, any number of such processes behind one address
+    share the tables."""
     import uvicorn
 
     from italian_poker.analysis.bots import make_bot
@@ -349,9 +369,21 @@ def serve(
         host=host,
         port=port,
         public_url=public_url,
+        redis_url=redis_url,
+        lease_seconds=lease_seconds,
+        node=node,
     )
+    if redis_url is not None and settings.resolved_database_url().startswith("sqlite"):
+        typer.echo(
+            "--redis-url: several processes share one database server; give --database-url "
+            "postgresql://... as well",
+            err=True,
+        )
+        raise typer.Exit(2)
     typer.echo(f"Italian Poker server: open {settings.base_url}/ to create a table")
     typer.echo(f"Database: {settings.resolved_database_url()}")
+    if redis_url is not None:
+        typer.echo(f"Process {settings.resolved_node()}, one of several sharing a Redis")
     uvicorn.run(
         create_app(settings, bot_factory),
         host=host,

@@ -33,7 +33,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Open the database and the tables for as long as the application runs."""
     keep_tokens_out_of_logs()  # again, should the loggers have been set up anew
     server: Server = app.state.server
-    server.open()
+    await server.open()
     try:
         yield
     finally:

@@ -39,8 +39,11 @@ ServerDep = Annotated[Server, Depends(get_server)]
 
 
 async def get_table(invite: str, server: ServerDep) -> TableRuntime:
-    """The live table of the ``{invite}`` in the path, or 404."""
-    return server.table(invite)
+    """The live table of the ``{invite}`` in the path (a replica caught up with its log), or
+    404."""
+    runtime = await server.table(invite)
+    await runtime.sync()
+    return runtime
 
 
 TableDep = Annotated[TableRuntime, Depends(get_table)]

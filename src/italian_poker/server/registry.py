@@ -1,12 +1,16 @@
 """The server's live tables: one :class:`~italian_poker.server.table_runtime.TableRuntime`
-per table, found by its invite, on one database store."""
+per table, found by its invite, on one database store; with several processes
+(:mod:`italian_poker.server.cluster`), the tables this one owns and the replicas of those
+its players are at."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 from typing import Any
 
+from italian_poker.server.cluster import Cluster
 from italian_poker.server.collector import Collector
 from italian_poker.server.database import make_engine, upgrade
 from italian_poker.server.errors import ApiError
@@ -33,19 +37,31 @@ class Server:
         if settings.collector_interval is not None:
             self.collector = Collector(settings.collector_interval)
         self.tables: dict[str, TableRuntime] = {}
+        self.cluster: Cluster | None = None
+        """This process among several (``settings.redis_url``); None: the only one."""
+        if settings.redis_url is not None:
+            self.cluster = Cluster(settings, self.store)
+        self._loading = asyncio.Lock()
 
-    def open(self) -> None:
-        """Migrate the database, rebuild every table from its log, then freeze what the
-        start-up made (server/collector.py)."""
+    async def open(self) -> None:
+        """Migrate the database, rebuild every table from its log (with several processes:
+        the tables no other owns), then freeze what the start-up made
+        (server/collector.py)."""
         upgrade(self.engine)
         self.writer.start()
-        for stored in self.store.load_all():
-            self._live(stored, None).start()
+        if self.cluster is not None:
+            await self.cluster.start(self)
+        else:
+            for stored in self.store.load_all():
+                self._live(stored, None).start()
         if self.collector is not None:
             self.collector.start()
 
     async def close(self) -> None:
-        """Stop every table, commit what is queued and release the database."""
+        """Stop every table, commit what is queued and release the database (and, with
+        several processes, this one's leases)."""
+        if self.cluster is not None:
+            await self.cluster.stop(self)
         for runtime in self.tables.values():
             await runtime.stop()
         await asyncio.get_running_loop().run_in_executor(None, self.writer.stop)
@@ -77,6 +93,8 @@ class Server:
 
         stored = await asyncio.get_running_loop().run_in_executor(None, write)
         runtime = self._live(stored, invite)
+        if self.cluster is not None:
+            await runtime.own(await self.cluster.lease_new_table(stored.id))
         if self.collector is not None:
             self.collector.freeze_soon()
         return runtime
@@ -90,19 +108,41 @@ class Server:
             self.bot_factory,
             collector=self.collector,
             writer=self.writer,
+            peers=None if self.cluster is None else self.cluster.peers(stored.id),
         )
         self.tables[stored.invite_hash] = runtime
         return runtime
 
-    def find(self, invite: str) -> TableRuntime | None:
-        """The table of ``invite``; None for an unknown invite and for anything that is not
-        an invite."""
+    async def replica(self, table_id: int) -> TableRuntime:
+        """The table ``table_id`` here: the one live already, or a replica read from the
+        database (another process owns it)."""
+        async with self._loading:
+            for runtime in self.tables.values():
+                if runtime.id == table_id:
+                    return runtime
+            load = functools.partial(self.store.load, table_id)
+            stored = await asyncio.get_running_loop().run_in_executor(None, load)
+            return self._live(stored, None)
+
+    def here(self, invite: str) -> TableRuntime | None:
+        """The table of ``invite`` if it is live in this process (owned, or a replica)."""
         return self.tables.get(token_hash(invite)) if INVITE.fullmatch(invite) else None
 
-    def table(self, invite: str) -> TableRuntime:
+    async def find(self, invite: str) -> TableRuntime | None:
+        """The table of ``invite``; None for an unknown invite and for anything that is not
+        an invite. With several processes, a table owned by another is read from the
+        database as a replica the first time."""
+        runtime = self.here(invite)
+        if runtime is not None or self.cluster is None or not INVITE.fullmatch(invite):
+            return runtime
+        find = functools.partial(self.store.table_of_invite, token_hash(invite))
+        table_id = await asyncio.get_running_loop().run_in_executor(None, find)
+        return None if table_id is None else await self.replica(table_id)
+
+    async def table(self, invite: str) -> TableRuntime:
         """The table of ``invite``, which it now knows (a table rebuilt from its log has only
         the invite's hash), or 404 (also for anything that is not an invite)."""
-        runtime = self.find(invite)
+        runtime = await self.find(invite)
         if runtime is None:
             raise ApiError(404, "no_table", "no table has this invite: check the link")
         runtime.invite = invite

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -56,6 +58,15 @@ class ServerSettings:
     """Seconds between two freezes of the garbage collector at most, when deals end
     (:mod:`italian_poker.server.collector`: no collection then scans every table at once);
     None leaves the collector as Python runs it."""
+    redis_url: str | None = None
+    """Redis (``redis://host:port/db``, ``unix:///path``) shared by several server
+    processes on one database (:mod:`italian_poker.server.cluster`); None: this process is
+    the only one, and owns every table."""
+    lease_seconds: float = 10.0
+    """How long a process's claim on a table (its lease in Redis) lasts unless renewed: the
+    longest a table waits for another process after its owner died."""
+    node: str | None = None
+    """This process's name among several (default: the host name and process id)."""
     clock: Callable[[], float] = time.time
     """Wall-clock seconds since the epoch that the turn timer reads (the event log's commit
     times are on the same clock); tests pass a clock they can move."""
@@ -73,6 +84,10 @@ class ServerSettings:
         if self.database_threads is not None:
             return self.database_threads
         return 1 if self.resolved_database_url().startswith("sqlite") else 8
+
+    def resolved_node(self) -> str:
+        """:attr:`node`, or the host name and process id."""
+        return self.node or f"{socket.gethostname()}-{os.getpid()}"
 
     @property
     def base_url(self) -> str:

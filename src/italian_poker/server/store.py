@@ -207,6 +207,44 @@ class Store:
                 raise KeyError(table_id)
             return self._stored(session, row)
 
+    def events_after(
+        self, table_id: int, seq: int
+    ) -> tuple[tuple[tuple[int, str, dict[str, Any]], ...], dict[int, str]]:
+        """The table's events after ``seq``, in order, and its seat tokens now: what a
+        replica (:mod:`italian_poker.server.cluster`) that holds the first ``seq`` needs to
+        catch up. Nothing is remembered of the seats: a replica does not write."""
+        with self.sessions() as session:
+            events = session.execute(
+                select(TableEventRow.seq, TableEventRow.kind, TableEventRow.payload)
+                .where(TableEventRow.table_id == table_id, TableEventRow.seq > seq)
+                .order_by(TableEventRow.seq)
+            ).all()
+            tokens = session.execute(
+                select(SeatRow.seat, SeatRow.player_token_hash).where(
+                    SeatRow.table_id == table_id, SeatRow.player_token_hash.is_not(None)
+                )
+            ).all()
+        return (
+            tuple((n, kind, dict(payload)) for n, kind, payload in events),
+            {seat: hashed for seat, hashed in tokens if hashed},
+        )
+
+    def table_of_invite(self, invite_hash: str) -> int | None:
+        """The id of the table with this invite hash, if any."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(_TABLES.c.id).where(_TABLES.c.invite_hash == invite_hash)
+            ).scalar()
+        return None if found is None else int(found)
+
+    def table_ids(self) -> list[int]:
+        """Every table's id, oldest first."""
+        with self.engine.connect() as connection:
+            return [
+                int(n)
+                for n in connection.execute(select(_TABLES.c.id).order_by(_TABLES.c.id)).scalars()
+            ]
+
     def event_time(self, table_id: int, seq: int) -> float | None:
         """When event ``seq`` of the table was committed, in seconds since the epoch (the
         turn clock of a restarted table starts from it); None if there is no such event."""

@@ -30,8 +30,11 @@ from italian_poker.engine.observer import SeatView
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
 from italian_poker.engine.seeds import derive_seed
+from italian_poker.server.bus import NoOwner, Refused
 from italian_poker.server.collector import Collector
+from italian_poker.server.lease import Lease
 from italian_poker.server.limits import MAX_CHIPS
+from italian_poker.server.peers import Heard, TablePeers
 from italian_poker.server.protocol import (
     Clock,
     LogText,
@@ -43,7 +46,7 @@ from italian_poker.server.protocol import (
     state_text,
 )
 from italian_poker.server.settings import ServerSettings
-from italian_poker.server.store import EventWrite, Store, StoredTable
+from italian_poker.server.store import EventWrite, StaleOwner, Store, StoredTable
 from italian_poker.server.table_state import (
     Effects,
     EventKind,
@@ -129,12 +132,15 @@ class TableRuntime:
         bot_factory: BotFactory,
         collector: Collector | None = None,
         writer: EventWriter | None = None,
+        peers: TablePeers | None = None,
     ) -> None:
         self.id = stored.id
         self.collector = collector
         """The process's managed garbage collector, told when a deal ends."""
         self.writer = writer
         """The server's event writer (None: each event is committed on its own)."""
+        self.peers = peers
+        """The link to the other processes (None: this process is the only one)."""
         self.invite_hash = stored.invite_hash
         self.invite = invite
         self.host_token_hash = stored.host_token_hash
@@ -152,6 +158,12 @@ class TableRuntime:
         self.tasks: set[asyncio.Task[None]] = set()
         self._pending: asyncio.Task[None] | None = None
         self._pending_key: tuple[Any, ...] | None = None
+
+    @property
+    def owning(self) -> bool:
+        """Whether this process owns the table (the only process, or its lease's holder);
+        else it is a replica (:mod:`italian_poker.server.peers`)."""
+        return self.peers is None or self.peers.lease is not None
 
     def _replay(self, stored: StoredTable) -> TableState:
         state = TableState(
@@ -171,7 +183,7 @@ class TableRuntime:
         for seat, slot in enumerate(self.state.slots):
             if slot is None or slot.bot is not None or slot.sitting_out:
                 continue
-            if seat not in self.disconnected and seat not in self.clients:
+            if seat not in self.disconnected and seat not in self.connected_seats():
                 self.disconnected[seat] = now
                 self._spawn(self._grace(seat, slot.player))
         if self.turn is None:
@@ -180,16 +192,22 @@ class TableRuntime:
 
     async def stop(self) -> None:
         """Cancel the table's tasks and close its connections."""
-        if self._pending is not None:
-            self._pending.cancel()
-        for task in list(self.tasks):
-            task.cancel()
-        for task in list(self.tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await self._cancel_tasks()
         for clients in self.clients.values():
             for client in clients:
                 client.queue.put_nowait(None)
+
+    async def _cancel_tasks(self) -> None:
+        """Cancel the bots, the clocks and the grace periods (not the task calling this)."""
+        if self._pending is not None:
+            self._pending.cancel()
+        current = asyncio.current_task()
+        tasks = [task for task in self.tasks if task is not current]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
     def _spawn(self, coro: Any) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
@@ -222,14 +240,20 @@ class TableRuntime:
         )
         try:
             await self._write(event)
+        except StaleOwner as error:
+            # Another process owns the table now (this one was paused past its lease): what
+            # it wrote is the table; this process follows it from now on.
+            log.warning("table %s: another process owns it now (%s)", self.id, error)
+            await self.step_down()
+            raise Refusal(
+                "moved", "the table moved to another server: look again and try again", 503
+            ) from error
         except Exception as error:
             # Not durable, so it did not happen: go back to what the log holds (a state
             # read meanwhile, by a hello or the lobby, is sent again as the log has it), and
             # tell whoever asked that nothing changed (a 503, or an error message).
             log.exception("table %s: event %s could not be saved", self.id, seq)
-            stored = await self._database(functools.partial(self.store.load, self.id))
-            self.tokens = dict(stored.tokens)
-            self.state = self._replay(stored)
+            await self._reload()
             self._broadcast_state()
             raise Refusal(
                 "not_saved", "the server could not save this, so nothing changed: try again", 503
@@ -241,13 +265,20 @@ class TableRuntime:
             self.collector.freeze_soon()
         return effects
 
+    async def _reload(self) -> None:
+        """Go back to what the log holds (all of it: the store remembers the seats it read)."""
+        stored = await self._database(functools.partial(self.store.load, self.id))
+        self.tokens = dict(stored.tokens)
+        self.state = self._replay(stored)
+
     async def _write(self, event: EventWrite) -> None:
         """Commit ``event`` through the server's :attr:`writer` (or, without one, on the event
         loop's default threads)."""
+        fence = None if self.peers is None or self.peers.lease is None else self.peers.lease.token
         if self.writer is not None:
-            await self.writer.write(event)
+            await self.writer.write(event, fence)
             return
-        await self._database(functools.partial(self.store.commit_events, [event]))
+        await self._database(functools.partial(self.store.commit_events, [event], fence))
 
     async def _database(self, call: Callable[[], T]) -> T:
         """``call()`` (a :class:`Store` method) off the event loop."""
@@ -266,6 +297,9 @@ class TableRuntime:
         self, nickname: str, token_hash: str | None, bot: str | None, seat: int | None = None
     ) -> int:
         """Seat a player (with their token hash) or a bot in ``seat`` or the first free one."""
+        if not self.owning:
+            args = {"nickname": nickname, "token_hash": token_hash, "bot": bot, "seat": seat}
+            return int(await self._forward("take_seat", args))
         async with self.lock:
             chosen = self.state.free_seat() if seat is None else seat
             if chosen is None:
@@ -293,7 +327,7 @@ class TableRuntime:
             except ItalianPokerError as error:
                 self.tokens.pop(chosen, None)
                 raise Refusal("illegal", str(error)) from None
-            if bot is None and chosen not in self.clients:
+            if bot is None and chosen not in self.connected_seats():
                 # Not connected yet: the seat is kept for the grace period.
                 self.disconnected[chosen] = self.settings.clock()
                 self._spawn(self._grace(chosen, self._player(chosen)))
@@ -303,6 +337,9 @@ class TableRuntime:
         """Kick a player or remove a bot: their token stops working now; during a deal (or
         its 5.5 make-up questions) they are answered for automatically (check, fold, sit
         out) and leave when it ends."""
+        if not self.owning:
+            await self._forward("remove_seat", {"seat": seat})
+            return
         async with self.lock:
             if not 0 <= seat < len(self.state.slots) or self.state.slots[seat] is None:
                 raise Refusal("empty", f"seat {seat} is empty", 404)
@@ -320,6 +357,9 @@ class TableRuntime:
     async def sit(self, seat: int, out: bool) -> None:
         """Sit a player out (dealt out from the next deal; checked or folded meanwhile) or
         back in."""
+        if not self.owning:
+            await self._forward("sit", {"seat": seat, "out": out})
+            return
         async with self.lock:
             slot = self.state.slots[seat]
             if slot is None or slot.sitting_out == out:
@@ -330,6 +370,10 @@ class TableRuntime:
     async def act(self, seat: int, hand: Any, seq: Any, data: dict[str, Any]) -> None:
         """A player's action from the WebSocket: refused (state unchanged) when stale, out of
         turn, paused, malformed or illegal."""
+        if not self.owning:
+            args = {"seat": seat, "hand": hand, "seq": seq, "action": data}
+            await self._forward("act", args)
+            return
         async with self.lock:
             state = self.state
             if seq != state.seq or hand != state.hand:
@@ -354,33 +398,61 @@ class TableRuntime:
 
     # --- connections ----------------------------------------------------------------------
 
-    def connect(self, seat: int) -> Client:
+    async def connect(self, seat: int) -> Client:
         """Register a connection of ``seat`` and send it the state."""
         client = Client(seat)
-        first = not self.clients.get(seat)
+        before = self.connected_seats()
+        if not self.clients and not self.owning:
+            await self._follow()
         self.clients.setdefault(seat, set()).add(client)
-        self.disconnected.pop(seat, None)
-        if first:
-            self._broadcast_state()
-        else:
+        if not self._connected_changed(before):
             client.send_text(self.state_text(seat))
         return client
 
-    def disconnect(self, client: Client) -> None:
+    async def disconnect(self, client: Client) -> None:
         """Forget a connection; a seat left with none starts its grace period."""
         clients = self.clients.get(client.seat)
         if clients is None:
             return
+        before = self.connected_seats()
         clients.discard(client)
-        if clients:
-            return
-        del self.clients[client.seat]
-        slot = self.state.slots[client.seat]
-        if slot is None:
-            return
-        self.disconnected[client.seat] = self.settings.clock()
-        self._spawn(self._grace(client.seat, slot.player))
+        if not clients:
+            del self.clients[client.seat]
+        self._connected_changed(before)
+        if not self.clients and not self.owning and self.peers is not None:
+            await self.peers.bus.unlisten(self.peers.bus.log_channel(self.id))
+
+    def connected_seats(self) -> set[int]:
+        """Seats with a connection: here, or on another process (as its owner heard)."""
+        seats = set(self.clients)
+        peers = self.peers
+        if peers is not None:
+            if self.owning:
+                seats |= peers.remote_seats()
+            elif peers.heard is not None:
+                seats |= peers.heard.connected - (peers.told or frozenset())
+        return seats
+
+    def _connected_changed(self, before: set[int]) -> bool:
+        """After a connection came or went, here or elsewhere: a seat with a connection
+        again leaves its grace period, one left with none starts it (the owner's clocks),
+        and everyone is told. True if who is connected changed."""
+        after = self.connected_seats()
+        if self.owning:
+            now = self.settings.clock()
+            for seat in after - before:
+                self.disconnected.pop(seat, None)
+            for seat in before - after:
+                slot = self.state.slots[seat]
+                if slot is not None and slot.bot is None and seat not in self.disconnected:
+                    self.disconnected[seat] = now
+                    self._spawn(self._grace(seat, slot.player))
+        elif self.peers is not None and frozenset(self.clients) != self.peers.told:
+            self.peers.tell_presence(frozenset(self.clients))
+        if after == before:
+            return False
         self._broadcast_state()
+        return True
 
     def _player(self, seat: int) -> int:
         slot = self.state.slots[seat]
@@ -413,7 +485,7 @@ class TableRuntime:
         return public_state(
             self.state,
             invite=self.invite or "",
-            connected=set(self.clients),
+            connected=self.connected_seats(),
             clock=self.clock(),
             log=self.log_text,
         )
@@ -424,16 +496,26 @@ class TableRuntime:
         return state_text(public or self.public_state(), seat, host=seat == 0)
 
     def _broadcast(self, seq: int, effects: Effects) -> None:
+        self._tell_lines(seq, effects)
+        self._broadcast_state()
+
+    def _tell_lines(self, seq: int, effects: Effects) -> None:
+        """What event ``seq`` said, to every connection here."""
         for line in effects.lines:
             text = encode(event_message(seq, line))
             for clients in self.clients.values():
                 for client in clients:
                     client.send_text(text)
-        self._broadcast_state()
 
     def _broadcast_state(self) -> None:
         """Each connected seat's own ``state``: the public part built once, each seat's
-        message encoded once for all of its connections."""
+        message encoded once for all of its connections. The owner of a table that has
+        replicas tells them too (no card: each builds its own players' views)."""
+        peers = self.peers
+        if peers is not None and peers.lease is not None and peers.remote:
+            turn = self.turn
+            clock = None if turn is None else (turn.since, turn.seat, turn.started, turn.bank)
+            peers.notify(self.state.seq, self.connected_seats(), clock)
         if not self.clients:
             return
         public = self.public_state()
@@ -610,6 +692,9 @@ class TableRuntime:
         """A host's start, pause, resume or stack adjustment (which keeps the table's chips
         within :data:`MAX_CHIPS`, or is refused with the range allowed)."""
         payload = payload or {}
+        if not self.owning:
+            await self._forward("host", {"kind": kind.value, "payload": payload})
+            return
         async with self.lock:
             if kind is EventKind.STACK:
                 self._check_stack(int(payload["seat"]), int(payload["amount"]))
@@ -630,6 +715,177 @@ class TableRuntime:
                 f"(a table holds at most {MAX_CHIPS} chips)",
                 422,
             )
+
+    # --- several processes (server/peers.py) ---------------------------------------------
+
+    async def _forward(self, op: str, args: dict[str, Any]) -> Any:
+        """A replica: have the owner do ``op``, then catch up with what it wrote; its
+        refusal is this request's."""
+        assert self.peers is not None
+        try:
+            result = await self.peers.forward(op, args)
+        except Refused as refused:
+            raise Refusal(refused.code, refused.message, refused.status) from None
+        except NoOwner:
+            raise Refusal(
+                "no_owner",
+                "the table is moving to another server: try again in a few seconds",
+                503,
+            ) from None
+        await self.sync()
+        return result
+
+    async def command(self, data: dict[str, Any]) -> None:
+        """The owner: a command from another process's player (:meth:`_forward`), or who is
+        connected there; answered on that process's replies channel."""
+        peers = self.peers
+        assert peers is not None
+        node, number, args = str(data.get("node") or ""), data.get("id"), data.get("args") or {}
+        op = data.get("op")
+        if op == "presence":
+            before = self.connected_seats()
+            peers.presence(node, frozenset(int(s) for s in args.get("seats") or ()), self._now())
+            self._connected_changed(before)
+            return
+        try:
+            if not self.owning:
+                raise Refusal("no_owner", "the table is moving to another server: try again", 503)
+            result = await self._run(str(op), args)
+        except Refusal as refusal:
+            if isinstance(number, int):
+                peers.bus.reply(
+                    node, number, refusal=Refused(refusal.code, refusal.message, refusal.status)
+                )
+            return
+        except Exception:
+            log.exception("table %s: command %r from %s failed", self.id, op, node)
+            if isinstance(number, int):
+                failed = Refused("server_error", "the server could not do this", 500)
+                peers.bus.reply(node, number, refusal=failed)
+            return
+        if isinstance(number, int):
+            peers.bus.reply(node, number, ok=result)
+
+    async def _run(self, op: str, args: dict[str, Any]) -> Any:
+        """Do a forwarded ``op`` here, the owner, as for a player of this process."""
+        if op == "act":
+            await self.act(int(args["seat"]), args.get("hand"), args.get("seq"), args["action"])
+        elif op == "take_seat":
+            seat = args.get("seat")
+            return await self.take_seat(
+                str(args["nickname"]),
+                args.get("token_hash"),
+                args.get("bot"),
+                None if seat is None else int(seat),
+            )
+        elif op == "remove_seat":
+            await self.remove_seat(int(args["seat"]))
+        elif op == "sit":
+            await self.sit(int(args["seat"]), bool(args["out"]))
+        elif op == "host":
+            await self.host(EventKind(args["kind"]), dict(args.get("payload") or {}))
+        else:
+            raise Refusal("bad_message", f"no such command: {op!r}", 400)
+        return None
+
+    def _now(self) -> float:
+        return self.settings.clock()
+
+    def expire_peers(self) -> None:
+        """The owner: forget processes that stopped saying who is connected there."""
+        if self.peers is None or not self.owning:
+            return
+        before = self.connected_seats()
+        if self.peers.expire(self._now()):
+            self._connected_changed(before)
+
+    async def heard(self, data: dict[str, Any]) -> None:
+        """A replica: the owner's word that the table changed; catch up from the log."""
+        peers = self.peers
+        if peers is None or self.owning:
+            return
+        word, before = Heard.of(data), peers.heard
+        moved = before is not None and before.owner != word.owner
+        peers.heard = word
+        since = word.turn
+        self.turn = None if since is None else Turn(*since)
+        if moved and self.clients:  # a new owner: it does not know who is here yet
+            peers.tell_presence(frozenset(self.clients))
+        if word.seq > self.state.seq:
+            await self.sync()
+        elif before is None or (before.connected, before.turn) != (word.connected, word.turn):
+            self._broadcast_state()  # who is connected, or the clock, changed
+
+    async def sync(self) -> None:
+        """A replica: apply the events written since it last looked (from the database, as
+        a restart would) and tell its players; nothing for the owner."""
+        if self.owning:
+            return
+        async with self.lock:
+            if self.owning:
+                return
+            call = functools.partial(self.store.events_after, self.id, self.state.seq)
+            events, tokens = await self._database(call)
+            self.tokens = tokens
+            try:
+                for seq, kind, payload in events:
+                    effects = self.state.apply(seq, EventKind(kind), payload)
+                    self._tell_lines(seq, effects)
+                    if effects.deal_over and self.collector is not None:
+                        self.collector.freeze_soon()
+            except Exception:
+                log.exception("table %s: the replica could not follow; rebuilding", self.id)
+                await self._reload()
+            kicked = [s for s in self.clients if s not in self.tokens]
+            for seat in kicked:
+                for client in self.clients.pop(seat):  # removed by the host
+                    client.send(error_message("kicked", "the host removed you from the table"))
+                    client.queue.put_nowait(None)
+            if events or kicked:
+                self._broadcast_state()
+
+    async def _follow(self) -> None:
+        """A replica: hear the owner's word from now on, and catch up."""
+        assert self.peers is not None
+        await self.peers.bus.listen(self.peers.bus.log_channel(self.id), self.heard)
+        await self.sync()
+
+    async def own(self, lease: Lease) -> None:
+        """Become the table's owner with ``lease`` (a new table, or one whose owner's lease
+        ran out): raise the fence first, so that the previous owner can write nothing after
+        the log is read; then the table goes on from its log, as after a restart."""
+        peers = self.peers
+        assert peers is not None
+        async with self.lock:
+            await self._database(functools.partial(self.store.claim, self.id, lease.token))
+            await self._reload()
+            peers.lease, peers.heard, peers.told, peers.remote = lease, None, None, {}
+            self.turn = None
+            bus = peers.bus
+            await bus.listen(bus.commands_channel(self.id), self.command)
+            await bus.unlisten(bus.log_channel(self.id))
+            self.start()
+            self._broadcast_state()
+        # Replicas learn of their new owner from its first word on the log channel.
+        peers.notify(self.state.seq, self.connected_seats(), None)
+
+    async def step_down(self) -> None:
+        """Stop owning the table (its lease was lost, or another process wrote): the bots
+        and clocks stop, the table is read back from the log, and it goes on as a replica
+        for the players connected here."""
+        peers = self.peers
+        if peers is None or peers.lease is None:
+            return
+        peers.lease, peers.remote = None, {}
+        await self._cancel_tasks()
+        self.disconnected.clear()
+        self.turn = None
+        await peers.bus.unlisten(peers.bus.commands_channel(self.id))
+        await self._reload()
+        if self.clients:
+            await peers.bus.listen(peers.bus.log_channel(self.id), self.heard)
+            peers.tell_presence(frozenset(self.clients))
+        self._broadcast_state()
 
 
 class _Guarded:

@@ -27,6 +27,7 @@ DEFAULT_BATCH = 64
 @dataclass(frozen=True, slots=True)
 class _Pending:
     event: EventWrite
+    fence: int | None
     loop: asyncio.AbstractEventLoop
     done: asyncio.Future[None]
 
@@ -66,14 +67,16 @@ class EventWriter:
             for thread in self._threads:
                 thread.join()
 
-    async def write(self, event: EventWrite) -> None:
-        """Return once ``event`` is committed; raise what committing it raised."""
+    async def write(self, event: EventWrite, fence: int | None = None) -> None:
+        """Return once ``event`` is committed; raise what committing it raised (``fence``:
+        the writing owner's fencing token, :meth:`Store.commit_events`; a stale owner's
+        event raises :class:`~italian_poker.server.store.StaleOwner`)."""
         if self._stopped:
             raise RuntimeError("the event writer has stopped: the server is shutting down")
         self.start()
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Pending(event, loop, done))
+        self._queue.put(_Pending(event, fence, loop, done))
         await done
 
     def _run(self) -> None:
@@ -95,7 +98,12 @@ class EventWriter:
 
     def _commit(self, batch: Sequence[_Pending]) -> None:
         try:
-            self.store.commit_events([pending.event for pending in batch])
+            events = [pending.event for pending in batch]
+            fences = {p.event.table_id: p.fence for p in batch if p.fence is not None}
+            if fences:
+                self.store.commit_events(events, fences)
+            else:
+                self.store.commit_events(events)
         except Exception as error:  # each event is told what failed
             if len(batch) == 1:
                 _tell(batch[0], error)

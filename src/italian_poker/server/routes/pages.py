@@ -37,7 +37,7 @@ async def index() -> Response:
 @router.get("/t/{invite}")
 async def table_page(invite: str, server: ServerDep) -> Response:
     # The page says itself that there is no such table; the status says it too.
-    return page("table.html", 200 if server.find(invite) is not None else 404)
+    return page("table.html", 200 if await server.find(invite) is not None else 404)
 
 
 @router.get("/api/strings/{lang}")

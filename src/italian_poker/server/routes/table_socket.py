@@ -55,24 +55,25 @@ async def table_socket(websocket: WebSocket, invite: str, server: ServerDep) -> 
     if origin not in allowed_origins(websocket, server.settings):
         await websocket.close(code=4403)
         return
-    runtime = server.find(invite)
+    runtime = await server.find(invite)
     await websocket.accept()
     if runtime is None:
         await websocket.send_json(error_message("no_table", "no table has this invite"))
         await websocket.close(code=4404)
         return
     runtime.invite = invite
+    await runtime.sync()  # a replica's seat tokens as the owner last wrote them
     seat = await _authenticate(websocket, runtime, server.settings)
     if seat is None:
         return
-    client = runtime.connect(seat)
+    client = await runtime.connect(seat)
     writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
     try:
         await _reader(websocket, runtime, client, server.settings)
     except WebSocketDisconnect:
         pass
     finally:
-        runtime.disconnect(client)
+        await runtime.disconnect(client)
         client.queue.put_nowait(None)
         with contextlib.suppress(Exception):
             await writer
