@@ -3,12 +3,13 @@ issue 12), sharing one database (PostgreSQL) and one Redis.
 
 Each table has one owner at a time, the process holding its lease
 (:mod:`italian_poker.server.lease`); the others keep replicas of the tables their players
-are at (:mod:`italian_poker.server.peers`). Every third of a lease's time
-:meth:`Cluster.tick`:
+are at (:mod:`italian_poker.server.peers`). Every half second (or third of a lease's time,
+if shorter) :meth:`Cluster.tick`:
 
-- renews the leases of the tables this process owns; a table whose lease could not be
-  renewed (it expired: the process was paused, or lost Redis for a lease's time) is given
-  up (:meth:`~italian_poker.server.table_runtime.TableRuntime.step_down`);
+- renews, every third of a lease's time, the leases of the tables this process owns; a
+  table whose lease could not be renewed (it expired: the process was paused, or lost Redis
+  for a lease's time) is given up
+  (:meth:`~italian_poker.server.table_runtime.TableRuntime.step_down`);
 - tells each owner which of its players are connected here, and forgets, as an owner, the
   processes that stopped saying so;
 - adopts the tables that have no owner (their owner died, or none ever started them):
@@ -45,6 +46,10 @@ T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
+ADOPT_SECONDS = 0.5
+"""How often at most a process looks for tables without an owner (and renews its leases
+every third of a lease's time): a table whose owner died waits its lease's time, and then
+this at most."""
 MGET_CHUNK = 500
 """Lease keys read per Redis round trip when looking for tables without an owner."""
 
@@ -83,13 +88,19 @@ class Cluster:
         await self.tick(server, first=True)
         self._loop = asyncio.get_running_loop().create_task(self._run(server))
 
-    async def stop(self, server: Server) -> None:
-        """Leave: give up the tables this process owns (another takes them at once instead
-        of after their leases run out), then stop the bus."""
+    async def pause(self) -> None:
+        """Stop renewing and adopting (the server is shutting down)."""
         if self._loop is not None:
             self._loop.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop
+            self._loop = None
+
+    async def stop(self, server: Server) -> None:
+        """Leave, once the tables' last events are written: give up the tables this
+        process owns (another takes them at once instead of after their leases run out),
+        then stop the bus."""
+        await self.pause()
         for runtime in list(server.tables.values()):
             lease = runtime.peers.lease if runtime.peers is not None else None
             if lease is not None:
@@ -106,21 +117,26 @@ class Cluster:
         return lease
 
     async def _run(self, server: Server) -> None:
+        renewed = time.monotonic()
         while True:
-            await asyncio.sleep(self.lease_seconds / 3)
+            await asyncio.sleep(min(self.lease_seconds / 3, ADOPT_SECONDS))
+            due = time.monotonic() - renewed >= self.lease_seconds / 3
             try:
-                await self.tick(server)
+                await self.tick(server, renew=due)
             except Exception:
                 log.exception("the cluster's tick failed; trying again")
+            if due:
+                renewed = time.monotonic()
 
-    async def tick(self, server: Server, *, first: bool = False) -> None:
-        """Renew, tell, forget and adopt (the module's docstring)."""
-        await self._renew(server)
-        for runtime in list(server.tables.values()):
-            if runtime.owning:
-                runtime.expire_peers()
-            elif runtime.clients and runtime.peers is not None:
-                runtime.peers.tell_presence(frozenset(runtime.clients))
+    async def tick(self, server: Server, *, first: bool = False, renew: bool = True) -> None:
+        """Renew (when ``renew``), tell, forget and adopt (the module's docstring)."""
+        if renew:
+            await self._renew(server)
+            for runtime in list(server.tables.values()):
+                if runtime.owning:
+                    runtime.expire_peers()
+                elif runtime.clients and runtime.peers is not None:
+                    runtime.peers.tell_presence(frozenset(runtime.clients))
         await self._adopt(server, first)
 
     async def _renew(self, server: Server) -> None:

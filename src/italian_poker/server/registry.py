@@ -61,10 +61,12 @@ class Server:
         """Stop every table, commit what is queued and release the database (and, with
         several processes, this one's leases)."""
         if self.cluster is not None:
-            await self.cluster.stop(self)
+            await self.cluster.pause()
         for runtime in self.tables.values():
             await runtime.stop()
         await asyncio.get_running_loop().run_in_executor(None, self.writer.stop)
+        if self.cluster is not None:
+            await self.cluster.stop(self)
         if self.collector is not None:
             self.collector.stop()
         self.engine.dispose()

@@ -805,11 +805,11 @@ class TableRuntime:
         if peers is None or self.owning:
             return
         word, before = Heard.of(data), peers.heard
-        moved = before is not None and before.owner != word.owner
         peers.heard = word
         since = word.turn
         self.turn = None if since is None else Turn(*since)
-        if moved and self.clients:  # a new owner: it does not know who is here yet
+        if self.clients and (before is None or before.owner != word.owner):
+            # An owner heard of for the first time may not know who is here yet.
             peers.tell_presence(frozenset(self.clients))
         if word.seq > self.state.seq:
             await self.sync()
