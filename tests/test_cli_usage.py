@@ -4,6 +4,8 @@ commands' own checks do. Help is still help."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -57,3 +59,15 @@ def test_help_is_still_printed() -> None:
     assert bare.exit_code == 2  # no command: the help, as before
     assert "rank" in bare.output and "replay" in bare.output and "simulate" in bare.output
     assert "error:" not in bare.output
+
+
+def test_serve_with_redis_and_sqlite_is_refused_before_it_starts(tmp_path: Path) -> None:
+    """Several processes share one database server: --redis-url with SQLite's file is a
+    usage error (exit 2) that says what to give, and no server starts."""
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    result = runner.invoke(
+        app, ["serve", "--redis-url", "redis://127.0.0.1:1/0", "--database-url", url]
+    )
+    assert result.exit_code == 2
+    assert "--database-url postgresql://" in result.output
+    assert not (tmp_path / "x.sqlite3").exists()

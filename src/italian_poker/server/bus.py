@@ -118,7 +118,10 @@ class Bus:
     async def unlisten(self, channel: str) -> None:
         """Stop reading ``channel``."""
         if self._handlers.pop(channel, None) is not None:
-            await self._pubsub.unsubscribe(channel)
+            try:
+                await self._pubsub.unsubscribe(channel)
+            except Exception:  # Redis unreachable: nothing is handled from it any more
+                log.warning("could not unsubscribe from %s", channel, exc_info=True)
 
     # --- sending --------------------------------------------------------------------------
 

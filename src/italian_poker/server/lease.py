@@ -2,10 +2,7 @@
 owner gets a fencing token strictly larger than any before it (issue 12, "more than one
 process").
 
-NOT WIRED INTO THE SERVER YET: ``italian-poker serve`` is one process and takes no lease; a
-later change routes players between processes and has each hold its tables' leases. What is
-here is the mechanism, complete and tested against a real ``redis-server``
-(``tests/test_server_lease.py``).
+:mod:`italian_poker.server.cluster` holds and renews them for ``serve --redis-url``.
 
 How it works, for table 42 with the default prefix:
 

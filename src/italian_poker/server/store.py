@@ -8,7 +8,7 @@ It is on the path of every action, so it uses SQLAlchemy Core statements, and it
 ``seats`` rows and the table's status only when they differ from what it last wrote (the
 :class:`Store` remembers that per table; after a failed commit it reads the rows again).
 
-Fencing (issue 12, not used by the server yet): an owner holding a table's lease
+Fencing (several processes, ``server/cluster.py``): an owner holding a table's lease
 (``server/lease.py``) passes its fencing token to :meth:`Store.commit_events` (or first to
 :meth:`Store.claim`). The same transaction raises the table's ``fence`` column to the token,
 only if it is not already larger; when it is, a newer owner has written, and the commit raises
