@@ -445,11 +445,21 @@ def server_process(
         stop_child(child)
 
 
+INTERRUPTED: set[int] = set()
+"""The children sent SIGINT already (by process id): a second one would make uvicorn give up
+its graceful shutdown."""
+
+
+def interrupt_child(child: subprocess.Popen[bytes]) -> None:
+    """Ask the server to stop (SIGINT, once), not waiting."""
+    if child.poll() is None and child.pid not in INTERRUPTED:
+        INTERRUPTED.add(child.pid)
+        child.send_signal(signal.SIGINT)
+
+
 def stop_child(child: subprocess.Popen[bytes]) -> None:
-    """SIGINT, and SIGKILL after 20 s."""
-    if child.poll() is not None:
-        return
-    child.send_signal(signal.SIGINT)
+    """SIGINT (unless sent already), and SIGKILL after 20 s."""
+    interrupt_child(child)
     try:
         child.wait(timeout=20)
     except subprocess.TimeoutExpired:
@@ -1097,8 +1107,7 @@ def one_run(
 def interrupt(nodes: Sequence[Node]) -> None:
     """Ask every server to stop (SIGINT), not waiting."""
     for node in nodes:
-        if node.child.poll() is None:
-            node.child.send_signal(signal.SIGINT)
+        interrupt_child(node.child)
 
 
 def is_postgresql(url: str | None) -> bool:
@@ -1270,10 +1279,11 @@ def report_pauses(
     """Print the server's garbage-collector pauses, from start-up to shutdown (its child
     wrote them on the way out), and those of the measured ``window`` (``time.time()``
     seconds); return the longest of those (None: not reported)."""
+    head = f"collector pauses{label}"
     try:
         pauses = json.loads(pauses_file.read_text())
     except (OSError, ValueError):
-        print(f"collector pauses{label:<9}not reported (the server did not stop cleanly)")
+        print(f"{head:<24} not reported (the server did not stop cleanly)")
         return None
     managed = (
         "left as Python runs it"
@@ -1281,7 +1291,7 @@ def report_pauses(
         else f"frozen every {collector_interval:g} s at most"
     )
     print(
-        f"collector pauses{label:<9}longest {pauses['longest'] * 1000:.1f} ms, "
+        f"{head:<24} longest {pauses['longest'] * 1000:.1f} ms, "
         f"{pauses['collections']:,} collections, {pauses['total']:.2f} s in all ({managed})"
     )
     slow = pauses["slow"]
