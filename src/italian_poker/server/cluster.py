@@ -109,12 +109,10 @@ class Cluster:
         await self.bus.stop()
         await self.client.aclose()
 
-    async def lease_new_table(self, table_id: int) -> Lease:
-        """The lease of a table this process has just created."""
-        lease = await self.leases.acquire(table_id, self.node, self.lease_seconds)
-        if lease is None:
-            raise RuntimeError(f"table {table_id} is new but another process holds its lease")
-        return lease
+    async def lease_new_table(self, table_id: int) -> Lease | None:
+        """The lease of a table this process has just created; None if another process
+        took it first (it saw the table before its creator's lease: it owns it then)."""
+        return await self.leases.acquire(table_id, self.node, self.lease_seconds)
 
     async def _run(self, server: Server) -> None:
         renewed = time.monotonic()
@@ -158,7 +156,8 @@ class Cluster:
                 # Lost (or, Redis unreachable, no longer provably ours): stop writing.
                 if isinstance(result, BaseException):
                     log.warning("table %s: lease not renewed (%s)", runtime.id, result)
-                await runtime.step_down()
+                async with runtime.lock:
+                    await runtime.step_down()
 
     async def _adopt(self, server: Server, first: bool) -> None:
         ids = await self._database(self.store.table_ids)

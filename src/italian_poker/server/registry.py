@@ -96,7 +96,9 @@ class Server:
         stored = await asyncio.get_running_loop().run_in_executor(None, write)
         runtime = self._live(stored, invite)
         if self.cluster is not None:
-            await runtime.own(await self.cluster.lease_new_table(stored.id))
+            lease = await self.cluster.lease_new_table(stored.id)
+            if lease is not None:  # else another process adopted it first: a replica here
+                await runtime.own(lease)
         if self.collector is not None:
             self.collector.freeze_soon()
         return runtime

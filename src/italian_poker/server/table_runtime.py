@@ -178,7 +178,10 @@ class TableRuntime:
         """After a restart: nobody is connected yet, so every human seat is on its grace
         period; bots and the timer pick up where the table was. A turn under way keeps the
         time it had: its clock runs from the commit of the event that began it, with the time
-        bank the log recorded, so an overdue turn is checked or folded at once."""
+        bank the log recorded, so an overdue turn is checked or folded at once. Only the
+        table's owner runs them: nothing for a replica."""
+        if not self.owning:
+            return
         now = self.settings.clock()
         for seat, slot in enumerate(self.state.slots):
             if slot is None or slot.bot is not None or slot.sitting_out:
@@ -872,7 +875,7 @@ class TableRuntime:
     async def step_down(self) -> None:
         """Stop owning the table (its lease was lost, or another process wrote): the bots
         and clocks stop, the table is read back from the log, and it goes on as a replica
-        for the players connected here."""
+        for the players connected here. Caller holds the lock."""
         peers = self.peers
         if peers is None or peers.lease is None:
             return
