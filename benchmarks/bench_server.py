@@ -153,6 +153,8 @@ class Stats:
     client_cpu: float = float("nan")
     redis_cpu: float | None = None
     database_cpu: float | None = None
+    machine_cpu: float = float("nan")
+    """The whole machine's busy CPU seconds while measured."""
 
 
 @dataclass(frozen=True)
@@ -312,6 +314,24 @@ def named_processes_cpu(name: str) -> dict[int, float]:
             fields = tail.split()
             found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return found
+
+
+def machine_cpu_seconds() -> float:
+    """CPU seconds that the whole machine has been busy (all CPUs, every process, steal
+    time included), from /proc/stat; NaN where it is missing."""
+    try:
+        ticks = [int(t) for t in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    except (OSError, ValueError):
+        return float("nan")
+    idle, iowait = ticks[3], ticks[4]
+    return (sum(ticks) - idle - iowait) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy(seconds: float) -> float:
+    """The CPUs of the machine busy during the next ``seconds`` (in cores)."""
+    before = machine_cpu_seconds()
+    time.sleep(seconds)
+    return (machine_cpu_seconds() - before) / seconds
 
 
 def cpu_since(before: dict[int, float], after: dict[int, float]) -> float:
@@ -852,6 +872,7 @@ async def run(
             named_processes_cpu("postgres") if is_postgresql(args.database_url) else {}
         )
         client_cpu_before = time.process_time()
+        machine_cpu_before = machine_cpu_seconds()
         await asyncio.sleep(args.seconds)
         window = (window_start, time.time())
         ended = time.perf_counter()
@@ -863,6 +884,7 @@ async def run(
         if database_cpu_before:
             stats.database_cpu = cpu_since(database_cpu_before, named_processes_cpu("postgres"))
         stats.client_cpu = time.process_time() - client_cpu_before
+        stats.machine_cpu = machine_cpu_seconds() - machine_cpu_before
         for table in tables:
             events = stats.seq.get(table.index, 0) - seq_before.get(table.index, 0)
             stats.node_events[table.node] = stats.node_events.get(table.node, 0) + events
@@ -941,6 +963,13 @@ def report(
             else ""
         )
         + f"; load average {os.getloadavg()[0]:.2f}"
+    )
+    accounted = stats.server_cpu + stats.client_cpu
+    accounted += (stats.redis_cpu or 0.0) + (stats.database_cpu or 0.0)
+    print(
+        f"machine CPU              {stats.machine_cpu / seconds:.0%} of a core busy of "
+        f"{os.cpu_count()}, of which other processes (or steal time) "
+        f"{max(0.0, stats.machine_cpu - accounted) / seconds:.0%}"
     )
     per_event = stats.server_cpu / stats.events if stats.events else float("nan")
     print(
@@ -1232,7 +1261,11 @@ def main() -> None:
     if args.cross and args.processes < 2:
         parser.error("--cross needs --processes 2 or more")
     args.think = args.think_ms / 1000
-    print(f"load average {os.getloadavg()[0]:.2f} at start, {os.cpu_count()} CPUs", flush=True)
+    print(
+        f"load average {os.getloadavg()[0]:.2f} at start, {os.cpu_count()} CPUs, "
+        f"{machine_busy(0.5):.0%} of a core busy before the start",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="bench_server-") as scratch:
         os.environ.setdefault("ITALIAN_POKER_DATA_DIR", scratch)
         database_url = args.database_url or f"sqlite:///{scratch}/bench.sqlite3"
