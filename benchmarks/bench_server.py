@@ -62,8 +62,9 @@ process keeps up with. Example::
         --tables 200 --seconds 30 \\
         --database-url 'postgresql://postgres@/italian_poker_bench?host=/var/run/postgresql'
 
-The database keeps the last run's rows: ``--empty-database`` empties it first (``TRUNCATE``,
-as between the runs of ``--compare``), or ``dropdb`` and ``createdb`` it again.
+The database keeps the last run's rows, and a Redis given its ``italian-poker:`` keys (the
+tables' fences): ``--empty-database`` empties both first (``TRUNCATE``, as between the runs of
+``--compare``), or ``dropdb`` and ``createdb`` the database again.
 """
 
 from __future__ import annotations
@@ -1170,7 +1171,8 @@ def main() -> None:
     parser.add_argument(
         "--empty-database",
         action="store_true",
-        help="empty the --database-url given first (TRUNCATE: its rows are lost)",
+        help="empty the --database-url given first (TRUNCATE: its rows are lost), and delete "
+        "the italian-poker: keys of the --redis-url given",
     )
     parser.add_argument(
         "--processes",
@@ -1274,10 +1276,13 @@ def main() -> None:
             if args.empty_database:
                 empty_database(database_url)
             require_empty_database(database_url)
+        if args.redis_url and args.empty_database:
+            redis_keys(args.redis_url, delete=True)
         if args.redis_url and redis_keys(args.redis_url, delete=False):
             raise SystemExit(
                 f"Redis at {args.redis_url} holds keys under {REDIS_PREFIX}: (another "
-                "server's, or an earlier run's): give an empty database, or delete them"
+                "server's, or an earlier run's: the tables' fences stay): delete them, or "
+                "--empty-database"
             )
         runs = [1, args.processes] if args.compare else [args.processes]
         outcomes: list[Outcome] = []
