@@ -44,7 +44,9 @@ well: a line per process and the total (actions/s of the clients connected to it
 of the tables it owns, p50/p99/max latency of its clients, its CPU, CPU per event of the
 tables it owns, its longest collector pause), the total CPU per event (summed over the
 processes), and the CPU that Redis (when started here) and the local PostgreSQL processes
-used while measured.
+used while measured. For every run, the ``machine CPU`` line gives the whole machine's busy
+CPU while measured and how much of it went to other processes (or the hypervisor's steal
+time): on a shared machine, compare only runs where that is near zero.
 
 ``--compare`` (with ``--processes N``, N > 1): the same load first with one process, then
 with N, each on a fresh database (the first run on the empty database given, which is
@@ -59,7 +61,7 @@ process keeps up with. Example::
     pg_ctlcluster 15 main start
     psql -U postgres -h /var/run/postgresql -c 'CREATE DATABASE italian_poker_bench'
     .venv/bin/python benchmarks/bench_server.py --processes 2 --compare --think-ms 0 \\
-        --tables 200 --seconds 30 \\
+        --tables 200 --seconds 30 --empty-database \\
         --database-url 'postgresql://postgres@/italian_poker_bench?host=/var/run/postgresql'
 
 The database keeps the last run's rows, and a Redis given its ``italian-poker:`` keys (the
