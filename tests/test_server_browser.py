@@ -17,14 +17,16 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from italian_poker.engine.actions import ActionKind, LegalAction
-from italian_poker.engine.cards import Card
+from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Phase
+from italian_poker.engine.opening import OpeningRequirement, opening_groups
 from italian_poker.engine.policy import Policy
 from italian_poker.table.vocabulary import ACTION_LABELS, PAGE_MESSAGES, Language, page_strings
 
@@ -53,6 +55,7 @@ else:
 
 from italian_poker.analysis.bots import make_bot  # noqa: E402
 from italian_poker.server.app import BOT_LEVELS, STATIC, create_app  # noqa: E402
+from italian_poker.server.protocol import card_codes  # noqa: E402
 from italian_poker.server.settings import ServerSettings  # noqa: E402
 
 Page = Any  # playwright.sync_api.Page
@@ -332,7 +335,8 @@ def take_turn(
         marked = page.locator("#hand button.card[aria-pressed=true]")
         assert marked.count() == len(positions)
         splits = draw.breaks_opening(tuple(hand[p] for p in positions))
-        assert splits == bool(groups)
+        # Any discard breaks an opening no smaller group shows (a straight: no groups).
+        assert splits == (draw.split_unless_kept is not None)
         assert page.is_visible("#split-note") == splits
         if splits:
             assert "4.4" in page.inner_text("#split-note")
@@ -491,6 +495,62 @@ def test_two_players_and_a_bot_play_a_deal_in_the_browser(
 # --- the page's labels, in both languages --------------------------------------------------
 
 
+def test_the_page_knows_which_draws_break_the_opening_as_the_engine_does(
+    server: RunningServer, browser: Any
+) -> None:
+    """4.4 in the page (``static/draw_rules.js``) against the engine's
+    ``LegalAction.breaks_opening``, on the draws the server offers an opener: pairs, two pair,
+    three of a kind, four to a straight flush, and the straights, flushes and fulls no smaller
+    group shows (``split_unless_kept`` is an empty list: any discard breaks them), and the
+    draw of anyone but the opener (no groups)."""
+    requirement = OpeningRequirement()
+    openings = [
+        "Js Jh 9c 8d 7s",
+        "Ks Kh Qs Qh 7c",
+        "9s 9h 8s 8h Ac",
+        "7s 7h 7d As Kc",
+        "Ts 9s 8s 7s Ad",
+        "Ah Kd Qc Js Th",  # a straight
+        "Ah Jh 9h 8h 7h",  # a flush
+        "9s 9h 9d 8s 8h",  # a full house
+    ]
+    cases: list[tuple[dict[str, Any], list[str], bool]] = []
+    for text in openings:
+        hand = parse_cards(text)
+        groups = opening_groups(hand, requirement)
+        offered = LegalAction(ActionKind.DRAW, max_cards=4, split_unless_kept=groups)
+        entry = {
+            "kind": "draw",
+            "max_cards": 4,
+            "split_unless_kept": [card_codes(g) for g in groups],
+        }
+        for size in range(5):
+            for discards in combinations(hand, size):
+                expected = offered.breaks_opening(discards)
+                cases.append((entry, card_codes(discards), expected))
+    plain = {"kind": "draw", "max_cards": 4}
+    cases += [(plain, [], False), (plain, ["As", "Kd"], False)]
+    assert any(expected for _, cards, expected in cases if len(cards) == 1)
+    page = browser.new_page()
+    try:
+        page.goto(server.base_url + "/")
+        answers = page.evaluate(
+            """async (cases) => {
+                const rules = await import("/static/draw_rules.js");
+                return cases.map(([entry, cards]) => rules.breaksOpening(entry, cards));
+            }""",
+            [[entry, cards] for entry, cards, _ in cases],
+        )
+    finally:
+        page.close()
+    wrong = [
+        (entry.get("split_unless_kept"), cards, expected)
+        for (entry, cards, expected), answer in zip(cases, answers, strict=True)
+        if answer != expected
+    ]
+    assert wrong == []
+
+
 def test_every_label_of_the_pages_exists_in_english_and_italian() -> None:
     """Every key the pages look up is in the table vocabulary's page labels, in both
     languages; the actions are the terminal game's, named the same."""
@@ -501,7 +561,7 @@ def test_every_label_of_the_pages_exists_in_english_and_italian() -> None:
     for page in ("index.html", "table.html"):
         html = (STATIC / page).read_text(encoding="utf-8")
         used.update(re.findall(r'data-i18n(?:-label)?="([a-z0-9_-]+)"', html))
-    for script in ("table.js", "lobby.js", "i18n.js"):
+    for script in ("table.js", "lobby.js", "i18n.js", "draw_rules.js"):
         js = (STATIC / script).read_text(encoding="utf-8")
         used.update(re.findall(r'\btr?\((?:lang, )?"([a-z0-9_-]+)"', js))
         used.update(re.findall(r'setConn\("([a-z0-9_-]+)"\)', js))

@@ -7,9 +7,9 @@ import {
   saveLang, t, translatePage,
 } from "/static/i18n.js";
 import { api, forgetSeat, loadSeat, saveSeat } from "/static/seat_store.js";
+import { breaksOpening, maxDraw } from "/static/draw_rules.js";
 
 const AMOUNT_KINDS = new Set(["open", "bet", "raise"]);
-const MAX_DRAW = 4; // 4.1
 const LIVE_PHASES = new Set(["blinds", "opening", "first-round", "draw", "second-round", "showdown"]);
 const PING_MS = 20000;
 
@@ -270,21 +270,6 @@ function renderSeats(st) {
 
 function drawEntry(st) {
   return st.to_act === st.you ? legal(st).find((a) => a.kind === "draw") || null : null;
-}
-
-/** 4.4: whether discarding ``cards`` breaks the opening the opener's draw ``entry`` shows:
- * no group of ``split_unless_kept`` is kept whole. The server sends the groups (the engine's
- * ``LegalAction.split_unless_kept``) on the opener's draw only. */
-function breaksOpening(entry, cards) {
-  const groups = entry && entry.split_unless_kept;
-  if (!Array.isArray(groups) || !groups.length) return false;
-  return groups.every((group) => group.some((code) => cards.includes(code)));
-}
-
-function maxDraw(entry) {
-  if (!entry) return MAX_DRAW;
-  const max = entry.max_cards ?? entry.max;
-  return typeof max === "number" && max >= 0 ? max : MAX_DRAW;
 }
 
 function renderHand(st) {
