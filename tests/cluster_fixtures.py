@@ -31,6 +31,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -634,7 +635,8 @@ class Player:
             f"{self.name} (seat {self.seat}, on {server}, connected {self.ws is not None}): "
             f"seq {self.seq} hand {self.latest['hand']} phase {state['phase']} "
             f"to_act {state['to_act']} legal {legal} result "
-            f"{state['result'] and state['result']['hand']}; errors {self.errors[-3:]}; "
+            f"{state['result'] and state['result']['hand']}; errors "
+            f"{Counter(e['code'] for e in self.errors)}, the first {self.errors[:1]}; "
             f"sent {len(self.sent)}, the last {self.sent[-1][1] if self.sent else None}"
         )
 
@@ -662,7 +664,9 @@ def lively_action(state: dict[str, Any]) -> dict[str, Any]:
         return {"kind": "open", "amount": legal["open"]["min"], "cards": [], "split": False}
     if "draw" in legal:
         option = legal["draw"]
-        cards = [] if option.get("split_unless_kept") or not hand else hand["cards"][:1]
+        # The opener's draw carries split_unless_kept (an empty list for a straight, flush
+        # or full: any discard breaks those): the opener stands pat.
+        cards = [] if "split_unless_kept" in option or not hand else hand["cards"][:1]
         if option.get("max_cards") is not None:
             cards = cards[: option["max_cards"]]
         return {"kind": "draw", "amount": None, "cards": cards, "split": False}
@@ -680,10 +684,11 @@ async def autoplay(
     retry_seconds: float = 0.3,
 ) -> None:
     """Play the seat's turns as states come, until ``stop()``. A refused action (stale, the
-    table between owners) is asked again: the state is asked for anew, and the turn played
-    once more on it."""
+    table between owners) is played again ``retry_seconds`` later, on the state asked for
+    anew (as the page does: never faster, or the server's rate limit would close it)."""
     acted: tuple[int, int] | None = None
     acted_at = 0.0
+    refused_at: float | None = None
     errors = len(player.errors)
     while not stop():
         async with player._changed:
@@ -692,10 +697,16 @@ async def autoplay(
                     await player._changed.wait()
         if stop():
             return
+        now = time.monotonic()
         if len(player.errors) > errors:
             errors = len(player.errors)
-            acted = None  # refused: play the turn again on the next state
-            await player.send({"type": "hello"})
+            acted, refused_at = None, now  # refused: play the turn again, a little later
+            continue
+        if refused_at is not None:
+            if now - refused_at < retry_seconds:
+                continue
+            refused_at = None
+            await player.send({"type": "hello"})  # the state again, then the turn on it
             continue
         if not player.states or player.ws is None:
             continue
@@ -704,7 +715,7 @@ async def autoplay(
         mine = state["state"]["to_act"] == player.seat and state["state"]["legal"]
         if not mine:
             continue
-        if acted == key and time.monotonic() - acted_at < 4 * retry_seconds:
+        if acted == key and now - acted_at < 4 * retry_seconds:
             continue  # sent, the answer not in yet (asked again if it never comes)
         if await player.act(state, choose(state)):
             acted, acted_at = key, time.monotonic()
