@@ -1347,7 +1347,7 @@ def report_pauses(
         + (f"; first ones: {worst}" if measured else "")
     )
     print(
-        f"frozen objects           {pauses['frozen']:,} at the last freeze; "
+        f"frozen objects           {pauses['frozen']:,} when the server stopped; "
         f"{pauses['garbage_at_stop']:,} unreachable found after the server stopped, most: "
         + ", ".join(f"{kind} {count:,}" for kind, count in pauses["garbage_kinds"])
     )

@@ -264,7 +264,7 @@ class TableRuntime:
         self._track_turn()
         self._broadcast(seq, effects)
         self._schedule()
-        if effects.deal_over and self.collector is not None:
+        if self.collector is not None:
             self.collector.freeze_soon()
         return effects
 
@@ -834,7 +834,7 @@ class TableRuntime:
                 for seq, kind, payload in events:
                     effects = self.state.apply(seq, EventKind(kind), payload)
                     self._tell_lines(seq, effects)
-                    if effects.deal_over and self.collector is not None:
+                    if self.collector is not None:
                         self.collector.freeze_soon()
             except Exception:
                 log.exception("table %s: the replica could not follow; rebuilding", self.id)

@@ -143,7 +143,6 @@ class Effects:
 
     lines: list[Line] = field(default_factory=list)
     ledger: list[LedgerEntry] = field(default_factory=list)
-    deal_over: bool = False
 
 
 auto_action = default_action
@@ -678,7 +677,6 @@ class TableState:
         )
         self.outcome = DealOutcome(completed.number, tuple(lines), awards)
         effects.lines.extend(lines[1:])
-        effects.deal_over = True
         for i, name in enumerate(completed.start.names):
             net = result.stacks[i] - completed.start.stacks[i]
             player = self.deal_players[i]
