@@ -1,6 +1,6 @@
 """The server's garbage collector (server/collector.py, issue 12): long-lived objects are
-frozen after start-up and as events are committed, so that no collection scans every table at once, and
-every collection is timed."""
+frozen after start-up and as events are committed, so that no collection scans every table
+at once, and every collection is timed."""
 
 from __future__ import annotations
 
