@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from fastapi.testclient import TestClient
-from server_fixtures import bearer, connect, create_table, hello, next_message
+from server_fixtures import bearer, connect, create_table, hello, state_where
 
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.deal import Outcome, Phase
@@ -276,10 +276,12 @@ def test_a_live_bot_answering_illegally_is_played_the_default(settings: ServerSe
         with connect(client, invite, "") as ws:
             hello(ws, table["player_token"])
             assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
-            automatic = next_message(ws, "event")
-            while "(automatic)" not in automatic["en"]:
-                automatic = next_message(ws, "event")
-            assert automatic["en"].startswith("Bot")
+            said = state_where(
+                ws, lambda m: any("(automatic)" in e["en"] for e in m["state"]["events"])
+            )
+            automatic = [e for e in said["state"]["events"] if "(automatic)" in e["en"]]
+            assert automatic[0]["en"].startswith("Bot")
+            assert automatic[0]["seq"] <= said["seq"]
 
 
 def test_a_newcomer_does_not_inherit_the_button_by_a_departed_players_name() -> None:

@@ -282,3 +282,33 @@ def test_restart_mid_deal_loses_nothing(make_app: AppFactory) -> None:
         ):
             for key in ("name", "stack", "bet", "status", "cards", "last_action"):
                 assert seat_after[key] == seat_before[key], key
+
+
+def test_each_change_is_one_state_message_that_says_what_happened(client: TestClient) -> None:
+    """One message a change (issue 12: the public lines used to follow as messages of their
+    own, more than half of all sent): every message of a deal is a ``state``, and the lines
+    its ``events`` carry, in order, are the lines the public log gained."""
+    table = create_table(client)
+    invite, host = table["invite"], bearer(table["host_token"])
+    added = client.post(f"/api/tables/{invite}/bots", json={"level": "simple"}, headers=host)
+    assert added.status_code == 201, added.text
+    with connect(client, invite, "") as ws:
+        first = hello(ws, table["player_token"])
+        assert first["state"]["events"] == []  # a hello shows no event for the first time
+        assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
+        said: list[dict[str, Any]] = []
+        message = previous = first
+        while message["state"]["result"] is None or message["hand"] is None:
+            message = receive_json(ws)
+            assert message["type"] == "state", message
+            events = message["state"]["events"]
+            assert all(previous["seq"] < e["seq"] <= message["seq"] for e in events)
+            assert [e["seq"] for e in events] == sorted(e["seq"] for e in events)
+            said.extend(events)
+            previous = message
+            state = message["state"]
+            if state["to_act"] == 0 and state["legal"]:
+                act(ws, message, passive_action(message))
+    log = message["state"]["log"]
+    lines = [(e["en"], e["it"]) for e in said]
+    assert lines and [(line["en"], line["it"]) for line in log[-len(lines) :]] == lines[-len(log) :]

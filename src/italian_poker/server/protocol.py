@@ -157,16 +157,24 @@ class PublicState:
     seat_texts: tuple[str, ...]
     """The same entries as JSON text."""
     after_legal: str
-    """The members ``log`` and ``result`` as JSON text."""
+    """The members ``log``, ``result`` and ``events`` as JSON text."""
     live: bool
     actor: int | None
 
 
 def public_state(
-    state: TableState, *, invite: str, connected: set[int], clock: Clock, log: LogText
+    state: TableState,
+    *,
+    invite: str,
+    connected: set[int],
+    clock: Clock,
+    log: LogText,
+    events: Sequence[tuple[int, Line]] = (),
 ) -> PublicState:
     """The public part of every seat's ``state``, from the table and the public view only
-    (never a seat's own view)."""
+    (never a seat's own view). ``events``: the public lines of the events this state is the
+    first to show, with their seq (``"events"``, for the page's live region); none after a
+    hello or a change that is no event (who is connected, the clock)."""
     public = state.public_view()
     match = state.match
     live = match is not None and match.phase is MatchPhase.IN_DEAL
@@ -233,7 +241,10 @@ def public_state(
         before_seats=_ENCODE(before_seats)[1:-1],
         seats=tuple(seats),
         seat_texts=tuple(_ENCODE(entry) for entry in seats),
-        after_legal=f'"log":{log.text(state.log)},"result":{_ENCODE(result)}',
+        after_legal=(
+            f'"log":{log.text(state.log)},"result":{_ENCODE(result)},'
+            f'"events":{_ENCODE([event_entry(seq, line) for seq, line in events])}'
+        ),
         live=live,
         actor=actor,
     )
@@ -285,9 +296,9 @@ def _between(state: TableState) -> str:
     return "between-deals"
 
 
-def event_message(seq: int, line: Line) -> dict[str, Any]:
-    """A public event for the live region."""
-    return {"type": "event", "seq": seq, "en": line.en, "it": line.it}
+def event_entry(seq: int, line: Line) -> dict[str, Any]:
+    """A public line of event ``seq``, as the ``state`` message's ``events`` list holds it."""
+    return {"seq": seq, "en": line.en, "it": line.it}
 
 
 def error_message(code: str, message: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -41,7 +41,6 @@ from italian_poker.server.protocol import (
     PublicState,
     encode,
     error_message,
-    event_message,
     public_state,
     state_text,
 )
@@ -50,6 +49,7 @@ from italian_poker.server.store import EventWrite, StaleOwner, Store, StoredTabl
 from italian_poker.server.table_state import (
     Effects,
     EventKind,
+    Line,
     Slot,
     TableState,
     TableStatus,
@@ -483,14 +483,16 @@ class TableRuntime:
             return Clock(None, None)
         return Clock(turn.started + float(seconds), turn.bank)
 
-    def public_state(self) -> PublicState:
-        """What every seat's ``state`` message has in common now."""
+    def public_state(self, events: Sequence[tuple[int, Line]] = ()) -> PublicState:
+        """What every seat's ``state`` message has in common now (``events``: the lines of
+        the events it is the first to show)."""
         return public_state(
             self.state,
             invite=self.invite or "",
             connected=self.connected_seats(),
             clock=self.clock(),
             log=self.log_text,
+            events=events,
         )
 
     def state_text(self, seat: int, public: PublicState | None = None) -> str:
@@ -499,21 +501,13 @@ class TableRuntime:
         return state_text(public or self.public_state(), seat, host=seat == 0)
 
     def _broadcast(self, seq: int, effects: Effects) -> None:
-        self._tell_lines(seq, effects)
-        self._broadcast_state()
+        self._broadcast_state([(seq, line) for line in effects.lines])
 
-    def _tell_lines(self, seq: int, effects: Effects) -> None:
-        """What event ``seq`` said, to every connection here."""
-        for line in effects.lines:
-            text = encode(event_message(seq, line))
-            for clients in self.clients.values():
-                for client in clients:
-                    client.send_text(text)
-
-    def _broadcast_state(self) -> None:
-        """Each connected seat's own ``state``: the public part built once, each seat's
-        message encoded once for all of its connections. The owner of a table that has
-        replicas tells them too (no card: each builds its own players' views)."""
+    def _broadcast_state(self, events: Sequence[tuple[int, Line]] = ()) -> None:
+        """Each connected seat's own ``state`` (with what ``events`` said: one message a
+        change): the public part built once, each seat's message encoded once for all of its
+        connections. The owner of a table that has replicas tells them too (no card: each
+        builds its own players' views)."""
         peers = self.peers
         if peers is not None and peers.lease is not None and peers.remote:
             turn = self.turn
@@ -521,7 +515,7 @@ class TableRuntime:
             peers.notify(self.state.seq, self.connected_seats(), clock)
         if not self.clients:
             return
-        public = self.public_state()
+        public = self.public_state(events)
         for seat, clients in self.clients.items():
             if not clients:
                 continue
@@ -830,10 +824,11 @@ class TableRuntime:
             call = functools.partial(self.store.events_after, self.id, self.state.seq)
             events, tokens = await self._database(call)
             self.tokens = tokens
+            said: list[tuple[int, Line]] = []
             try:
                 for seq, kind, payload in events:
                     effects = self.state.apply(seq, EventKind(kind), payload)
-                    self._tell_lines(seq, effects)
+                    said.extend((seq, line) for line in effects.lines)
                     if self.collector is not None:
                         self.collector.freeze_soon()
             except Exception:
@@ -845,7 +840,7 @@ class TableRuntime:
                     client.send(error_message("kicked", "the host removed you from the table"))
                     client.queue.put_nowait(None)
             if events or kicked:
-                self._broadcast_state()
+                self._broadcast_state(said)
 
     async def _follow(self) -> None:
         """A replica: hear the owner's word from now on, and catch up."""

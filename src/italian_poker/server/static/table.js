@@ -701,17 +701,18 @@ function onMessage(message) {
     showGame();
     render();
     const st = message.state;
+    if (!before && st.log && st.log.length) {
+      // First view after (re)connecting: nothing to announce but the latest line.
+      announce(pick(app.lang, st.log[st.log.length - 1]));
+    } else if (Array.isArray(st.events)) {
+      // What the events this state is the first to show said, for the live region.
+      for (const line of st.events) announce(pick(app.lang, line));
+    }
     const turnKey = `${message.hand}:${st.to_act}:${st.phase}`;
     if (st.to_act === st.you && st.you !== null && app.lastTurnAnnounced !== turnKey) {
       announce(tr("your_turn"));
     }
     app.lastTurnAnnounced = st.to_act === st.you ? turnKey : null;
-    if (!before && st.log && st.log.length) {
-      // First view after (re)connecting: nothing to announce but the latest line.
-      announce(pick(app.lang, st.log[st.log.length - 1]));
-    }
-  } else if (message.type === "event") {
-    announce(pick(app.lang, message));
   } else if (message.type === "error") {
     app.waiting = false;
     const text = message.code === "stale" ? tr("error_stale") : message.message || message.code;
