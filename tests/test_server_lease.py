@@ -10,6 +10,7 @@ import pytest
 import redis.asyncio
 from sqlalchemy import Engine, select
 
+from italian_poker.server.cluster import REDIS_CONNECTIONS, redis_client
 from italian_poker.server.lease import Lease, LeaseError, TableLeases
 from italian_poker.server.models import TableEventRow
 from italian_poker.server.store import EventWrite, StaleOwner, Store
@@ -145,6 +146,24 @@ async def test_bytes_responses_and_a_foreign_value(redis_socket: object) -> None
         await client.set(leases.owner_key(2), "not a lease")
         with pytest.raises(LeaseError, match="not a lease"):
             await leases.owner(2)
+    finally:
+        await client.aclose()
+
+
+async def test_hundreds_of_leases_at_once_wait_for_a_connection(redis_socket: object) -> None:
+    """A process's client (``cluster.redis_client``) queues a burst larger than its pool: a
+    cluster tick renews every table's lease at once, and with redis-py's own pool the 101st
+    concurrent command failed (``MaxConnectionsError``: leases lost, tables created with a
+    500, seen at 200 tables in ``bench_server.py --processes``)."""
+    client = redis_client(f"unix://{redis_socket}")
+    try:
+        await client.flushall()
+        leases = TableLeases(client)
+        tables = range(4 * REDIS_CONNECTIONS + 100)
+        taken = await asyncio.gather(*(leases.acquire(n, "process-1", ttl=30) for n in tables))
+        assert all(lease is not None for lease in taken)
+        renewed = await asyncio.gather(*(leases.renew(lease) for lease in taken if lease))
+        assert [lease.token for lease in renewed if lease] == [1] * len(tables)
     finally:
         await client.aclose()
 

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from italian_poker.server.bus import Bus
 from italian_poker.server.lease import Lease, TableLeases
@@ -54,6 +54,23 @@ MGET_CHUNK = 500
 """Lease keys read per Redis round trip when looking for tables without an owner."""
 
 
+REDIS_CONNECTIONS = 32
+"""Connections a process opens to Redis at most (the bus's subscription is one of them)."""
+REDIS_WAIT_SECONDS = 5.0
+"""How long a command waits for a free connection before it fails."""
+
+
+def redis_client(url: str) -> Redis:
+    """A client of the Redis at ``url`` whose commands wait for one of
+    :data:`REDIS_CONNECTIONS` connections: a burst (hundreds of tables' leases renewed at
+    one tick, tables created at once) queues instead of failing, as redis-py's default pool
+    (100 connections, then ``MaxConnectionsError``) made it."""
+    pool = BlockingConnectionPool.from_url(
+        url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_SECONDS
+    )
+    return Redis.from_pool(pool)
+
+
 class Cluster:
     """This process's leases, its bus and the loop that keeps them."""
 
@@ -70,7 +87,7 @@ class Cluster:
         self.settings = settings
         self.store = store
         self.node = settings.resolved_node()
-        self.client: Redis = Redis.from_url(settings.redis_url)
+        self.client: Redis = redis_client(settings.redis_url)
         self.bus = Bus(self.client, self.node)
         self.leases = TableLeases(self.client)
         self.lease_seconds = settings.lease_seconds
