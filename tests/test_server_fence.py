@@ -120,6 +120,24 @@ def test_each_table_of_a_batch_may_have_its_own_token(engine: Engine, store: Sto
     assert seqs(engine, first) == [1]
 
 
+def test_a_batch_raises_every_tables_fence_in_one_statement(engine: Engine, store: Store) -> None:
+    """One round trip for the fences of a whole batch (the writer batches the events of
+    tables that queued up): an UPDATE a table made the fenced commit cost half again as much
+    CPU as an unfenced one at 200 busy tables."""
+    tables = [new_table(store, f"t{n}") for n in range(5)]
+    store.commit_events([event(table, 1) for table in tables], fence=1)
+    sent = statements(engine)
+    tokens = {table: 2 + n for n, table in enumerate(tables)}
+    store.commit_events([event(table, 2) for table in tables], fence=tokens)
+    assert sent == ["UPDATE tables", "INSERT table_events"]
+    assert [store.fence(table) for table in tables] == [2, 3, 4, 5, 6]
+    with pytest.raises(StaleOwner) as refused:
+        store.commit_events([event(table, 3) for table in tables], fence=tokens | {tables[3]: 4})
+    assert (refused.value.table_id, refused.value.fence, refused.value.current) == (tables[3], 4, 5)
+    assert [store.fence(table) for table in tables] == [2, 3, 4, 5, 6]
+    assert [seqs(engine, table) for table in tables] == [[1, 2]] * 5
+
+
 def test_claim_raises_the_fence_before_any_write(engine: Engine, store: Store) -> None:
     """A new owner claims the table before it reads the log: the old owner can then write
     nothing, not even an event whose seq is still free."""

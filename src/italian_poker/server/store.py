@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
+from sqlalchemy import Connection, Engine, Table, case, delete, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from italian_poker.server.database import session_factory
@@ -304,8 +304,7 @@ class Store:
                 connection.execute(insert(_EVENTS), rows[0])
         else:
             with self.engine.begin() as connection:
-                for table_id, token in (fences or {}).items():
-                    _raise_fence(connection, table_id, token)
+                _raise_fences(connection, fences or {})
                 connection.execute(insert(_EVENTS), rows)
                 ledger = [
                     {
@@ -354,7 +353,7 @@ class Store:
         write nothing after that read. :class:`StaleOwner` if a larger token has written."""
         token = _fences_of(fence, {table_id})[table_id]
         with self.engine.begin() as connection:
-            _raise_fence(connection, table_id, token)
+            _raise_fences(connection, {table_id: token})
 
     def ledger(self, table_id: int) -> list[dict[str, Any]]:
         """The table's ledger, oldest first."""
@@ -401,22 +400,33 @@ def _fences_of(fence: Fences, tables: set[int]) -> dict[int, int]:
     return fences
 
 
-def _raise_fence(connection: Connection, table_id: int, fence: int) -> None:
-    """Raise the table's fence to ``fence`` in the connection's transaction, unless a larger
-    token has written (:class:`StaleOwner`; ``KeyError`` for no such table). On PostgreSQL the
-    UPDATE locks the row until the transaction ends, so an older owner's commit waits for a
-    newer one's and then finds the fence raised."""
+def _raise_fences(connection: Connection, fences: Mapping[int, int]) -> None:
+    """Raise each table's fence to its token in ``fences``, in the connection's transaction
+    and one statement (a batch of many tables' events is one round trip, not one a table),
+    unless a larger token has written to one of them (:class:`StaleOwner`, and the caller's
+    transaction is rolled back; ``KeyError`` for no such table). On PostgreSQL the UPDATE
+    locks the rows until the transaction ends, so an older owner's commit waits for a newer
+    one's and then finds the fence raised."""
+    if not fences:
+        return
+    token = case(dict(fences), value=_TABLES.c.id)
     result = connection.execute(
         update(_TABLES)
-        .where(_TABLES.c.id == table_id, _TABLES.c.fence <= fence)
-        .values(fence=fence)
+        .where(_TABLES.c.id.in_(list(fences)), _TABLES.c.fence <= token)
+        .values(fence=token)
     )
-    if result.rowcount == 1:
+    if result.rowcount == len(fences):
         return
-    current = connection.execute(select(_TABLES.c.fence).where(_TABLES.c.id == table_id)).scalar()
-    if current is None:
-        raise KeyError(table_id)
-    raise StaleOwner(table_id, fence, int(current))
+    rows = connection.execute(
+        select(_TABLES.c.id, _TABLES.c.fence).where(_TABLES.c.id.in_(list(fences)))
+    )
+    current = {int(table_id): int(fence) for table_id, fence in rows}
+    for table_id, fence in fences.items():
+        if table_id not in current:
+            raise KeyError(table_id)
+        if current[table_id] > fence:
+            raise StaleOwner(table_id, fence, current[table_id])
+    raise AssertionError(f"fences {dict(fences)} not raised, yet none is stale: {current}")
 
 
 def _seating_of_rows(rows: Iterable[tuple[int, str, str | None, bool, str | None]]) -> Seating:
