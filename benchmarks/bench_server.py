@@ -1343,8 +1343,8 @@ def report_pauses(
     )
     print(
         f"pauses while measured    {len(measured)} over 10 ms, {over} over "
-        f"{TARGET_PAUSE_SECONDS * 1000:.0f} ms, longest {longest * 1000:.1f} ms"
-        + (f"; first ones: {worst}" if measured else "")
+        f"{TARGET_PAUSE_SECONDS * 1000:.0f} ms, "
+        + (f"longest {longest * 1000:.1f} ms; first ones: {worst}" if measured else "none longer")
     )
     print(
         f"frozen objects           {pauses['frozen']:,} when the server stopped; "

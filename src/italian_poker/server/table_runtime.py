@@ -136,7 +136,7 @@ class TableRuntime:
     ) -> None:
         self.id = stored.id
         self.collector = collector
-        """The process's managed garbage collector, told when a deal ends."""
+        """The process's managed garbage collector, told of every event committed."""
         self.writer = writer
         """The server's event writer (None: each event is committed on its own)."""
         self.peers = peers
