@@ -42,7 +42,7 @@ import pytest
 import redis
 import redis.asyncio
 import websockets
-from server_fixtures import POSTGRES_VARIABLE, REQUIRE_VARIABLE, SKIP_REASON, _fresh_postgres
+from server_fixtures import fresh_postgres_url
 from sqlalchemy import Engine, text
 from websockets.asyncio.client import ClientConnection
 
@@ -110,12 +110,7 @@ def serve_command() -> list[str]:
 @pytest.fixture(name="cluster_database_url")
 def cluster_database_url_fixture() -> str:
     """A fresh PostgreSQL database (several processes need one: never SQLite)."""
-    url = os.environ.get(POSTGRES_VARIABLE, "")
-    if not url:
-        if os.environ.get(REQUIRE_VARIABLE) == "1":
-            pytest.fail(f"{REQUIRE_VARIABLE}=1 but {POSTGRES_VARIABLE} is not set")
-        pytest.skip(SKIP_REASON)
-    return _fresh_postgres(url)
+    return fresh_postgres_url()
 
 
 @pytest.fixture(name="cluster_engine")

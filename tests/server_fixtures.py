@@ -64,6 +64,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     PostgreSQL run is reported as skipped, with the reason, when no URL is set."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    return fresh_postgres_url()
+
+
+def fresh_postgres_url() -> str:
+    """A fresh, empty PostgreSQL database at ``ITALIAN_POKER_TEST_POSTGRES_URL``; the test is
+    skipped, with the reason, without it (failed where ``ITALIAN_POKER_REQUIRE_POSTGRES=1``)."""
     url = os.environ.get(POSTGRES_VARIABLE, "")
     if not url:
         if os.environ.get(REQUIRE_VARIABLE) == "1":

@@ -5,7 +5,6 @@ processes can show (SIGKILL, SIGSTOP) is in tests/test_server_cluster.py."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -17,14 +16,11 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 from server_fixtures import (
-    POSTGRES_VARIABLE,
-    REQUIRE_VARIABLE,
-    SKIP_REASON,
-    _fresh_postgres,
     bearer,
     bot_factory,
     connect,
     create_table,
+    fresh_postgres_url,
     hello,
     join,
     next_message,
@@ -61,12 +57,7 @@ class Servers:
 @pytest.fixture
 def postgres_url() -> str:
     """A fresh PostgreSQL database (several processes need a database server)."""
-    url = os.environ.get(POSTGRES_VARIABLE, "")
-    if not url:
-        if os.environ.get(REQUIRE_VARIABLE) == "1":
-            pytest.fail(f"{REQUIRE_VARIABLE}=1 but {POSTGRES_VARIABLE} is not set")
-        pytest.skip(SKIP_REASON)
-    return _fresh_postgres(url)
+    return fresh_postgres_url()
 
 
 @pytest.fixture
