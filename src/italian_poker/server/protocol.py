@@ -27,7 +27,7 @@ from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import PublicView
 from italian_poker.server.limits import MAX_INT, whole_number
-from italian_poker.server.table_state import Line, LogLine, TableState, TableStatus
+from italian_poker.server.table_state import LogLine, TableState, TableStatus
 from italian_poker.table.vocabulary import ACTION_KEYS, Language, action_label, card_label
 
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode
@@ -136,6 +136,17 @@ class LogText:
         self._text = "[" + ",".join(self._lines) + "]"
         return self._text
 
+    def after(self, log: Sequence[LogLine], seq: int | None) -> str:
+        """The lines of ``log`` said by events after ``seq`` as a JSON list (``[]`` for
+        ``None``), from the lines :meth:`text` encoded."""
+        if seq is None:
+            return "[]"
+        self.text(log)
+        new = 0
+        while new < len(log) and log[len(log) - 1 - new].seq > seq:
+            new += 1
+        return "[" + ",".join(self._lines[len(self._lines) - new :]) + "]"
+
 
 def _log_entry(entry: LogLine) -> str:
     return _ENCODE({"seq": entry.seq, "en": entry.line.en, "it": entry.line.it})
@@ -169,12 +180,13 @@ def public_state(
     connected: set[int],
     clock: Clock,
     log: LogText,
-    events: Sequence[tuple[int, Line]] = (),
+    events_after: int | None = None,
 ) -> PublicState:
     """The public part of every seat's ``state``, from the table and the public view only
-    (never a seat's own view). ``events``: the public lines of the events this state is the
-    first to show, with their seq (``"events"``, for the page's live region); none after a
-    hello or a change that is no event (who is connected, the clock)."""
+    (never a seat's own view). ``"events"``, for the page's live region, holds the log's
+    lines of the events after ``events_after`` (the seq the last state sent showed): those
+    this state is the first to show; none (``None``) after a hello or a change that is no
+    event (who is connected, the clock)."""
     public = state.public_view()
     match = state.match
     live = match is not None and match.phase is MatchPhase.IN_DEAL
@@ -243,7 +255,7 @@ def public_state(
         seat_texts=tuple(_ENCODE(entry) for entry in seats),
         after_legal=(
             f'"log":{log.text(state.log)},"result":{_ENCODE(result)},'
-            f'"events":{_ENCODE([event_entry(seq, line) for seq, line in events])}'
+            f'"events":{log.after(state.log, events_after)}'
         ),
         live=live,
         actor=actor,
@@ -294,11 +306,6 @@ def _between(state: TableState) -> str:
     if match.phase is MatchPhase.OVER:
         return "over"
     return "between-deals"
-
-
-def event_entry(seq: int, line: Line) -> dict[str, Any]:
-    """A public line of event ``seq``, as the ``state`` message's ``events`` list holds it."""
-    return {"seq": seq, "en": line.en, "it": line.it}
 
 
 def error_message(code: str, message: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -49,7 +49,6 @@ from italian_poker.server.store import EventWrite, StaleOwner, Store, StoredTabl
 from italian_poker.server.table_state import (
     Effects,
     EventKind,
-    Line,
     Slot,
     TableState,
     TableStatus,
@@ -262,7 +261,7 @@ class TableRuntime:
                 "not_saved", "the server could not save this, so nothing changed: try again", 503
             ) from error
         self._track_turn()
-        self._broadcast(seq, effects)
+        self._broadcast_state(events_after=seq - 1)
         self._schedule()
         if self.collector is not None:
             self.collector.freeze_soon()
@@ -483,16 +482,16 @@ class TableRuntime:
             return Clock(None, None)
         return Clock(turn.started + float(seconds), turn.bank)
 
-    def public_state(self, events: Sequence[tuple[int, Line]] = ()) -> PublicState:
-        """What every seat's ``state`` message has in common now (``events``: the lines of
-        the events it is the first to show)."""
+    def public_state(self, events_after: int | None = None) -> PublicState:
+        """What every seat's ``state`` message has in common now (``events_after``: the seq
+        the last state showed, when events came since)."""
         return public_state(
             self.state,
             invite=self.invite or "",
             connected=self.connected_seats(),
             clock=self.clock(),
             log=self.log_text,
-            events=events,
+            events_after=events_after,
         )
 
     def state_text(self, seat: int, public: PublicState | None = None) -> str:
@@ -500,14 +499,11 @@ class TableRuntime:
         change already)."""
         return state_text(public or self.public_state(), seat, host=seat == 0)
 
-    def _broadcast(self, seq: int, effects: Effects) -> None:
-        self._broadcast_state([(seq, line) for line in effects.lines])
-
-    def _broadcast_state(self, events: Sequence[tuple[int, Line]] = ()) -> None:
-        """Each connected seat's own ``state`` (with what ``events`` said: one message a
-        change): the public part built once, each seat's message encoded once for all of its
-        connections. The owner of a table that has replicas tells them too (no card: each
-        builds its own players' views)."""
+    def _broadcast_state(self, events_after: int | None = None) -> None:
+        """Each connected seat's own ``state`` (with what the events after ``events_after``
+        said: one message a change): the public part built once, each seat's message encoded
+        once for all of its connections. The owner of a table that has replicas tells them
+        too (no card: each builds its own players' views)."""
         peers = self.peers
         if peers is not None and peers.lease is not None and peers.remote:
             turn = self.turn
@@ -515,7 +511,7 @@ class TableRuntime:
             peers.notify(self.state.seq, self.connected_seats(), clock)
         if not self.clients:
             return
-        public = self.public_state(events)
+        public = self.public_state(events_after)
         for seat, clients in self.clients.items():
             if not clients:
                 continue
@@ -824,11 +820,10 @@ class TableRuntime:
             call = functools.partial(self.store.events_after, self.id, self.state.seq)
             events, tokens = await self._database(call)
             self.tokens = tokens
-            said: list[tuple[int, Line]] = []
+            before = self.state.seq
             try:
                 for seq, kind, payload in events:
-                    effects = self.state.apply(seq, EventKind(kind), payload)
-                    said.extend((seq, line) for line in effects.lines)
+                    self.state.apply(seq, EventKind(kind), payload)
                     if self.collector is not None:
                         self.collector.freeze_soon()
             except Exception:
@@ -840,7 +835,7 @@ class TableRuntime:
                     client.send(error_message("kicked", "the host removed you from the table"))
                     client.queue.put_nowait(None)
             if events or kicked:
-                self._broadcast_state(said)
+                self._broadcast_state(events_after=before)
 
     async def _follow(self) -> None:
         """A replica: hear the owner's word from now on, and catch up."""
