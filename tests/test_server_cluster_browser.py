@@ -17,6 +17,7 @@ import contextlib
 import json
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -166,6 +167,7 @@ async def test_both_browsers_reconnect_by_themselves_after_the_owner_is_killed(
     redis_client: redis.asyncio.Redis,
     proxy: Proxy,
     chromium: Any,
+    tmp_path: Path,
 ) -> None:
     one = cluster.start("node-1", "--public-url", proxy.url)
     two = cluster.start("node-2", "--public-url", proxy.url)
@@ -209,6 +211,9 @@ async def test_both_browsers_reconnect_by_themselves_after_the_owner_is_killed(
         for page, player in zip(pages, players, strict=True):
             await _shows_last_line(page, player)
             assert await page.get_attribute("#conn", "data-state") == "connected"
+            shot = tmp_path / f"after-failover-{player.name}.png"
+            await page.screenshot(path=str(shot), full_page=True)
+            print(f"{player.name}'s page after the failover: {shot}")
     finally:
         for player in players:
             await player.close()
