@@ -12,6 +12,7 @@ restarted server with a clock moved on by the downtime.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +31,7 @@ from server_fixtures import (
     create_table,
     hello,
     join,
+    next_state,
     passive_action,
     state_where,
 )
@@ -72,13 +74,19 @@ def runtime_of(app: FastAPI, invite: str) -> TableRuntime:
 
 
 def start_timed_table(client: TestClient) -> tuple[str, dict[int, str]]:
-    """Anna (seat 0) and Bruno (seat 1) at a table with a 30 s turn and a 60 s bank, started;
-    returns the invite and each seat's token."""
+    """Anna (seat 0) and Bruno (seat 1) at a table with a 30 s turn and a 60 s bank, started
+    and its first deal dealt (by a task of its own: a test that read the table's seq before
+    it took a deal committed later for the turn it waited for); returns the invite and each
+    seat's token."""
     table = create_table(client, turn_seconds=TURN, time_bank_seconds=BANK)
     invite = table["invite"]
     other = join(client, invite, "Bruno")
     started = client.post(f"/api/tables/{invite}/start", headers=bearer(table["host_token"]))
     assert started.status_code == 200, started.text
+    with connect(client, invite, table["player_token"]) as probe:
+        state = hello(probe, table["player_token"])
+        if state["state"]["deadline"] is None:
+            state_where(probe, lambda m: m["state"]["deadline"] is not None)
     return invite, {0: table["player_token"], 1: other["player_token"]}
 
 
@@ -154,6 +162,44 @@ def test_restart_mid_turn_keeps_the_turn_time_and_the_time_banks(
     _, payload = stored_events(database_url)[seq + 1]
     assert payload["seat"] == second and "auto" not in payload
     assert payload["bank"] == pytest.approx(bank_left, abs=SLACK)
+
+
+def test_a_player_who_connects_during_a_commit_gets_the_change_with_its_clock(
+    make_app: AppFactory,
+) -> None:
+    """A connection (or a hello) while a change is being committed waits for the commit. It
+    used to get the change before it was durable, with the previous turn's clock: here 20 s
+    left instead of the new turn's 30 (after a restart, a deadline already past)."""
+    clock = FakeClock()
+    app = make_app(clock=clock, sleep=clock.sleep)
+    with TestClient(app) as client:
+        invite, tokens = start_timed_table(client)
+        runtime = runtime_of(app, invite)
+        entered, release = threading.Event(), threading.Event()
+        write = runtime._write
+
+        async def held(event: Any) -> None:
+            entered.set()
+            await asyncio.get_running_loop().run_in_executor(None, release.wait, 10)
+            await write(event)
+
+        runtime._write = held  # type: ignore[method-assign]
+        with (
+            actor_socket(client, invite, tokens, runtime.state.seq) as (ws, state),
+            connect(client, invite, tokens[0]) as watching,
+        ):
+            hello(watching, tokens[0])
+            clock.offset += 10  # the actor takes 10 s of the 30 s turn
+            act(ws, state, passive_action(state))
+            assert entered.wait(5)
+            threading.Timer(0.3, release.set).start()
+            watching.send_json({"type": "hello", "token": tokens[0]})  # the state again
+            with connect(client, invite, tokens[0]) as late:
+                joined = hello(late, tokens[0])
+            told, answered = next_state(watching), next_state(watching)
+        for got in (joined, told, answered):
+            assert got["seq"] == state["seq"] + 1
+            assert got["state"]["deadline"] - clock() == pytest.approx(TURN, abs=SLACK)
 
 
 def test_an_overdue_turn_is_played_automatically_at_restart(
@@ -384,5 +430,5 @@ def test_a_turn_and_its_bank_run_out_on_the_servers_clock(make_app: AppFactory) 
             clock.offset += TURN + BANK
             moved = state_where(ws, lambda m: m["seq"] > seq)
         assert runtime.state.bank(seat) == 0
-        log = " ".join(entry["en"] for entry in moved["state"]["log"])
+        log = " ".join(entry["en"] for entry in moved["state"]["events"])
         assert "Bruno" in log or "Anna" in log

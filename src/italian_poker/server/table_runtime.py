@@ -401,26 +401,35 @@ class TableRuntime:
     # --- connections ----------------------------------------------------------------------
 
     async def connect(self, seat: int) -> Client:
-        """Register a connection of ``seat`` and send it the state."""
+        """Register a connection of ``seat`` and send it the state. Between changes only (the
+        table's lock): during a change's commit the table already holds the change, but not
+        its clock, and the change is not durable yet."""
         client = Client(seat)
-        before = self.connected_seats()
         if not self.clients and not self.owning:
             await self._follow()
-        self.clients.setdefault(seat, set()).add(client)
-        if not self._connected_changed(before):
-            client.send_text(self.state_text(seat))
+        async with self.lock:
+            before = self.connected_seats()
+            self.clients.setdefault(seat, set()).add(client)
+            if not self._connected_changed(before, locked=True):
+                client.send_text(self.state_text(seat))
         return client
+
+    async def send_state(self, client: Client) -> None:
+        """Send ``client`` the state again (a later hello), between changes."""
+        async with self.lock:
+            client.send_text(self.state_text(client.seat))
 
     async def disconnect(self, client: Client) -> None:
         """Forget a connection; a seat left with none starts its grace period."""
-        clients = self.clients.get(client.seat)
-        if clients is None:
-            return
-        before = self.connected_seats()
-        clients.discard(client)
-        if not clients:
-            del self.clients[client.seat]
-        self._connected_changed(before)
+        async with self.lock:
+            clients = self.clients.get(client.seat)
+            if clients is None:
+                return
+            before = self.connected_seats()
+            clients.discard(client)
+            if not clients:
+                del self.clients[client.seat]
+            self._connected_changed(before, locked=True)
         if not self.clients and not self.owning and self.peers is not None:
             await self.peers.bus.unlisten(self.peers.bus.log_channel(self.id))
 
@@ -435,10 +444,11 @@ class TableRuntime:
                 seats |= peers.heard.connected - (peers.told or frozenset())
         return seats
 
-    def _connected_changed(self, before: set[int]) -> bool:
+    def _connected_changed(self, before: set[int], locked: bool = False) -> bool:
         """After a connection came or went, here or elsewhere: a seat with a connection
         again leaves its grace period, one left with none starts it (the owner's clocks),
-        and everyone is told. True if who is connected changed."""
+        and everyone is told (``locked``: the caller holds the lock, else once no change is
+        under way, :meth:`_broadcast_between_changes`). True if who is connected changed."""
         after = self.connected_seats()
         if self.owning:
             now = self.settings.clock()
@@ -453,8 +463,24 @@ class TableRuntime:
             self.peers.tell_presence(frozenset(self.clients))
         if after == before:
             return False
-        self._broadcast_state()
+        if locked:
+            self._broadcast_state()
+        else:
+            self._broadcast_between_changes()
         return True
+
+    def _broadcast_between_changes(self) -> None:
+        """:meth:`_broadcast_state` now, or, while a change holds the lock (applied but not
+        committed yet, its clock not started), once the change is done."""
+        if not self.lock.locked():
+            self._broadcast_state()
+            return
+
+        async def after_the_change() -> None:
+            async with self.lock:
+                self._broadcast_state()
+
+        self._spawn(after_the_change())
 
     def _player(self, seat: int) -> int:
         slot = self.state.slots[seat]
@@ -807,7 +833,7 @@ class TableRuntime:
         if word.seq > self.state.seq:
             await self.sync()
         elif before is None or (before.connected, before.turn) != (word.connected, word.turn):
-            self._broadcast_state()  # who is connected, or the clock, changed
+            self._broadcast_between_changes()  # who is connected, or the clock, changed
 
     async def sync(self) -> None:
         """A replica: apply the events written since it last looked (from the database, as

@@ -200,7 +200,7 @@ async def _reader(
             if isinstance(sent, Ping):
                 client.send({"type": "pong"})
             elif isinstance(sent, Hello):
-                client.send_text(runtime.state_text(client.seat))
+                await runtime.send_state(client)
             elif isinstance(sent, SitOut | SitIn):
                 await runtime.sit(client.seat, isinstance(sent, SitOut))
             else:
