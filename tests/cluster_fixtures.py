@@ -42,7 +42,7 @@ import pytest
 import redis
 import redis.asyncio
 import websockets
-from server_fixtures import fresh_postgres_url
+from server_fixtures import fresh_postgres_url, page_log
 from sqlalchemy import Engine, text
 from websockets.asyncio.client import ClientConnection
 
@@ -473,6 +473,8 @@ class Player:
         self.states: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self.texts: list[str] = []
+        self.log: list[dict[str, Any]] = []
+        """The public log as the page keeps it (:func:`server_fixtures.page_log`)."""
         self.hands: dict[int, tuple[str, ...]] = {}
         """This seat's own cards (``state.hand.cards``) at each seq it was sent."""
         self.sent: list[tuple[float, dict[str, Any]]] = []
@@ -533,6 +535,7 @@ class Player:
                 message = json.loads(raw)
                 if message.get("type") == "state":
                     self.states.append(message)
+                    self.log = page_log(self.log, message)
                     hand = message["state"]["hand"]
                     self.hands[int(message["seq"])] = tuple(hand["cards"]) if hand else ()
                 elif message.get("type") == "error":

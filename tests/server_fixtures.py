@@ -154,6 +154,22 @@ def hello(ws: WebSocketTestSession, token: str) -> dict[str, Any]:
     return next_state(ws)
 
 
+LOG_SIZE = 50
+"""Lines of the log a state carries, and the page keeps (``ServerSettings.log_size``)."""
+
+
+def page_log(log: list[dict[str, Any]], message: dict[str, Any]) -> list[dict[str, Any]]:
+    """The log a page shows after ``message``, as ``table.js`` keeps it: a state's ``log``
+    (a connection's first state, or one that is no event's) replaces it, the ``events`` of
+    the others are added to it, the newest :data:`LOG_SIZE` lines kept."""
+    if message.get("type") != "state":
+        return log
+    state = message["state"]
+    if "log" in state:
+        return list(state["log"])
+    return (log + list(state["events"]))[-LOG_SIZE:]
+
+
 def receive_json(ws: WebSocketTestSession, timeout: float = RECEIVE_SECONDS) -> Any:
     """The server's next message, decoded; fails the test when none comes within
     ``timeout`` seconds, and raises ``WebSocketDisconnect`` when the server closed.

@@ -149,7 +149,7 @@ async def _connected(page: Any) -> None:
 
 async def _shows_last_line(page: Any, player: Player) -> None:
     """The page's log ends with the line the player's latest state ends with."""
-    last = player.latest["state"]["log"][-1]
+    last = player.log[-1]
     await page.wait_for_function(
         """(texts) => {
             const items = document.querySelectorAll("#log-lines li");

@@ -44,7 +44,7 @@ def test_turn_timer_acts_automatically(make_app: AppFactory) -> None:
             assert state["state"]["deadline"] <= time.time() + 1.5
             started = time.monotonic()
             auto = state_where(
-                ws, lambda m: any("(automatic)" in e["en"] for e in m["state"]["log"])
+                ws, lambda m: any("(automatic)" in e["en"] for e in m["state"]["events"])
             )
             assert time.monotonic() - started < 5
             assert auto["seq"] > state["seq"]
@@ -56,7 +56,9 @@ def test_dropped_player_is_sat_out_after_grace(make_app: AppFactory) -> None:
         invite = table["invite"]
         with connect(client, invite, "") as ws:
             hello(ws, table["player_token"])
-            state_where(ws, lambda m: any(e["en"] == "Bruno sits out" for e in m["state"]["log"]))
+            state_where(
+                ws, lambda m: any(e["en"] == "Bruno sits out" for e in m["state"]["events"])
+            )
         lobby = client.get(f"/api/tables/{invite}").json()
         assert lobby["seats"][1]["sitting_out"] is True
         # Back within the game: sit in again.

@@ -12,17 +12,29 @@ from typing import Any
 import anyio
 import pytest
 from fastapi.testclient import TestClient
-from server_fixtures import RECEIVE_SECONDS, bearer, connect, create_table, passive_action
+from server_fixtures import (
+    RECEIVE_SECONDS,
+    bearer,
+    connect,
+    create_table,
+    page_log,
+    passive_action,
+)
 from starlette.testclient import WebSocketTestSession
 
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "5311076efbbaecaae3c6b7e01d8e250f42558098c65d44f09625a2e29ef1d382"
+DIGEST = "cba410dde0cf7be6384bbd2f73d4dcbe7b687c9579aba6b95963b7177f587d46"
 COUNT = 31
 """Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
 of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
+WHOLE_LOG_DIGEST = "5311076efbbaecaae3c6b7e01d8e250f42558098c65d44f09625a2e29ef1d382"
+"""The digest of the same 31 messages when every ``state`` carried the whole recent log.
+Since issue 12 only a connection's first state (and one that is no event's) does: the
+others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them
+as the page does, giving this digest back."""
 
 
 def _texts(ws: WebSocketTestSession) -> str:
@@ -71,7 +83,35 @@ def _game(client: TestClient) -> list[str]:
     return [text.replace(invite, "INVITE") for text in texts]
 
 
+def _digest(texts: list[str]) -> str:
+    return hashlib.sha256("\n".join(texts).encode()).hexdigest()
+
+
+def _with_whole_log(texts: list[str]) -> list[str]:
+    """The messages as they were when every state carried the whole log: the log kept as the
+    page keeps it (:func:`page_log`) and written back before ``result``."""
+    log: list[dict[str, Any]] = []
+    whole = []
+    for text in texts:
+        message = json.loads(text)
+        log = page_log(log, message)
+        if message["type"] != "state" or "log" in message["state"]:
+            whole.append(text)
+            continue
+        at = text.rindex(',"result":')
+        encoded = json.dumps(log, separators=(",", ":"))
+        whole.append(f'{text[:at]},"log":{encoded}{text[at:]}')
+    return whole
+
+
 def test_a_seeded_game_sends_the_same_messages(client: TestClient) -> None:
     texts = _game(client)
-    digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()
-    assert (len(texts), digest) == (COUNT, DIGEST)
+    assert (len(texts), _digest(texts)) == (COUNT, DIGEST)
+
+
+def test_the_log_rebuilt_from_the_events_is_the_log_every_state_carried(
+    client: TestClient,
+) -> None:
+    texts = _game(client)
+    assert sum('"log":' in text for text in texts) == 1  # the hello's answer only
+    assert _digest(_with_whole_log(texts)) == WHOLE_LOG_DIGEST

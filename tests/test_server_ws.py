@@ -19,6 +19,7 @@ from server_fixtures import (
     join,
     next_message,
     next_state,
+    page_log,
     passive_action,
     receive_json,
     state_where,
@@ -205,7 +206,9 @@ def test_views_hold_only_own_cards_through_a_deal(client: TestClient) -> None:
         sa = state_where(wa, lambda m: m["seq"] >= sb["seq"] and m["state"]["to_act"] != 2)
         sb = catch_up(wb, sb, sa["seq"])
         sa, sb = _play_until(wa, wb, sa, sb, lambda m: m["state"]["result"] is not None, seen)
+    logs: dict[str, list[dict[str, Any]]] = {"a": [], "b": []}
     for who, message in seen:
+        logs[who] = page_log(logs[who], message)
         me, them = (0, 1) if who == "a" else (1, 0)
         text = json.dumps(message)
         own = message["state"]["hand"]
@@ -214,7 +217,7 @@ def test_views_hold_only_own_cards_through_a_deal(client: TestClient) -> None:
         other_cards = message["state"]["seats"][them]["cards"]
         # Another seat's cards appear only when shown at the showdown.
         if other_cards:
-            shows = [line for line in message["state"]["log"] if "show" in line["en"]]
+            shows = [line for line in logs[who] if "show" in line["en"]]
             assert shows, text
         bot_cards = message["state"]["seats"][2]["cards"]
         assert not bot_cards or message["state"]["phase"] in ("showdown", "between-deals")
@@ -244,7 +247,7 @@ def test_connections_of_one_seat_share_its_state_and_no_other(client: TestClient
     assert again == after and theirs["seq"] == after["seq"]
     mine, yours = after["state"], theirs["state"]
     assert mine["phase"] in LIVE and (mine["you"], yours["you"]) == (0, 1)
-    for key in ("table", "to_act", "phase", "pot", "dealer", "log", "result"):
+    for key in ("table", "to_act", "phase", "pot", "dealer", "events", "result"):
         assert yours[key] == mine[key], key
     assert mine["seats"][0]["cards"] and yours["seats"][1]["cards"]
     assert mine["seats"][1]["cards"] is None and yours["seats"][0]["cards"] is None
@@ -263,8 +266,13 @@ def test_restart_mid_deal_loses_nothing(make_app: AppFactory) -> None:
             actor = sa["state"]["to_act"]
             ws, state = (wa, sa) if actor == 0 else (wb, sb)
             act(ws, state, passive_action(state))
-            before_a = state_where(wa, lambda m: m["seq"] > sa["seq"] and m["state"]["to_act"] != 2)
-            before_b = catch_up(wb, sb, before_a["seq"])
+            moved = state_where(wa, lambda m: m["seq"] > sa["seq"] and m["state"]["to_act"] != 2)
+            catch_up(wb, sb, moved["seq"])
+            # A hello's answer carries the whole recent log, as the first state after the
+            # restart does.
+            before_a = hello(wa, table["player_token"])
+            before_b = hello(wb, other["player_token"])
+            assert before_a["seq"] == moved["seq"]
         assert before_a["state"]["phase"] in LIVE
     with (
         TestClient(make_app()) as client,
@@ -309,6 +317,10 @@ def test_each_change_is_one_state_message_that_says_what_happened(client: TestCl
             state = message["state"]
             if state["to_act"] == 0 and state["legal"]:
                 act(ws, message, passive_action(message))
-    log = message["state"]["log"]
+        # The whole log, in the hello's answer; the states before it may say more.
+        ws.send_json({"type": "hello", "token": table["player_token"]})
+        while "log" not in (message := next_state(ws))["state"]:
+            said.extend(message["state"]["events"])
+        log = message["state"]["log"]
     lines = [(e["en"], e["it"]) for e in said]
     assert lines and [(line["en"], line["it"]) for line in log[-len(lines) :]] == lines[-len(log) :]

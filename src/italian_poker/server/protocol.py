@@ -110,7 +110,8 @@ def encode(message: dict[str, Any]) -> str:
 
 class LogText:
     """A table's public log as JSON text for the ``state`` messages: each line is encoded
-    once, when it is first seen, and the text is joined again only when the log has changed.
+    once, when it is first seen, and the lines are joined again only when the whole log is
+    asked for after it changed.
 
     The log only grows at its end (dropping its oldest lines beyond its length), and a table
     rebuilt from its events has new line objects: the lines after the last one seen, found
@@ -119,33 +120,37 @@ class LogText:
     def __init__(self) -> None:
         self._last: LogLine | None = None
         self._lines: list[str] = []
-        self._text = "[]"
+        self._text: str | None = "[]"
 
     def text(self, log: Sequence[LogLine]) -> str:
         """``log`` as a JSON list of ``{"seq", "en", "it"}``."""
+        self._catch_up(log)
+        if self._text is None:
+            self._text = "[" + ",".join(self._lines) + "]"
+        return self._text
+
+    def after(self, log: Sequence[LogLine], seq: int) -> str:
+        """The lines of ``log`` said by events after ``seq`` as a JSON list, from the same
+        encoded lines."""
+        self._catch_up(log)
+        new = 0
+        while new < len(log) and log[len(log) - 1 - new].seq > seq:
+            new += 1
+        return "[" + ",".join(self._lines[len(self._lines) - new :]) + "]"
+
+    def _catch_up(self, log: Sequence[LogLine]) -> None:
+        """Encode the lines of ``log`` not seen yet."""
         size = len(log)
         last = log[-1] if size else None
         if last is self._last and size == len(self._lines):
-            return self._text
+            return
         new = 0
         while new < size and log[size - 1 - new] is not self._last:
             new += 1
         kept = self._lines[len(self._lines) - (size - new) :] if new < size else []
         self._lines = kept + [_log_entry(line) for line in list(log)[size - new :]]
         self._last = last
-        self._text = "[" + ",".join(self._lines) + "]"
-        return self._text
-
-    def after(self, log: Sequence[LogLine], seq: int | None) -> str:
-        """The lines of ``log`` said by events after ``seq`` as a JSON list (``[]`` for
-        ``None``), from the lines :meth:`text` encoded."""
-        if seq is None:
-            return "[]"
-        self.text(log)
-        new = 0
-        while new < len(log) and log[len(log) - 1 - new].seq > seq:
-            new += 1
-        return "[" + ",".join(self._lines[len(self._lines) - new :]) + "]"
+        self._text = None
 
 
 def _log_entry(entry: LogLine) -> str:
@@ -168,7 +173,7 @@ class PublicState:
     seat_texts: tuple[str, ...]
     """The same entries as JSON text."""
     after_legal: str
-    """The members ``log``, ``result`` and ``events`` as JSON text."""
+    """The members ``log`` (when sent), ``result`` and ``events`` as JSON text."""
     live: bool
     actor: int | None
 
@@ -183,10 +188,12 @@ def public_state(
     events_after: int | None = None,
 ) -> PublicState:
     """The public part of every seat's ``state``, from the table and the public view only
-    (never a seat's own view). ``"events"``, for the page's live region, holds the log's
-    lines of the events after ``events_after`` (the seq the last state sent showed): those
-    this state is the first to show; none (``None``) after a hello or a change that is no
-    event (who is connected, the clock)."""
+    (never a seat's own view). After events (``events_after``: the seq the last state sent
+    showed), ``"events"`` holds the log's lines of the events after it, those this state is
+    the first to show, and the log is not sent again: the page adds them to the lines it
+    has. Otherwise (``None``: a connection's first state, a hello, or a change that is no
+    event, such as who is connected or the clock) ``"log"`` holds the whole recent log, which
+    replaces what the page shows, and ``"events"`` is empty."""
     public = state.public_view()
     match = state.match
     live = match is not None and match.phase is MatchPhase.IN_DEAL
@@ -254,8 +261,9 @@ def public_state(
         seats=tuple(seats),
         seat_texts=tuple(_ENCODE(entry) for entry in seats),
         after_legal=(
-            f'"log":{log.text(state.log)},"result":{_ENCODE(result)},'
-            f'"events":{log.after(state.log, events_after)}'
+            f'"log":{log.text(state.log)},"result":{_ENCODE(result)},"events":[]'
+            if events_after is None
+            else f'"result":{_ENCODE(result)},"events":{log.after(state.log, events_after)}'
         ),
         live=live,
         actor=actor,

@@ -24,6 +24,7 @@ const app = {
   retries: 0,
   closedForGood: false,
   message: null, // the latest "state" message
+  log: [], // the public log's newest lines: a state's "log" replaces them, its "events" add to them
   selected: new Set(), // cards marked for the draw
   handKey: "",
   legalKey: "",
@@ -149,7 +150,7 @@ function render() {
   renderHand(st);
   renderActions(st);
   renderResult(st);
-  renderLog(st);
+  renderLog();
   renderHost(st);
   renderSitToggle(st);
   if (focused) {
@@ -362,10 +363,19 @@ function renderResult(st) {
   for (const line of lines) box.append(el("p", { text: pick(app.lang, line) }));
 }
 
-function renderLog(st) {
+const LOG_LINES = 50;
+
+// The log as the server sends it: whole in a connection's first state (and in one that is no
+// event's), then only the lines of each change's events.
+function keepLog(st) {
+  if (Array.isArray(st.log)) app.log = st.log.slice(-LOG_LINES);
+  else if (Array.isArray(st.events)) app.log = app.log.concat(st.events).slice(-LOG_LINES);
+}
+
+function renderLog() {
   const list = $("log-lines");
   list.replaceChildren();
-  for (const entry of (st.log || []).slice(-50)) {
+  for (const entry of app.log) {
     list.append(el("li", { text: pick(app.lang, entry) }));
   }
   list.scrollTop = list.scrollHeight;
@@ -692,6 +702,7 @@ function onMessage(message) {
   if (message.type === "state") {
     const before = state();
     app.message = message;
+    keepLog(message.state);
     if (!app.langChosen && message.state.table && ["en", "it"].includes(message.state.table.lang)) {
       app.lang = message.state.table.lang; // the host's language until this player chooses
     }
