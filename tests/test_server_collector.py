@@ -19,7 +19,8 @@ from server_fixtures import (
     state_where,
 )
 
-from italian_poker.server.collector import Collector
+from italian_poker.server import collector as collector_module
+from italian_poker.server.collector import Collector, PauseTimer
 
 
 class Ticks:
@@ -124,6 +125,22 @@ def test_every_collection_is_timed(collector: Collector) -> None:
     collector.stop()
     gc.collect()
     assert collector.stats().collections == after.collections  # no longer timed
+
+
+def test_slow_collections_kept_are_the_newest_few(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server runs for weeks: the slow collections it keeps are bounded, newest last."""
+    monkeypatch.setattr(collector_module, "SLOW_KEPT", 3)
+    timer = PauseTimer(slow=0.0)
+    timer.start()
+    try:
+        for _ in range(5):
+            gc.collect()
+    finally:
+        timer.stop()
+    assert timer.collections >= 5
+    assert len(timer.slow_pauses) == 3
+    ended = [at for _, _, at, _ in timer.slow_pauses]
+    assert ended == sorted(ended)
 
 
 def test_the_server_freezes_after_start_up_and_after_deals(make_app: AppFactory) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, func, select
 
+from italian_poker.server import writer as writer_module
 from italian_poker.server.database import make_engine
 from italian_poker.server.models import TableEventRow
 from italian_poker.server.store import EventWrite, Store
@@ -90,6 +91,26 @@ def test_events_that_queue_up_are_committed_together(engine: Engine) -> None:
     assert store.batches == [1, 20]
     assert (writer.commits, writer.events) == (2, 21)
     assert all(_events_of(engine, t) == [1] for t in tables)
+
+
+def test_slow_commits_are_timed_and_kept(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer times its transactions (for the benchmark): a held one is the longest and
+    is kept with its events; the fast ones are not kept."""
+    monkeypatch.setattr(writer_module, "SLOW_COMMIT", 0.04)
+    store, tables, writer = _held(engine, 3)
+
+    async def play() -> None:
+        first = asyncio.ensure_future(writer.write(_event(tables[0])))
+        await asyncio.get_running_loop().run_in_executor(None, store.entered.wait, 5)
+        rest = [asyncio.ensure_future(writer.write(_event(t))) for t in tables[1:]]
+        await asyncio.sleep(0.1)
+        store.release.set()
+        await asyncio.gather(first, *rest)
+
+    asyncio.run(play())
+    writer.stop()
+    assert writer.longest_commit >= 0.1
+    assert [(events, seconds >= 0.1) for seconds, _, events in writer.slow_commits] == [(1, True)]
 
 
 def test_a_failing_event_fails_its_own_table_only(engine: Engine) -> None:

@@ -25,10 +25,13 @@ from __future__ import annotations
 
 import gc
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+SLOW_KEPT = 10_000
+"""Slow collections kept at most (the newest: a server runs for weeks)."""
 DEFAULT_INTERVAL = 0.25
 """Seconds between two freezes at most (deals end far more often at a busy server)."""
 
@@ -60,10 +63,11 @@ class PauseTimer:
         self.longest = 0.0
         self.total = 0.0
         self.slow = slow
-        self.slow_pauses: list[tuple[float, int, float, float]] = []
+        self.slow_pauses: deque[tuple[float, int, float, float]] = deque(maxlen=SLOW_KEPT)
         """(seconds, generation, when it ended in :func:`time.time` seconds, CPU seconds of
-        the collecting thread) of each collection over :attr:`slow`, in order: wall-clock
-        seconds much above CPU seconds mean the process was waiting for a core."""
+        the collecting thread) of the collections over :attr:`slow`, in order, the newest
+        :data:`SLOW_KEPT` of them: wall-clock seconds much above CPU seconds mean the process
+        was waiting for a core."""
         self._began: float | None = None
         self._began_cpu = 0.0
 

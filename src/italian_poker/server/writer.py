@@ -7,6 +7,7 @@ every other one queued behind it (at most ``batch``, each of another table), and
 in one transaction (:meth:`Store.commit_events`): under load one commit serves many tables.
 When a batch fails, its events are committed one by one, so that only the table whose event
 cannot be written is told so. With several threads, a slow commit holds up only its own batch.
+The writer times its transactions (:attr:`EventWriter.slow_commits`), for the benchmark.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import asyncio
 import contextlib
 import queue
 import threading
+import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,6 +25,10 @@ from italian_poker.server.store import EventWrite, Store
 
 DEFAULT_BATCH = 64
 """Events committed together at most."""
+SLOW_COMMIT = 0.010
+"""Seconds over which a transaction is kept in :attr:`EventWriter.slow_commits`."""
+SLOW_KEPT = 10_000
+"""Slow transactions kept at most (the newest)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +57,13 @@ class EventWriter:
         """Transactions committed (a batch, or one event of a batch that failed)."""
         self.events = 0
         """Events committed."""
+        self.longest_commit = 0.0
+        """Seconds of the longest transaction (a table waits for its event's)."""
+        self.slow_commits: deque[tuple[float, float, int]] = deque(maxlen=SLOW_KEPT)
+        """(seconds, when it ended in :func:`time.time` seconds, events) of the transactions
+        over :data:`SLOW_COMMIT` seconds, in order, the newest :data:`SLOW_KEPT` of them. A
+        transaction's time includes the waits for the interpreter's lock, which the event
+        loop's thread holds most of the time when the server is busy."""
 
     def start(self) -> None:
         """Start the threads (the first :meth:`write` does, if nothing did before)."""
@@ -97,6 +111,7 @@ class EventWriter:
             self._commit(batch)
 
     def _commit(self, batch: Sequence[_Pending]) -> None:
+        began = time.perf_counter()
         try:
             events = [pending.event for pending in batch]
             fences = {p.event.table_id: p.fence for p in batch if p.fence is not None}
@@ -111,8 +126,12 @@ class EventWriter:
             for pending in batch:
                 self._commit([pending])
             return
+        took = time.perf_counter() - began
         self.commits += 1
         self.events += len(batch)
+        self.longest_commit = max(self.longest_commit, took)
+        if took > SLOW_COMMIT:
+            self.slow_commits.append((took, time.time(), len(batch)))
         for pending in batch:
             _tell(pending, None)
 
