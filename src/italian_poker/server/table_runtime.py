@@ -410,7 +410,7 @@ class TableRuntime:
         async with self.lock:
             before = self.connected_seats()
             self.clients.setdefault(seat, set()).add(client)
-            if not self._connected_changed(before, locked=True):
+            if not self._connected_changed(before):
                 client.send_text(self.state_text(seat))
         return client
 
@@ -429,7 +429,7 @@ class TableRuntime:
             clients.discard(client)
             if not clients:
                 del self.clients[client.seat]
-            self._connected_changed(before, locked=True)
+            self._connected_changed(before)
         if not self.clients and not self.owning and self.peers is not None:
             await self.peers.bus.unlisten(self.peers.bus.log_channel(self.id))
 
@@ -444,11 +444,11 @@ class TableRuntime:
                 seats |= peers.heard.connected - (peers.told or frozenset())
         return seats
 
-    def _connected_changed(self, before: set[int], locked: bool = False) -> bool:
+    def _connected_changed(self, before: set[int]) -> bool:
         """After a connection came or went, here or elsewhere: a seat with a connection
         again leaves its grace period, one left with none starts it (the owner's clocks),
-        and everyone is told (``locked``: the caller holds the lock, else once no change is
-        under way, :meth:`_broadcast_between_changes`). True if who is connected changed."""
+        and everyone is told, between changes (:meth:`_broadcast_between_changes`). True if
+        who is connected changed."""
         after = self.connected_seats()
         if self.owning:
             now = self.settings.clock()
@@ -463,15 +463,13 @@ class TableRuntime:
             self.peers.tell_presence(frozenset(self.clients))
         if after == before:
             return False
-        if locked:
-            self._broadcast_state()
-        else:
-            self._broadcast_between_changes()
+        self._broadcast_between_changes()
         return True
 
     def _broadcast_between_changes(self) -> None:
-        """:meth:`_broadcast_state` now, or, while a change holds the lock (applied but not
-        committed yet, its clock not started), once the change is done."""
+        """:meth:`_broadcast_state` now, or, while the lock is held (a change applied but not
+        committed yet, its clock not started; or a connection being registered), once it is
+        released."""
         if not self.lock.locked():
             self._broadcast_state()
             return
