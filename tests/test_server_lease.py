@@ -13,7 +13,7 @@ from sqlalchemy import Engine, select
 from italian_poker.server.cluster import REDIS_CONNECTIONS, redis_client
 from italian_poker.server.lease import Lease, LeaseError, TableLeases
 from italian_poker.server.models import TableEventRow
-from italian_poker.server.store import EventWrite, StaleOwner, Store
+from italian_poker.server.store import EventWrite, NewTable, StaleOwner, Store
 from italian_poker.server.table_state import Slot
 
 SHORT = 0.2
@@ -197,9 +197,7 @@ async def test_a_stale_owner_cannot_write_after_its_lease_was_taken(
     claims it in the database and writes; process 1, resumed, is refused (SQLite and
     PostgreSQL)."""
     store = Store(engine)
-    table = store.create_table(
-        invite_hash="i" * 64, name="t", rules={}, options={}, host_token_hash="h" * 64
-    )
+    table = store.create_table("i" * 64, NewTable("t", {}, {}, "h" * 64))
     first = await leases.acquire(table, "process-1", ttl=SHORT, at_least=store.fence(table))
     assert first is not None
     store.commit_events([_event(table, 1)], fence=first.token)

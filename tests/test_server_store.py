@@ -11,7 +11,7 @@ from sqlalchemy import Engine, event, select
 from sqlalchemy.exc import IntegrityError
 
 from italian_poker.server.models import LedgerRow, SeatRow, TableEventRow, TableRow
-from italian_poker.server.store import Store
+from italian_poker.server.store import NewTable, Store
 from italian_poker.server.table_state import LedgerEntry, Slot
 
 ACTION = {"seat": 0, "kind": "check", "amount": None, "cards": [], "split": False}
@@ -23,13 +23,7 @@ def store(engine: Engine) -> Store:
 
 
 def new_table(store: Store, name: str = "t") -> int:
-    return store.create_table(
-        invite_hash=name.rjust(64, "0"),
-        name=name,
-        rules={},
-        options={},
-        host_token_hash="h" * 64,
-    )
+    return store.create_table(name.rjust(64, "0"), NewTable(name, {}, {}, "h" * 64))
 
 
 def commit(

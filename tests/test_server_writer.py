@@ -14,7 +14,7 @@ from sqlalchemy import Engine, func, select
 from italian_poker.server import writer as writer_module
 from italian_poker.server.database import make_engine
 from italian_poker.server.models import TableEventRow
-from italian_poker.server.store import EventWrite, Store
+from italian_poker.server.store import EventWrite, NewTable, Store
 from italian_poker.server.table_state import Slot
 from italian_poker.server.writer import EventWriter
 
@@ -23,13 +23,7 @@ ACTION = {"seat": 0, "kind": "check", "amount": None, "cards": [], "split": Fals
 
 def _tables(store: Store, count: int) -> list[int]:
     return [
-        store.create_table(
-            invite_hash=str(n).rjust(64, "0"),
-            name=f"t{n}",
-            rules={},
-            options={},
-            host_token_hash="h" * 64,
-        )
+        store.create_table(str(n).rjust(64, "0"), NewTable(f"t{n}", {}, {}, "h" * 64))
         for n in range(count)
     ]
 

@@ -8,14 +8,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from typing import Any
 
 from italian_poker.server.cluster import Cluster
 from italian_poker.server.collector import Collector
 from italian_poker.server.database import make_engine, upgrade
 from italian_poker.server.errors import ApiError
 from italian_poker.server.settings import ServerSettings
-from italian_poker.server.store import Store, StoredTable, token_hash
+from italian_poker.server.store import NewTable, Store, StoredTable, token_hash
 from italian_poker.server.table_runtime import BotFactory, TableRuntime
 from italian_poker.server.writer import EventWriter
 
@@ -71,27 +70,12 @@ class Server:
             self.collector.stop()
         self.engine.dispose()
 
-    async def create(
-        self,
-        invite: str,
-        *,
-        name: str,
-        rules: dict[str, Any],
-        options: dict[str, Any],
-        host_token_hash: str,
-    ) -> TableRuntime:
-        """A new table in the lobby, written (off the event loop) and live; call its
-        :meth:`~TableRuntime.start` once it has its host."""
+    async def create(self, invite: str, table: NewTable) -> TableRuntime:
+        """``table``, new in the lobby, written (off the event loop) and live, found by
+        ``invite``; call its :meth:`~TableRuntime.start` once it has its host."""
 
         def write() -> StoredTable:
-            table_id = self.store.create_table(
-                invite_hash=token_hash(invite),
-                name=name,
-                rules=rules,
-                options=options,
-                host_token_hash=host_token_hash,
-            )
-            return self.store.load(table_id)
+            return self.store.load(self.store.create_table(token_hash(invite), table))
 
         stored = await asyncio.get_running_loop().run_in_executor(None, write)
         runtime = self._live(stored, invite)
@@ -110,8 +94,8 @@ class Server:
             self.store,
             self.settings,
             self.bot_factory,
+            self.writer,
             collector=self.collector,
-            writer=self.writer,
             peers=None if self.cluster is None else self.cluster.peers(stored.id),
         )
         self.tables[stored.invite_hash] = runtime

@@ -115,6 +115,17 @@ class EventWrite:
 
 
 @dataclass(frozen=True, slots=True)
+class NewTable:
+    """A table as its host creates it: its name, rules and options, and the host's token
+    hash."""
+
+    name: str
+    rules: dict[str, Any]
+    options: dict[str, Any]
+    host_token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
 class StoredTable:
     """A table as stored, with its events in order and its seat tokens."""
 
@@ -143,23 +154,15 @@ class Store:
         self._written: dict[int, _Written] = {}
         """Per table, the seats and status as last committed (or read)."""
 
-    def create_table(
-        self,
-        *,
-        invite_hash: str,
-        name: str,
-        rules: dict[str, Any],
-        options: dict[str, Any],
-        host_token_hash: str,
-    ) -> int:
-        """Insert a new table in the lobby; returns its id."""
+    def create_table(self, invite_hash: str, table: NewTable) -> int:
+        """Insert ``table`` in the lobby, found by ``invite_hash``; returns its id."""
         with self.sessions.begin() as session:
             row = TableRow(
                 invite_hash=invite_hash,
-                name=name,
-                rules=rules,
-                options=options,
-                host_token_hash=host_token_hash,
+                name=table.name,
+                rules=table.rules,
+                options=table.options,
+                host_token_hash=table.host_token_hash,
                 status="lobby",
                 created=utcnow(),
             )

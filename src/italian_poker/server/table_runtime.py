@@ -129,15 +129,15 @@ class TableRuntime:
         store: Store,
         settings: ServerSettings,
         bot_factory: BotFactory,
+        writer: EventWriter,
         collector: Collector | None = None,
-        writer: EventWriter | None = None,
         peers: TablePeers | None = None,
     ) -> None:
         self.id = stored.id
         self.collector = collector
         """The process's managed garbage collector, told of every event committed."""
         self.writer = writer
-        """The server's event writer (None: each event is committed on its own)."""
+        """The server's event writer, which commits every event off the event loop."""
         self.peers = peers
         """The link to the other processes (None: this process is the only one)."""
         self.invite_hash = stored.invite_hash
@@ -274,13 +274,10 @@ class TableRuntime:
         self.state = self._replay(stored)
 
     async def _write(self, event: EventWrite) -> None:
-        """Commit ``event`` through the server's :attr:`writer` (or, without one, on the event
-        loop's default threads)."""
+        """Commit ``event`` through the server's :attr:`writer`, with this owner's fencing
+        token when there are several processes."""
         fence = None if self.peers is None or self.peers.lease is None else self.peers.lease.token
-        if self.writer is not None:
-            await self.writer.write(event, fence)
-            return
-        await self._database(functools.partial(self.store.commit_events, [event], fence))
+        await self.writer.write(event, fence)
 
     async def _database(self, call: Callable[[], T]) -> T:
         """``call()`` (a :class:`Store` method) off the event loop."""

@@ -14,7 +14,7 @@ from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.nicknames import BadName, check_nickname, check_text
 from italian_poker.server.schemas import CreateTable, LobbyTable, SeatTaken, TableCreated, TakeSeat
-from italian_poker.server.store import token_hash
+from italian_poker.server.store import NewTable, token_hash
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
 
@@ -75,11 +75,7 @@ async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
     host_token = secrets.token_urlsafe(32)
     player_token = secrets.token_urlsafe(32)
     runtime = await server.create(
-        invite,
-        name=name,
-        rules=rules.to_dict(),
-        options=options,
-        host_token_hash=token_hash(host_token),
+        invite, NewTable(name, rules.to_dict(), options, token_hash(host_token))
     )
     seat = await runtime.take_seat(nickname, token_hash(player_token), None, 0)
     runtime.start()
