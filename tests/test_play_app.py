@@ -90,7 +90,7 @@ async def test_full_deal_through_the_keys(tmp_path: Path) -> None:
         view = session.human_view()
         assert view is not None and view.phase is Phase.SECOND_ROUND
         assert "Player changes 2: 8♣ 9♠" in log_text(app)
-        assert "Anna: servito (stands pat)" in log_text(app)
+        assert "Anna stands pat" in log_text(app)
         assert "stood pat" in text_of(app, "#seat-1")
         await pilot.press("u", "5", "enter")
         await pilot.press("s")
@@ -368,7 +368,7 @@ async def test_four_card_draw_then_the_whole_deal_through_the_keys() -> None:
         log = " ".join(log_text(app).split())  # the log wraps its lines
         assert "Player changes 4: J♦ 8♣ 9♠ A♣" in log
         assert "Player gets the fourth card after everyone else has drawn (4.2)" in log
-        assert log.index("(4.2)") < log.index("Anna: servito")
+        assert log.index("(4.2)") < log.index("Anna stands pat")
         view = session.human_view()
         assert view is not None and view.phase is Phase.SECOND_ROUND and len(view.hand) == 5
         rank = hand_rank(view)

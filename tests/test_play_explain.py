@@ -212,6 +212,6 @@ def test_last_action_words() -> None:
     drew = PublicAction(1, ActionKind.DRAW, None, 2, (), Phase.DRAW)
     assert public_action_text(drew, Language.IT) == "ne ha cambiate 2"
     pat = PublicAction(1, ActionKind.DRAW, None, 0, (), Phase.DRAW)
-    assert public_action_text(pat, Language.EN) == "stood pat (servito)"
+    assert public_action_text(pat, Language.EN) == "stood pat"
     called = PublicAction(1, ActionKind.CALL, 4, None, (), Phase.FIRST_ROUND)
     assert public_action_text(called, Language.IT) == "Vedo 4"

@@ -242,3 +242,25 @@ def test_the_glossary_has_every_term_of_the_table_vocabulary() -> None:
             f"term {key}: the glossary gives {italian!r} as {[r.english for r in matching]}, "
             f"the vocabulary as {english!r}"
         )
+
+
+def test_english_messages_say_no_italian_term() -> None:
+    """Issue 13: the English log said "Alice: servito (stands pat)". An English message or
+    page label uses the English word of each term and action (the Italian ones that are the
+    game's own names in English too, such as *parol*, are the same in both columns)."""
+    from italian_poker.table.vocabulary import MESSAGES, PAGE_MESSAGES
+
+    italian = {
+        it.lower()
+        for table in (TERMS, ACTION_NAMES, PHASE_NAMES)
+        for english, it in table.values()
+        if english.lower() != it.lower()
+    }
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(italian))) + r")\b", re.I)
+    found = {
+        key: english
+        for messages in (MESSAGES, PAGE_MESSAGES)
+        for key, (english, _) in messages.items()
+        if pattern.search(english)
+    }
+    assert not found

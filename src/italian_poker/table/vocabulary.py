@@ -169,7 +169,7 @@ MESSAGES: dict[str, Pair] = {
     "busted": ("left the table", "ha lasciato il tavolo"),
     "opener": ("opener", "ha aperto"),
     "changed": ("changed {count:card|cards}", "{count:ne ha cambiata #|ne ha cambiate #}"),
-    "stood_pat": ("stood pat (servito)", "servito"),
+    "stood_pat": ("stood pat", "servito"),
     "your_hand": ("Your hand", "Le tue carte"),
     "no_cards_yet": (
         "No cards yet: the blind is bet before the deal (Art. 2)",
@@ -207,7 +207,7 @@ MESSAGES: dict[str, Pair] = {
     ),
     "prompt_draw": (
         "Draw: press 1-5 to mark the cards to change (up to 4), Enter to confirm; "
-        "none marked = servito.",
+        "none marked = stand pat.",
         "Cambio: premi 1-5 per segnare le carte da cambiare (fino a 4), Invio per confermare; "
         "nessuna = servito.",
     ),
@@ -269,7 +269,7 @@ MESSAGES: dict[str, Pair] = {
     "log_action": ("{name}: {action}", "{name}: {action}"),
     "log_draw": ("{name} changes {count}", "{name} cambia {count}"),
     "log_draw_cards": ("{name} changes {count}: {cards}", "{name} cambia {count}: {cards}"),
-    "log_draw_pat": ("{name}: servito (stands pat)", "{name}: servito"),
+    "log_draw_pat": ("{name} stands pat", "{name}: servito"),
     "log_fourth_later": (
         "{name} gets the fourth card after everyone else has drawn (4.2)",
         "{name} riceve la quarta carta dopo il cambio di tutti gli altri (4.2)",
@@ -356,7 +356,7 @@ MESSAGES: dict[str, Pair] = {
         "prossima mano.",
     ),
     "report_passed_returned": (
-        "Everyone passed (3.5, piatto di parole): the antes go back to the players.",
+        "Everyone passed (3.5): the antes go back to the players.",
         "Tutti hanno passato (3.5, piatto di parole): gli inviti tornano ai giocatori.",
     ),
     "report_parol": (
