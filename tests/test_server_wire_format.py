@@ -25,16 +25,18 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "7e361a889f7268f8a5b38c2ed661645f523955aa35de69dab59bd02ecb948767"
+DIGEST = "314a2508e4dfe1641ec83bab27693a34a1327d13487a38b3b9ce49f2cdfdbed3"
 COUNT = 31
 """Issue 13: the English log says "Bot 1 stands pat", no longer "Bot 1: servito (stands
 pat)"; with those two lines written back as before, the messages gave the earlier digests
-(cba410dd..., 5311076e...) exactly.
+(cba410dd..., 5311076e...) exactly. Each pot of a state's ``result.awards`` also carries its
+sentence of the report (``line``, issue 13); with it taken out, the messages gave the
+digests before it (7e361a88..., 98ec7d89...) exactly.
 
 Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
 of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
-WHOLE_LOG_DIGEST = "98ec7d89d3b72b24f43c01057d4ceaede01434cfc74402e6ae783b4d0f02caad"
+WHOLE_LOG_DIGEST = "f19936116e8ffafa811aa4cc250930b42247c24c7b5ad6034ce22335bcfb51d8"
 """The digest of the same 31 messages when every ``state`` carried the whole recent log.
 Since issue 12 only a connection's first state (and one that is no event's) does: the
 others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them

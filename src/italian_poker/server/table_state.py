@@ -44,7 +44,7 @@ from italian_poker.table.driver import (
 )
 from italian_poker.table.events import Event, FinishedDeal
 from italian_poker.table.narration import Line as Line
-from italian_poker.table.narration import action_line, event_line, line, report_lines
+from italian_poker.table.narration import action_line, award_lines, event_line, line, report_lines
 from italian_poker.table.narration import both as both
 
 TurnKey = tuple[int | None, int, int]
@@ -666,14 +666,16 @@ class TableState:
         finished = FinishedDeal(completed.number, view, False, self.requirement())
         lines = report_lines(finished)
         result = completed.result
+        explained = award_lines(finished)
         awards = tuple(
             {
                 "amount": award.amount,
                 "winners": [self.deal_slots[w] for w in award.winners],
                 "shares": list(award.shares),
                 "reason": award.reason,
+                "line": explained[i].as_json() if i < len(explained) else None,
             }
-            for award in result.awards
+            for i, award in enumerate(result.awards)
         )
         self.outcome = DealOutcome(completed.number, tuple(lines), awards)
         effects.lines.extend(lines[1:])

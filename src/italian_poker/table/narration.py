@@ -401,6 +401,19 @@ def action_line(kind: ActionKind, amount: int | None = None) -> Line:
     return both(lambda lang: action_label(kind, lang) + suffix)
 
 
+def award_lines(deal: FinishedDeal) -> list[Line]:
+    """Each pot's :func:`award_line` in both languages, in the result's order (none after a
+    passed deal or a parol)."""
+    result = deal.view.result
+    assert result is not None
+    if result.outcome is not Outcome.WON:
+        return []
+    return [
+        Line(award_line(award, i, deal, Language.EN), award_line(award, i, deal, Language.IT))
+        for i, award in enumerate(result.awards)
+    ]
+
+
 def report_lines(deal: FinishedDeal) -> list[Line]:
     """The after-deal narration (:func:`deal_report`) in both languages, line by line."""
     return [

@@ -569,6 +569,17 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "seconds_left": ("{s} s left", "{s} s rimasti"),
     "time_bank_left": ("time bank {s} s", "riserva {s} s"),
     "timer_off": ("no turn timer", "senza tempo per turno"),
+    "winner": ("winner", "vincitore"),
+    "sound": ("Sound on your turn", "Suono quando tocca a te"),
+    "outage_title": ("Connection lost", "Connessione persa"),
+    "outage_text": (
+        "Actions are paused until the table is back; the page reconnects by itself.",
+        "Le azioni sono sospese finché il tavolo non torna; la pagina si ricollega da sola.",
+    ),
+    "draw_help_touch": (
+        "Tap the cards to change (up to {max}), then confirm. None marked = stand pat.",
+        "Tocca le carte da cambiare (fino a {max}), poi conferma. Nessuna = servito.",
+    ),
     "no_hand": ("No cards", "Nessuna carta"),
     "hidden_card": ("Hidden card", "Carta coperta"),
     "hidden_cards": ("{n:hidden card|hidden cards}", "{n:carta coperta|carte coperte}"),

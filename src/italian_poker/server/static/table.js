@@ -12,6 +12,9 @@ import { breaksOpening, maxDraw } from "/static/draw_rules.js";
 const AMOUNT_KINDS = new Set(["open", "bet", "raise"]);
 const LIVE_PHASES = new Set(["blinds", "opening", "first-round", "draw", "second-round", "showdown"]);
 const PING_MS = 20000;
+const TOUCH = window.matchMedia("(hover: none) and (pointer: coarse)").matches; // no keyboard hints
+const STILL = window.matchMedia("(prefers-reduced-motion: reduce)"); // no flying chips
+const CHIP_MS = 900;
 
 const invite = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -33,7 +36,13 @@ const app = {
   pending: [],
   stackDrafts: new Map(), // chips the host is typing, by seat
   pendingTimer: null,
+  offline: false, // the connection was lost after a state came: actions wait for the next one
+  flownHand: null, // the deal whose chips were last sent flying to its winners
+  audio: null, // the AudioContext of the turn sound, made when the player switches it on
+  blink: null, // the title's blink timer while the tab is hidden on this player's turn
 };
+
+const meBox = $("me"); // your cards, moved to your own seat on the felt at every render
 
 // ---------------------------------------------------------------- helpers
 
@@ -104,7 +113,7 @@ function fourColour() {
 // ---------------------------------------------------------------- cards
 
 /** A card face: rank and suit symbol, coloured by suit, with its spoken name. */
-function cardFace(code, { button = false, pressed = false, onclick = null } = {}) {
+function cardFace(code, { button = false, pressed = false, disabled = false, onclick = null } = {}) {
   const card = parseCode(code);
   if (!card) return cardBack();
   const name = cardName(app.lang, code);
@@ -120,7 +129,7 @@ function cardFace(code, { button = false, pressed = false, onclick = null } = {}
   if (button) {
     return el("button", {
       ...attrs, type: "button", "aria-pressed": pressed ? "true" : "false",
-      "data-fkey": `card-${code}`, onclick,
+      "data-fkey": `card-${code}`, disabled, onclick,
     }, ...children);
   }
   return el("span", { ...attrs, role: "img" }, ...children);
@@ -137,13 +146,17 @@ function render() {
   $("lang-switch").textContent = tr("lang_switch");
   $("lang-switch").setAttribute("aria-label", tr("lang_switch_label"));
   document.body.classList.toggle("four-colour", fourColour());
+  document.body.classList.toggle("touch", TOUCH);
   $("four-colour").checked = fourColour();
+  $("sound").checked = soundOn();
+  $("outage").hidden = !app.offline;
+  document.body.classList.toggle("offline", app.offline);
   if ($("conn").dataset.state) $("conn").textContent = tr($("conn").dataset.state);
   const st = state();
   if (!st) return;
   const focused = document.activeElement && document.activeElement.dataset
     ? document.activeElement.dataset.fkey : null;
-  document.title = `${st.table.name} · ${tr("title")}`;
+  if (!app.blink) document.title = pageTitle(st);
   $("table-name").textContent = st.table.name;
   renderCenter(st);
   renderSeats(st);
@@ -166,8 +179,31 @@ function phaseText(st) {
   return text === key ? st.phase : text;
 }
 
+function pageTitle(st) {
+  return `${st.table.name} · ${tr("title")}`;
+}
+
+/** What each seat won in the deal just ended, by seat: {seat: chips}. */
+function winnings(st) {
+  const won = new Map();
+  const awards = st.result && Array.isArray(st.result.awards) ? st.result.awards : [];
+  for (const award of awards) {
+    award.winners.forEach((seat, i) => won.set(seat, (won.get(seat) || 0) + (award.shares[i] ?? 0)));
+  }
+  return won;
+}
+
 function renderCenter(st) {
-  $("pot").textContent = tr("pot", { pot: st.pot });
+  const won = winnings(st);
+  if (won.size) {
+    // After a deal, until the next: the pot, who won it and why, on the felt.
+    $("pot").textContent = tr("pot", { pot: st.result.awards.reduce((sum, a) => sum + a.amount, 0) });
+    $("awards").replaceChildren(...st.result.awards.map(
+      (award) => el("p", { text: pick(app.lang, award.line) })));
+  } else {
+    $("pot").textContent = tr("pot", { pot: st.pot });
+    $("awards").replaceChildren();
+  }
   $("phase").textContent = phaseText(st);
   const requirement = pick(app.lang, st.requirement);
   $("requirement").textContent = requirement ? `${tr("to_open")}: ${requirement}` : "";
@@ -179,27 +215,58 @@ function renderTurn(st) {
   if (st.to_act === null || st.to_act === undefined) {
     node.textContent = "";
     node.classList.remove("mine");
+    renderTimerBar($("timer-bar"), null);
+    renderTimerBar($("my-timer"), null);
     return;
   }
   const seat = st.seats.find((s) => s.seat === st.to_act);
   const mine = st.to_act === st.you;
   let text = mine ? tr("your_turn") : tr("waiting_for", { name: seat ? seat.name : "?" });
-  if (st.deadline) {
-    const left = Math.max(0, Math.ceil(st.deadline - Date.now() / 1000));
-    text += ` · ${tr("seconds_left", { s: left })}`;
-    if (mine && st.time_bank !== null && st.time_bank !== undefined) {
-      text += ` · ${tr("time_bank_left", { s: Math.floor(st.time_bank) })}`;
+  const clock = turnClock(st);
+  if (clock) {
+    text += ` · ${tr("seconds_left", { s: Math.ceil(clock.turnLeft) })}`;
+    if (mine && clock.bank !== null) {
+      text += ` · ${tr("time_bank_left", { s: Math.ceil(clock.bankLeft) })}`;
     }
   } else if (st.table.turn_seconds === null) {
     text += ` · ${tr("timer_off")}`;
   }
   node.textContent = text;
   node.classList.toggle("mine", mine);
+  renderTimerBar($("timer-bar"), clock);
+  renderTimerBar($("my-timer"), mine ? clock : null);
+}
+
+/** The turn's clock as the page can tell it: seconds left of the turn, then of the time bank
+ * (spent once the turn's own seconds are gone); null without a timer, or while offline (the
+ * server, not this page, keeps the time: the last reading would only drift on). */
+function turnClock(st) {
+  if (!st.deadline || app.offline || st.to_act === null || st.to_act === undefined) return null;
+  const over = Date.now() / 1000 - st.deadline;
+  const bank = typeof st.time_bank === "number" ? st.time_bank : null;
+  return {
+    turnLeft: Math.max(0, -over),
+    turnSeconds: Number(st.table.turn_seconds) || 1,
+    bank,
+    bankLeft: bank === null ? 0 : Math.max(0, bank - Math.max(0, over)),
+  };
+}
+
+function renderTimerBar(bar, clock) {
+  bar.hidden = !clock;
+  if (!clock) return;
+  const onBank = clock.turnLeft <= 0 && clock.bank;
+  const share = onBank ? clock.bankLeft / clock.bank : clock.turnLeft / clock.turnSeconds;
+  bar.classList.toggle("bank", Boolean(onBank));
+  bar.classList.toggle("low", share < 0.25);
+  bar.firstElementChild.style.width = `${Math.max(0, Math.min(1, share)) * 100}%`;
 }
 
 function renderSeats(st) {
   const list = $("seats");
+  $("me-home").append(meBox); // out of the seat about to be rebuilt
   list.replaceChildren();
+  const won = winnings(st);
   const n = st.seats.length;
   const me = st.you ?? 0;
   const live = LIVE_PHASES.has(st.phase);
@@ -212,6 +279,7 @@ function renderSeats(st) {
     const classes = ["seat", `status-${seat.status}`];
     if (seat.seat === st.to_act) classes.push("to-act");
     if (seat.seat === st.you) classes.push("you");
+    if (won.has(seat.seat)) classes.push("winner");
     const item = el("li", {
       class: classes.join(" "),
       style: `--x:${x.toFixed(1)}%;--y:${y.toFixed(1)}%`,
@@ -227,6 +295,7 @@ function renderSeats(st) {
     if (seat.seat === st.you) tags.push(tr("you"));
     if (seat.bot) tags.push(`${tr("bot")} ${tr(`level_${seat.bot}`)}`);
     if (!seat.connected && !seat.bot) tags.push(tr("disconnected"));
+    if (won.has(seat.seat)) tags.push(tr("winner"));
     const name = el("div", { class: "name" }, el("strong", { text: seat.name }));
     if (tags.length) name.append(el("span", { class: "tags", text: ` (${tags.join(", ")})` }));
     if (seat.seat === st.dealer) {
@@ -247,15 +316,17 @@ function renderSeats(st) {
     item.append(el("div", { class: "status", text: status.join(" · ") }));
     const last = pick(app.lang, seat.last_action);
     if (last) item.append(el("div", { class: "last-action", text: last }));
-    if (seat.seat !== st.you) {
+    if (seat.seat === st.you) {
+      item.append(meBox);
+    } else {
       const cards = el("div", { class: "seat-cards" });
       if (Array.isArray(seat.cards) && seat.cards.length) {
         cards.setAttribute("role", "group");
         cards.setAttribute("aria-label", tr("cards_of", { name: seat.name }));
         for (const code of seat.cards) cards.append(cardFace(code));
-        const label = pick(app.lang, seat.cards_label);
-        if (label) item.append(cards, el("div", { class: "cards-label", text: label }));
-        else item.append(cards);
+        const label = pick(app.lang, seat.cards_label); // the faces have their names already
+        if (label) cards.setAttribute("title", label);
+        item.append(cards);
       } else if (dealt && seat.status === "active") {
         cards.setAttribute("role", "img");
         cards.setAttribute("aria-label", tr("hidden_cards", { n: 5 }));
@@ -286,7 +357,9 @@ function renderHand(st) {
   if (!hand.length) box.append(el("span", { class: "muted", text: tr("no_hand") }));
   for (const code of hand) {
     box.append(draw
-      ? cardFace(code, { button: true, pressed: app.selected.has(code), onclick: () => toggleCard(code) })
+      ? cardFace(code, {
+        button: true, pressed: app.selected.has(code), disabled: app.offline, onclick: () => toggleCard(code),
+      })
       : cardFace(code));
   }
   const category = st.hand ? pick(app.lang, st.hand.category) : "";
@@ -294,12 +367,13 @@ function renderHand(st) {
   $("draw-controls").hidden = !draw;
   if (draw) {
     const max = maxDraw(draw);
-    $("draw-help").textContent = tr("draw_help", { max });
+    $("draw-help").textContent = tr(TOUCH ? "draw_help_touch" : "draw_help", { max });
     const n = app.selected.size;
     const confirm = $("draw-confirm");
-    confirm.textContent = n ? `${tr("draw_confirm", { n })} (${tr("key_enter")})`
-      : `${tr("stand_pat")} (S / ${tr("key_enter")})`;
-    confirm.disabled = app.waiting;
+    const label = n ? tr("draw_confirm", { n }) : tr("stand_pat");
+    const keys = n ? tr("key_enter") : `S / ${tr("key_enter")}`;
+    confirm.textContent = TOUCH ? label : `${label} (${keys})`;
+    confirm.disabled = blocked();
     confirm.dataset.fkey = "draw-confirm";
     $("split-note").hidden = !breaksOpening(draw, [...app.selected]);
   } else {
@@ -313,7 +387,7 @@ function renderActions(st) {
   const entries = st.to_act === st.you ? legal(st).filter((a) => a.kind !== "draw") : [];
   const signature = JSON.stringify([app.message.hand, app.message.seq, entries]);
   const amountEntries = entries.filter((a) => AMOUNT_KINDS.has(a.kind) && a.min !== a.max);
-  $("actions").classList.toggle("has-actions", entries.length > 0);
+  $("actions").classList.toggle("has-actions", entries.length > 0 || Boolean(drawEntry(st)));
   if (!entries.length && !drawEntry(st)) {
     box.append(el("p", { class: "muted", text: tr("no_actions") }));
   }
@@ -330,7 +404,7 @@ function renderActions(st) {
       "data-fkey": `action-${entry.kind}`,
       "aria-keyshortcuts": key ? key.toUpperCase() : null,
       "aria-label": key ? `${text} (${tr("key_hint", { key: key.toUpperCase() })})` : text,
-      disabled: app.waiting,
+      disabled: blocked(),
       onclick: () => act(entry),
     }, el("span", { text }), key ? el("kbd", { "aria-hidden": "true", text: key.toUpperCase() }) : null);
     box.append(button);
@@ -452,8 +526,13 @@ function sendAction(action) {
   }
 }
 
+/** Whether actions wait: one was sent and not answered, or the connection is lost. */
+function blocked() {
+  return app.waiting || app.offline;
+}
+
 function act(entry) {
-  if (app.waiting) return;
+  if (blocked()) return;
   if (AMOUNT_KINDS.has(entry.kind)) {
     let amount = entry.min;
     if (entry.min !== entry.max) {
@@ -474,7 +553,7 @@ function act(entry) {
 function toggleCard(code) {
   const st = state();
   const draw = st && drawEntry(st);
-  if (!draw) return;
+  if (!draw || app.offline) return;
   if (app.selected.has(code)) {
     app.selected.delete(code);
   } else if (app.selected.size >= maxDraw(draw)) {
@@ -489,7 +568,7 @@ function toggleCard(code) {
 
 function confirmDraw(standPat = false) {
   const st = state();
-  if (!st || !drawEntry(st) || app.waiting) return;
+  if (!st || !drawEntry(st) || blocked()) return;
   const hand = st.hand ? st.hand.cards : [];
   const cards = standPat ? [] : hand.filter((c) => app.selected.has(c));
   sendAction({ kind: "draw", cards, split: breaksOpening(drawEntry(st), cards) });
@@ -640,6 +719,67 @@ function onKey(event) {
   }
 }
 
+// ---------------------------------------------------------------- your turn, the chips
+
+function soundOn() {
+  return localStorage.getItem("italian-poker.sound") === "1"; // muted unless switched on
+}
+
+/** Your turn came: a short tone if the sound is on, and a blinking title if the tab is
+ * hidden (until the tab is seen or the turn passes). */
+function notifyTurn() {
+  if (soundOn() && app.audio) {
+    const tone = app.audio.createOscillator();
+    const gain = app.audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, app.audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, app.audio.currentTime + 0.35);
+    tone.connect(gain).connect(app.audio.destination);
+    tone.start();
+    tone.stop(app.audio.currentTime + 0.35);
+  }
+  if (document.hidden && !app.blink) {
+    let on = false;
+    app.blink = setInterval(() => {
+      on = !on;
+      const st = state();
+      document.title = on ? `${tr("your_turn")}!` : (st ? pageTitle(st) : tr("title"));
+    }, 1000);
+  }
+}
+
+function stopBlink() {
+  if (!app.blink) return;
+  clearInterval(app.blink);
+  app.blink = null;
+  const st = state();
+  if (st) document.title = pageTitle(st);
+}
+
+/** Once per finished deal: a chip flies from the pot to each winner's seat (not when the
+ * player asks for reduced motion, nor on a page that opens after the deal ended). */
+function flyChips(st, first) {
+  const hand = st.result ? st.result.hand : null;
+  if (hand === null || hand === app.flownHand) return;
+  app.flownHand = hand;
+  if (STILL.matches || first) return;
+  const felt = $("felt");
+  for (const seat of winnings(st).keys()) {
+    const target = document.querySelector(`#seats [data-seat="${seat}"]`);
+    if (!target) continue;
+    const chip = el("span", { class: "chip-fly", "aria-hidden": "true" });
+    felt.append(chip);
+    const box = felt.getBoundingClientRect();
+    const to = target.getBoundingClientRect();
+    const dx = to.left + to.width / 2 - (box.left + box.width / 2);
+    const dy = to.top + to.height / 2 - (box.top + box.height / 2);
+    chip.animate(
+      [{ transform: "translate(-50%, -50%)" }, { transform: `translate(calc(${dx}px - 50%), calc(${dy}px - 50%))` }],
+      { duration: CHIP_MS, easing: "ease-in-out", fill: "forwards" },
+    ).finished.then(() => chip.remove(), () => chip.remove());
+  }
+}
+
 // ---------------------------------------------------------------- connection
 
 function setConn(key) {
@@ -692,6 +832,8 @@ function connect() {
       return;
     }
     if (app.closedForGood) return;
+    if (app.message) app.offline = true; // the banner, actions off, the clock stopped
+    render();
     setConn("reconnecting");
     app.retries += 1;
     setTimeout(connect, Math.min(10000, 500 * 2 ** Math.min(app.retries, 5)));
@@ -708,6 +850,7 @@ function onMessage(message) {
     }
     app.retries = 0;
     app.waiting = false;
+    app.offline = false;
     setConn("connected");
     showGame();
     render();
@@ -722,7 +865,10 @@ function onMessage(message) {
     const turnKey = `${message.hand}:${st.to_act}:${st.phase}`;
     if (st.to_act === st.you && st.you !== null && app.lastTurnAnnounced !== turnKey) {
       announce(tr("your_turn"));
+      notifyTurn();
     }
+    if (st.to_act !== st.you) stopBlink();
+    flyChips(st, !before);
     app.lastTurnAnnounced = st.to_act === st.you ? turnKey : null;
   } else if (message.type === "error") {
     app.waiting = false;
@@ -780,6 +926,19 @@ $("lang-switch").addEventListener("click", () => {
 $("four-colour").addEventListener("change", (event) => {
   localStorage.setItem("italian-poker.four-colour", event.target.checked ? "1" : "0");
   render();
+});
+// The sound's AudioContext is made on a click or key of the player's, as browsers require.
+function prepareSound() {
+  if (soundOn() && !app.audio && window.AudioContext) app.audio = new AudioContext();
+}
+$("sound").addEventListener("change", (event) => {
+  localStorage.setItem("italian-poker.sound", event.target.checked ? "1" : "0");
+  prepareSound();
+});
+document.addEventListener("pointerdown", prepareSound, { once: true });
+document.addEventListener("keydown", prepareSound, { once: true });
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) stopBlink();
 });
 $("sit-toggle").addEventListener("click", (event) => send({ type: event.currentTarget.dataset.mode }));
 $("error-close").addEventListener("click", () => showError(""));

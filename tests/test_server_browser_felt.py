@@ -1,0 +1,427 @@
+"""The browser table as players see it (issue 13), in Debian's Chromium: your cards at your
+own seat and the actions in view at 1280x800; the felt after a deal (the winners marked,
+the pot and why it was won, a chip flying to each winner unless reduced motion is asked
+for); the turn's timer bar, the turn sound (muted until switched on) and the title's blink
+in a hidden tab; touch screens without keyboard hints; and the outage: a banner, the
+actions disabled and the clock stopped while the server is down, all back on reconnect.
+
+The server runs in this process (uvicorn in a thread, as in test_server_browser.py) on
+SQLite; the outage test stops it and starts it again on the same port and database.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_server_browser import (
+    CHROMIUM,
+    REQUIRED,
+    SEED,
+    bot_factory,
+    free_port,
+    sync_api,
+    table_state,
+    uvicorn,
+)
+
+from italian_poker.server.app import create_app
+from italian_poker.server.settings import ServerSettings
+
+Page = Any  # playwright.sync_api.Page
+
+TURN_SECONDS = 30
+PASSIVE = ("open", "decline", "check", "call", "show", "pass", "make-up", "fold")
+"""What the player does at each turn: open when the hand allows it (at the minimum), no
+blind, then check, call, show; at the draw the
+player stands pat (so no opening is broken)."""
+
+
+class TableServer:
+    """The server on one port and one SQLite file, which a test may stop and start again."""
+
+    def __init__(self, database: Path) -> None:
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.database = database
+        self.app: Any = None
+        self._uv: Any = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        settings = ServerSettings(
+            database_url=f"sqlite:///{self.database}",
+            host="127.0.0.1",
+            port=self.port,
+            public_url=self.base_url,
+            seed=SEED,
+            bot_delay_seconds=0.0,
+            default_turn_seconds=TURN_SECONDS,
+            next_deal_seconds=600.0,  # the felt after the deal stays for the checks
+        )
+        self.app = create_app(settings, bot_factory=bot_factory)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+        )
+        self._uv = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._uv.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 15
+        while not self._uv.started:
+            assert self._thread.is_alive(), "the server did not start"
+            assert time.monotonic() < deadline, "the server took too long to start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self._uv is not None and self._thread is not None:
+            self._uv.should_exit = True
+            self._thread.join(timeout=10)
+            self._uv = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[TableServer]:
+    running = TableServer(tmp_path / "server.sqlite3")
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        message = "Debian's chromium is missing (apt-get install chromium)"
+        if REQUIRED:
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--autoplay-policy=no-user-gesture-required",
+            ],
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def new_table(server: TableServer, nickname: str = "Alice", bots: int = 2) -> dict[str, Any]:
+    """A table made through the API with ``bots`` simple bots: its invite and tokens."""
+
+    def call(path: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(
+            server.base_url + path, json.dumps(body).encode(), headers, method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            answer: dict[str, Any] = json.loads(response.read())
+            return answer
+
+    table = call(
+        "/api/tables",
+        {"name": "Felt", "host_nickname": nickname, "lang": "en", "turn_seconds": TURN_SECONDS},
+    )
+    for _ in range(bots):
+        call(f"/api/tables/{table['invite']}/bots", {"level": "simple"}, table["host_token"])
+    table["call"] = call
+    return table
+
+
+def open_seat(context: Any, server: TableServer, table: dict[str, Any]) -> Page:
+    """The table's page in ``context``, holding the host's seat (as after creating it)."""
+    seat = json.dumps(
+        {"player_token": table["player_token"], "host_token": table["host_token"], "seat": 0}
+    )
+    key = f"italian-poker.seat.{table['invite']}"
+    context.add_init_script(f"localStorage.setItem({json.dumps(key)}, {json.dumps(seat)});")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{server.base_url}/t/{table['invite']}")
+    page.wait_for_selector("li.seat.you")
+    return page
+
+
+def start(table: dict[str, Any]) -> None:
+    table["call"](f"/api/tables/{table['invite']}/start", {}, table["host_token"])
+
+
+def my_turn(page: Page) -> bool:
+    return bool(
+        page.evaluate(
+            """() => !!document.querySelector('#action-buttons button.action:not([disabled])')
+                || (!document.getElementById('draw-controls').hidden
+                    && !document.getElementById('draw-confirm').disabled)"""
+        )
+    )
+
+
+def act_passively(page: Page) -> None:
+    if page.is_visible("#draw-controls"):
+        page.click("#draw-confirm")  # nothing marked: stands pat
+        return
+    kinds = page.eval_on_selector_all(
+        "#action-buttons button.action:not([disabled])", "bs => bs.map(b => b.dataset.kind)"
+    )
+    kind = next(k for k in PASSIVE if k in kinds)
+    page.click(f"#action-buttons button[data-kind='{kind}']")
+
+
+def play_to_the_result(page: Page, seconds: float = 40.0) -> None:
+    """Act at every turn of the page's seat until the deal's result is shown."""
+    deadline = time.monotonic() + seconds
+    while not page.locator("#result-lines p:not(.muted)").count():
+        assert time.monotonic() < deadline, "the deal did not finish"
+        if my_turn(page):
+            act_passively(page)
+            page.wait_for_function(
+                "() => !document.querySelector('#action-buttons button.action[disabled]')"
+            )
+        else:
+            time.sleep(0.05)
+
+
+def wait_for_my_turn(page: Page, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not my_turn(page):
+        assert time.monotonic() < deadline, "the page's turn did not come"
+        time.sleep(0.05)
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """Whether the whole of every element matching ``selector`` is inside the viewport."""
+    return bool(
+        page.eval_on_selector_all(
+            selector,
+            """els => els.length > 0 && els.every(e => {
+                 const r = e.getBoundingClientRect();
+                 return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
+                   && r.right <= innerWidth;
+               })""",
+        )
+    )
+
+
+CHIP_WATCH = """
+  window.__chips = 0;
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const node of change.addedNodes) {
+        if (node.classList && node.classList.contains('chip-fly')) window.__chips += 1;
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+"""
+"""Counts the chips sent flying (they are removed once they land)."""
+
+
+def test_your_cards_sit_at_your_seat_and_the_actions_are_in_view_at_1280x800(
+    server: TableServer, browser: Any
+) -> None:
+    table = new_table(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = open_seat(context, server, table)
+    start(table)
+    wait_for_my_turn(page)
+    # Your five cards are in your own seat on the felt, and they and the actions are on screen.
+    assert page.locator("li.seat.you #hand .card").count() == 5
+    assert in_view(page, "li.seat.you #hand .card")
+    assert in_view(page, "#action-buttons button.action")
+    # The turn's clock is a bar as well as a number, and it runs down.
+    assert page.is_visible("#timer-bar") and page.is_visible("#my-timer")
+    width = "() => parseFloat(document.querySelector('#my-timer span').style.width)"
+    before = page.evaluate(width)
+    assert 0 < before <= 100
+    page.wait_for_function(f"() => ({width})() < {before}", timeout=5_000)
+    # The draw, too: the cards to mark at the seat, the confirm button in view.
+    deadline = time.monotonic() + 30
+    while not page.is_visible("#draw-controls"):
+        assert time.monotonic() < deadline, "no draw came"
+        if my_turn(page):
+            act_passively(page)
+        time.sleep(0.05)
+    assert page.locator("li.seat.you #hand button.card").count() == 5
+    assert in_view(page, "li.seat.you #hand button.card")
+    assert in_view(page, "#draw-confirm")
+    context.close()
+
+
+def test_the_felt_marks_the_winners_and_says_why_until_the_next_deal(
+    server: TableServer, browser: Any
+) -> None:
+    table = new_table(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(CHIP_WATCH)
+    page = open_seat(context, server, table)
+    start(table)
+    play_to_the_result(page)
+    outcome = table_state(server.app, table["invite"]).outcome
+    assert outcome is not None and outcome.awards, "the seeded deal is won at the table"
+    winners = {seat for award in outcome.awards for seat in award["winners"]}
+    page.wait_for_function("() => document.querySelectorAll('li.seat.winner').length > 0")
+    marked = {
+        int(s)
+        for s in page.eval_on_selector_all("li.seat.winner", "l => l.map(e => e.dataset.seat)")
+    }
+    assert marked == winners
+    for seat in winners:
+        assert "winner" in page.inner_text(f"li.seat[data-seat='{seat}'] .tags")
+    # The pot won (not "Pot 0") and each pot's sentence of the report, on the felt.
+    total = sum(award["amount"] for award in outcome.awards)
+    assert page.inner_text("#pot") == f"Pot {total}"
+    assert page.eval_on_selector_all("#awards p", "ps => ps.map(p => p.textContent)") == [
+        award["line"]["en"] for award in outcome.awards
+    ]
+    assert in_view(page, "#awards p")
+    # A chip flew to each winner, and the felt still tells the result a while later.
+    page.wait_for_function(f"() => window.__chips >= {len(winners)}")
+    time.sleep(1.5)
+    assert page.locator(".chip-fly").count() == 0  # landed and gone
+    assert page.locator("li.seat.winner").count() == len(winners)
+    assert page.locator("#awards p").count() == len(outcome.awards)
+    # In Italian the same sentences, from the server's Italian lines.
+    page.click("#lang-switch")
+    assert page.eval_on_selector_all("#awards p", "ps => ps.map(p => p.textContent)") == [
+        award["line"]["it"] for award in outcome.awards
+    ]
+    context.close()
+
+
+def test_no_chip_flies_for_a_player_who_asks_for_reduced_motion(
+    server: TableServer, browser: Any
+) -> None:
+    table = new_table(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    context.add_init_script(CHIP_WATCH)
+    page = open_seat(context, server, table)
+    start(table)
+    play_to_the_result(page)
+    page.wait_for_function("() => document.querySelectorAll('li.seat.winner').length > 0")
+    time.sleep(0.5)
+    assert page.evaluate("window.__chips") == 0
+    context.close()
+
+
+def test_a_touch_screen_shows_no_keyboard_hints_and_long_names_fit_their_seat(
+    server: TableServer, browser: Any
+) -> None:
+    table = new_table(server, nickname="Massimiliano_Rossi__")  # 20 characters, no space
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = open_seat(context, server, table)
+    start(table)
+    wait_for_my_turn(page)
+    assert page.locator("#action-buttons kbd").count() > 0
+    assert page.eval_on_selector_all("kbd", "ks => ks.filter(k => k.offsetParent).length") == 0
+    # No seat's box is wider than its content allows: the long name wraps inside it.
+    overflowing = page.eval_on_selector_all(
+        "li.seat", "ls => ls.filter(l => l.scrollWidth > l.clientWidth + 1).map(l => l.innerText)"
+    )
+    assert overflowing == []
+    # The draw says to tap, and names no key.
+    deadline = time.monotonic() + 30
+    while not page.is_visible("#draw-controls"):
+        assert time.monotonic() < deadline, "no draw came"
+        if my_turn(page):
+            act_passively(page)
+        time.sleep(0.05)
+    help_text = page.inner_text("#draw-help")
+    assert "Tap" in help_text and "1-5" not in help_text and "Enter" not in help_text
+    assert "Enter" not in page.inner_text("#draw-confirm")
+    # The actions stay at the bottom of the screen, over the page, during the draw too.
+    assert page.eval_on_selector("#actions", "a => getComputedStyle(a).position") == "sticky"
+    context.close()
+
+
+def test_the_turn_sound_is_off_until_switched_on_and_a_hidden_tab_blinks(
+    server: TableServer, browser: Any
+) -> None:
+    table = new_table(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(
+        """
+        window.__tones = 0;
+        const make = AudioContext.prototype.createOscillator;
+        AudioContext.prototype.createOscillator = function () {
+          window.__tones += 1;
+          return make.call(this);
+        };
+        window.__hidden = false;
+        Object.defineProperty(document, 'hidden', { get: () => window.__hidden });
+        """
+    )
+    page = open_seat(context, server, table)
+    assert not page.is_checked("#sound")  # muted by default
+    start(table)
+    wait_for_my_turn(page)
+    assert page.evaluate("window.__tones") == 0
+    act_passively(page)
+    # Switched on (a click, as browsers require before a sound), and the tab hidden.
+    page.check("#sound")
+    page.evaluate("window.__hidden = true")
+    deadline = time.monotonic() + 30
+    while not page.evaluate("window.__tones"):
+        assert time.monotonic() < deadline, "no tone at the next turn"
+        if my_turn(page) and not page.evaluate("window.__tones"):
+            # This turn began before the switch: pass it, the next one sounds.
+            act_passively(page)
+        time.sleep(0.05)
+    page.wait_for_function("() => document.title === 'Your turn!'", timeout=3_000)
+    # Seen again: the title is the table's.
+    page.evaluate("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function("() => document.title.startsWith('Felt')", timeout=3_000)
+    assert page.evaluate("localStorage.getItem('italian-poker.sound')") == "1"
+    context.close()
+
+
+def test_an_outage_shows_a_banner_disables_actions_and_stops_the_clock_until_reconnected(
+    server: TableServer, browser: Any
+) -> None:
+    table = new_table(server)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page = open_seat(context, server, table)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    start(table)
+    wait_for_my_turn(page)
+    assert page.is_hidden("#outage")
+    server.stop()
+    page.wait_for_selector("#outage", state="visible")
+    assert page.get_attribute("#outage", "role") == "alert"
+    assert "Connection lost" in page.inner_text("#outage")
+    assert page.locator("#action-buttons button.action:not([disabled])").count() == 0
+    assert page.locator("#action-buttons button.action[disabled]").count() > 0
+    # The clock is the server's: stopped while it is away, neither bar nor seconds shown.
+    assert page.is_hidden("#timer-bar") and page.is_hidden("#my-timer")
+    assert "s left" not in page.inner_text("#turn")
+    # A key does nothing meanwhile.
+    page.keyboard.press("c")
+    page.keyboard.press("f")
+    time.sleep(0.3)
+    # The server is back: the page reconnects by itself and shows the table as it is.
+    server.start()
+    page.wait_for_selector("#outage", state="hidden", timeout=20_000)
+    wait_for_my_turn(page)
+    assert page.is_visible("#my-timer")
+    state = table_state(server.app, table["invite"])
+    assert page.inner_text("#pot") == f"Pot {state.public_view().pot}"
+    assert errors == []
+    context.close()
