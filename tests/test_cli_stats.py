@@ -6,6 +6,7 @@ nothing to count is one line ``error: ...``, exit code 2."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -231,3 +232,25 @@ def test_the_command_is_listed() -> None:
     assert "stats" in result.stdout
     help_text = CliRunner().invoke(app, ["stats", "--help"]).stdout
     assert "--json" in help_text and "--lang" in help_text
+
+
+def test_the_documented_example_is_what_the_command_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/playing.md's example: the two deals of docs/hand-history.md in a folder."""
+    root = Path(__file__).resolve().parents[1] / "docs"
+    deals = re.findall(r"```toml\n(.*?)```", (root / "hand-history.md").read_text("utf-8"), re.S)
+    folder = tmp_path / "histories" / "table-1"
+    folder.mkdir(parents=True)
+    for number, text in enumerate(deals[:2], start=1):
+        (folder / f"deal-{number:04d}.phh").write_text(text, encoding="utf-8")
+    example = re.search(
+        r"```console\n\$ italian-poker stats (.*?)\n(.*?)```",
+        (root / "playing.md").read_text("utf-8"),
+        re.S,
+    )
+    assert example is not None
+    monkeypatch.chdir(tmp_path)
+    result = stats(*example.group(1).split())
+    assert result.exit_code == 0, result.output
+    assert result.stdout == example.group(2)
