@@ -67,6 +67,7 @@ ROUTES = (
     ("GET", "/api/tables/{invite}/histories", "player"),
     ("GET", "/api/tables/{invite}/histories/{hand}", "player"),
     ("GET", "/api/tables/{invite}/histories/{hand}.phh", "player"),
+    ("GET", "/api/tables/{invite}/stats", "player"),
 )
 BODIES = {
     "/seats": {"nickname": "Zeno"},

@@ -81,6 +81,11 @@ def test_the_schema_documents_the_response_models(openapi: dict[str, Any]) -> No
     }
     for path in ("/api/tables/{invite}/start", "/api/tables/{invite}/sit-out"):
         assert _answer(openapi, "post", path, "200")["title"] == "LobbyTable"
+    stats = _answer(openapi, "get", "/api/tables/{invite}/stats", "200")
+    assert stats["title"] == "TableStats" and list(stats["properties"]) == ["players", "totals"]
+    row = _component(openapi, stats["properties"]["players"]["items"])
+    assert list(row["properties"])[:2] == ["name", "played"]
+    assert row["properties"]["opened"]["description"].startswith("Deals the player opened")
 
 
 def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
@@ -91,7 +96,7 @@ def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
         for path, methods in openapi["paths"].items()
         for method, operation in methods.items()
     ]
-    assert len(operations) == 15
+    assert len(operations) == 16
     for method, path, operation in operations:
         where = f"{method.upper()} {path}"
         assert path.startswith("/api/"), where

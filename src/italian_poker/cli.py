@@ -65,7 +65,8 @@ def _usage_error(error: Any) -> NoReturn:
 app = typer.Typer(
     name="italian-poker",
     cls=_OneLineErrors,
-    help="Italian Poker (poker all'italiana): play, rank hands, replay and simulate.",
+    help="Italian Poker (poker all'italiana): play, rank hands, replay, count statistics "
+    "and simulate.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -264,6 +265,83 @@ def replay(
                 )
     if json_output:
         typer.echo(json.dumps(summaries[0] if len(files) == 1 else summaries, indent=2))
+
+
+@app.command()
+def stats(
+    folder: Annotated[
+        str,
+        typer.Argument(help="A folder of hand histories (.phh), read with all its folders."),
+    ],
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the statistics as JSON.")
+    ] = False,
+    lang: Annotated[
+        str | None, typer.Option(help="Language: it or en (default: from the locale).")
+    ] = None,
+) -> None:
+    """Each player's statistics over the saved hand histories in a folder and its folders
+    (deals played, opened, at the showdown, won, net, biggest pot). A file that cannot be
+    read is left out with a warning (docs/playing.md)."""
+    import json
+    import os
+    from pathlib import Path
+
+    from italian_poker.engine.history import HandHistory, loads
+    from italian_poker.engine.history import replay as replay_history
+    from italian_poker.table.statistics import statistics_lines, statistics_of
+    from italian_poker.table.vocabulary import Language, detect_language, tr
+
+    if lang is None:
+        language = detect_language(os.environ)
+    elif lang.lower() in ("it", "en"):
+        language = Language(lang.lower())
+    else:
+        raise fail(f"--lang must be it or en, got {lang!r}")
+
+    def stop(message: str, /, **values: object) -> typer.Exit:
+        text = tr(language, message, **values)
+        typer.echo(tr(language, "stats_error", message=text), err=True)
+        return typer.Exit(code=2)
+
+    target = Path(folder)
+    if target.is_file():
+        files = [target]
+    elif target.is_dir():
+        files = sorted(f for f in target.rglob("*.phh") if f.is_file())
+    else:
+        raise stop("stats_no_folder", folder=folder)
+    if not files:
+        raise stop("stats_no_histories", folder=folder)
+    histories: list[HandHistory] = []
+    skipped: list[dict[str, str]] = []
+    for file in files:
+        try:
+            history = loads(file.read_text(encoding="utf-8"))
+            replay_history(history)  # what is counted is what the rules allow
+        except OSError as error:
+            reason = tr(language, "stats_cannot_read", reason=error.strerror or str(error))
+        except UnicodeDecodeError as error:
+            byte, position = error.object[error.start], error.start
+            reason = tr(language, "stats_not_text", byte=byte, position=position)
+        except ItalianPokerError as error:
+            reason = str(error)
+        else:
+            if history.result is not None:
+                histories.append(history)
+                continue
+            reason = tr(language, "stats_not_over")
+        skipped.append({"file": str(file), "reason": reason})
+        typer.echo(tr(language, "stats_warning", file=file, reason=reason), err=True)
+    if not histories:
+        raise stop("stats_none_read", files=len(files), folder=folder)
+    result = statistics_of(histories)
+    if json_output:
+        report = {"folder": folder, "files": len(files), "skipped": skipped, **result.to_dict()}
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    typer.echo(tr(language, "stats_files", files=len(files), folder=folder))
+    typer.echo("\n".join(statistics_lines(result, language)))
 
 
 @app.command()

@@ -23,6 +23,7 @@ from italian_poker.server.limits import (
 )
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import TableStatus
+from italian_poker.table.statistics import Statistics
 
 BOT_LEVELS = ("random", "simple", "strong")
 
@@ -178,3 +179,54 @@ class Hands(Model):
     """``GET /api/tables/{invite}/histories``: the finished deals of the token's holder."""
 
     hands: list[int]
+
+
+class PlayerStats(Model):
+    """One player's statistics over the table's finished deals (``table/statistics.py``
+    defines each number)."""
+
+    name: str
+    """The name the deals record: the nickname the player had then."""
+    played: int
+    """Deals dealt in (passed and parol deals included)."""
+    opened: int
+    """Deals the player opened (3.3); a blind is no opening."""
+    showdowns: int
+    """Deals in which the player showed or mucked at the showdown."""
+    showdowns_won: int
+    """Of those, deals in which the player won a pot (each sharer of a split pot counts)."""
+    won_without_showdown: int
+    """Deals won uncalled, everyone else having folded (3.7, 5.4(c))."""
+    net: int
+    """Chips won less chips lost, antes and make-ups included."""
+    biggest_pot: int
+    """The most chips won from the pots in one deal."""
+
+
+class StatsTotals(Model):
+    """The deals counted; the players' nets add up to ``carried_in - carried_out``."""
+
+    deals: int
+    opened: int
+    passed: int
+    parols: int
+    showdowns: int
+    carried_in: int
+    """Chips the deals' pots held from earlier deals (3.5, 5.5)."""
+    carried_out: int
+    """Chips the deals' pots carried on to the next deal."""
+    net: int
+    unfinished: int
+
+
+class TableStats(Model):
+    """``GET /api/tables/{invite}/stats``: every player's statistics over the table's finished
+    deals, in the order the players first sat in a deal; all of it public."""
+
+    players: list[PlayerStats]
+    totals: StatsTotals
+
+    @classmethod
+    def of(cls, statistics: Statistics) -> TableStats:
+        """The response for ``statistics`` (``table.statistics.statistics_of``)."""
+        return cls.model_validate(statistics.to_dict())

@@ -700,6 +700,12 @@ class TableRuntime:
         completed, index = found
         return HandHistory.from_completed(completed), index
 
+    def finished_histories(self) -> list[HandHistory]:
+        """Every finished deal of the table, oldest first, whoever was dealt in: for what
+        everyone may know of them (``table.statistics``), never to show their cards."""
+        match = self.state.match
+        return [] if match is None else [HandHistory.from_completed(c) for c in match.completed]
+
     # --- host -----------------------------------------------------------------------------
 
     async def host(self, kind: EventKind, payload: dict[str, Any] | None = None) -> None:

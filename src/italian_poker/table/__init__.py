@@ -4,8 +4,9 @@
 nothing else; this layer holds what every front end needs on top of them and would otherwise
 repeat: the one vocabulary of the game in English and Italian (:mod:`.vocabulary`, built on
 the engine's own words in :mod:`italian_poker.engine.vocabulary`), the narration of what
-happens at a table (:mod:`.narration`), the types that report it (:mod:`.events`) and where
-the game keeps its files (:mod:`.paths`). It imports only the engine and itself, and does no
+happens at a table (:mod:`.narration`), the types that report it (:mod:`.events`), the
+players' statistics over finished deals (:mod:`.statistics`) and where the game keeps its
+files (:mod:`.paths`). It imports only the engine and itself, and does no
 I/O beyond reading the environment; the terminal game, the online server and the analysis
 tools import it and never each other.
 """

@@ -434,6 +434,57 @@ MESSAGES: dict[str, Pair] = {
         "Dopo le risposte sul rientro meno di due giocatori possono ricevere le carte (5.5): "
         "nessuna mano; il piatto di {pot} aspetta la prossima.",
     ),
+    # Statistics (table/statistics.py): the terminal's `italian-poker stats` and the page.
+    "stats_title": ("Statistics", "Statistiche"),
+    "stats_player": ("Player", "Giocatore"),
+    "stats_played": ("Deals played", "Mani giocate"),
+    "stats_opened": ("Opened", "Aperture"),
+    "stats_showdowns": ("Showdowns", "Showdown"),
+    "stats_showdowns_won": ("Won at showdown", "Vinte allo showdown"),
+    "stats_won_without_showdown": ("Won without showdown", "Vinte senza showdown"),
+    "stats_net": ("Net", "Saldo"),
+    "stats_biggest_pot": ("Biggest pot", "Piatto più grande"),
+    "stats_deals": (
+        "{deals:deal|deals}: {opened} opened, {passed} passed, {parols} abandoned by parol, "
+        "{showdowns} to a showdown",
+        "{deals:mano|mani}: {opened:aperta|aperte}, {passed:passata|passate}, "
+        "{parols:abbandonata|abbandonate} con parola, {showdowns} allo showdown",
+    ),
+    "stats_carried": (
+        "Chips in these pots from earlier deals: {carried_in}; carried on to later deals: "
+        "{carried_out}; the nets add up to {net}",
+        "Fiches nei piatti da mani precedenti: {carried_in}; passate a mani successive: "
+        "{carried_out}; i saldi sommano a {net}",
+    ),
+    "stats_unfinished": (
+        "{count:deal|deals} not over, left out",
+        "{count:mano non finita|mani non finite}, non contate",
+    ),
+    "stats_empty": ("No deal is finished yet.", "Ancora nessuna mano finita."),
+    "stats_files": (
+        "{files:hand history|hand histories} in {folder}",
+        "{files:storia di mano|storie di mani} in {folder}",
+    ),
+    "stats_error": ("error: {message}", "errore: {message}"),
+    "stats_warning": (
+        "warning: {file}: {reason}; left out",
+        "attenzione: {file}: {reason}; esclusa",
+    ),
+    "stats_no_folder": ("no such folder: {folder}", "cartella inesistente: {folder}"),
+    "stats_no_histories": (
+        "no hand histories (*.phh) in {folder} or its folders",
+        "nessuna storia di mano (*.phh) in {folder} né nelle sue cartelle",
+    ),
+    "stats_none_read": (
+        "none of the {files:hand history|hand histories} in {folder} could be counted",
+        "nessuna delle {files:storia di mano|storie di mani} in {folder} si è potuta contare",
+    ),
+    "stats_cannot_read": ("cannot read: {reason}", "impossibile leggere: {reason}"),
+    "stats_not_text": (
+        "not a text file (UTF-8): byte 0x{byte:02x} at position {position}",
+        "non è un file di testo (UTF-8): byte 0x{byte:02x} alla posizione {position}",
+    ),
+    "stats_not_over": ("the deal is not over", "la mano non è finita"),
     # The online table's events (the server's public log).
     "table_seat": ("{name} takes seat {seat}", "{name} si siede al posto {seat}"),
     "table_leave": ("{name} leaves the table", "{name} lascia il tavolo"),
@@ -473,6 +524,22 @@ MESSAGES: dict[str, Pair] = {
     "footer_quit": ("Quit", "Esci"),
 }
 """Message key -> (English, Italian) template."""
+
+STATISTICS_PAGE_KEYS = (
+    "stats_title",
+    "stats_player",
+    "stats_played",
+    "stats_opened",
+    "stats_showdowns",
+    "stats_showdowns_won",
+    "stats_won_without_showdown",
+    "stats_net",
+    "stats_biggest_pot",
+    "stats_deals",
+    "stats_carried",
+    "stats_empty",
+)
+"""The statistics' words the browser's page says too (the others are the terminal's)."""
 
 PAGE_MESSAGES: dict[str, Pair] = {
     # Words the pages share with the terminal game and the engine, taken from there.
@@ -644,6 +711,7 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "key_hint": ("key {key}", "tasto {key}"),
     "key_enter": ("Enter", "Invio"),
     "histories": ("My hand histories", "Le mie mani"),
+    **{key: MESSAGES[key] for key in STATISTICS_PAGE_KEYS},
     "download": ("Download", "Scarica"),
     "dismiss": ("Dismiss", "Chiudi"),
     "phase_lobby": ("Waiting for players", "In attesa dei giocatori"),

@@ -1,5 +1,5 @@
 """What a seated player may do (the player's token): sit out and in, read the hand
-histories of the deals they were dealt in."""
+histories of the deals they were dealt in, and every player's statistics at the table."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from italian_poker.engine.history import HandHistory, dumps_redacted, redacted_r
 from italian_poker.server.dependencies import PlayerSeat, PlayerSeatDep
 from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import HandInPath
-from italian_poker.server.schemas import Hands, LobbyTable
+from italian_poker.server.schemas import Hands, LobbyTable, TableStats
+from italian_poker.table.statistics import statistics_of
 
 router = APIRouter(
     prefix="/api/tables/{invite}",
@@ -39,6 +40,14 @@ async def sit_in(player: PlayerSeatDep) -> LobbyTable:
 async def histories(player: PlayerSeatDep) -> Hands:
     """The finished deals the holder of this token was dealt in."""
     return Hands(hands=player.runtime.hands_of(player.seat))
+
+
+@router.get("/stats")
+async def stats(player: PlayerSeatDep) -> TableStats:
+    """Every player's statistics over the table's finished deals (deals played, opened, at
+    the showdown, won, net, biggest pot): public information, read off the deals' public
+    record by ``table.statistics.statistics_of``."""
+    return TableStats.of(statistics_of(player.runtime.finished_histories()))
 
 
 def _history(player: PlayerSeat, hand: int) -> tuple[HandHistory, int]:

@@ -8,6 +8,7 @@ import {
 } from "/static/i18n.js";
 import { api, forgetSeat, loadSeat, saveSeat } from "/static/seat_store.js";
 import { breaksOpening, maxDraw } from "/static/draw_rules.js";
+import { showStats } from "/static/stats.js";
 
 const AMOUNT_KINDS = new Set(["open", "bet", "raise"]);
 const LIVE_PHASES = new Set(["blinds", "opening", "first-round", "draw", "second-round", "showdown"]);
@@ -950,6 +951,7 @@ $("add-bot").addEventListener("click", () => hostCall("POST", "/bots", { level: 
 $("copy-invite").addEventListener("click", copyInvite);
 $("ledger-show").addEventListener("click", showLedger);
 $("histories-show").addEventListener("click", showHistories);
+$("stats-show").addEventListener("click", () => showStats($("stats"), invite, app.seat.player_token, app.lang).catch(showFailure));
 document.addEventListener("keydown", onKey);
 setInterval(() => {
   const st = state();
