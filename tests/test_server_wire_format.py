@@ -25,16 +25,23 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "cba410dde0cf7be6384bbd2f73d4dcbe7b687c9579aba6b95963b7177f587d46"
+DIGEST = "5526210fcf9719c45a037215786ed34d2a11c39f6c485b2fb011532ca695006d"
 COUNT = 31
 """Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
 of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
-WHOLE_LOG_DIGEST = "5311076efbbaecaae3c6b7e01d8e250f42558098c65d44f09625a2e29ef1d382"
+WHOLE_LOG_DIGEST = "1e75bc712c32303c52069118f777f4b81292f2ed517eb6abc222653c51441753"
 """The digest of the same 31 messages when every ``state`` carried the whole recent log.
 Since issue 12 only a connection's first state (and one that is no event's) does: the
 others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them
 as the page does, giving this digest back."""
+BEFORE_LEDGER_DIGESTS = (
+    "cba410dde0cf7be6384bbd2f73d4dcbe7b687c9579aba6b95963b7177f587d46",
+    "5311076efbbaecaae3c6b7e01d8e250f42558098c65d44f09625a2e29ef1d382",
+)
+""":data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before issue 13 gave the ``table`` object,
+and its ``options``, the member ``players_see_ledger``: the messages without it give them
+back exactly (:func:`test_only_the_ledgers_visibility_was_added`)."""
 
 
 def _texts(ws: WebSocketTestSession) -> str:
@@ -115,3 +122,11 @@ def test_the_log_rebuilt_from_the_events_is_the_log_every_state_carried(
     texts = _game(client)
     assert sum('"log":' in text for text in texts) == 1  # the hello's answer only
     assert _digest(_with_whole_log(texts)) == WHOLE_LOG_DIGEST
+
+
+def test_only_the_ledgers_visibility_was_added(client: TestClient) -> None:
+    texts = _game(client)
+    member = ',"players_see_ledger":false'
+    assert all(text.count(member) == 2 for text in texts if '"type":"state"' in text)
+    before = [text.replace(member, "") for text in texts]
+    assert (_digest(before), _digest(_with_whole_log(before))) == BEFORE_LEDGER_DIGESTS
