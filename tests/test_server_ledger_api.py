@@ -73,9 +73,8 @@ def test_only_the_host_reads_the_ledger_until_the_host_lets_the_players(
             "message": "the host has not let the players see the ledger: ask them",
         }
         for headers in (bearer("wrong"), {}, {"Authorization": host}):
-            assert client.get(f"/api/tables/{invite}/{path}", headers=headers).json()["error"] == (
-                "forbidden"
-            )
+            wrong = client.get(f"/api/tables/{invite}/{path}", headers=headers)
+            assert wrong.status_code == 403 and wrong.json()["error"] == "forbidden"
         assert client.get(f"/api/tables/nope-nope-nope-nope/{path}").status_code == 404
         unknown = client.get(f"/api/tables/{'x' * 24}/{path}", headers=bearer(host))
         assert unknown.status_code == 404 and unknown.json()["error"] == "no_table"
