@@ -55,7 +55,15 @@ def test_the_schema_documents_the_response_models(openapi: dict[str, Any]) -> No
     assert created["properties"]["seat"]["type"] == "integer"
     lobby = _answer(openapi, "get", "/api/tables/{invite}", "200")
     assert lobby["title"] == "LobbyTable"
-    assert list(lobby["properties"]) == ["name", "status", "rules", "options", "seats", "hand"]
+    assert list(lobby["properties"]) == [
+        "name",
+        "status",
+        "rules",
+        "options",
+        "seats",
+        "hand",
+        "players_see_ledger",
+    ]
     status = _component(openapi, lobby["properties"]["status"])
     assert status["enum"] == ["lobby", "playing", "paused"]
     seat = _component(openapi, lobby["properties"]["seats"]["items"])
@@ -73,6 +81,22 @@ def test_the_schema_documents_the_response_models(openapi: dict[str, Any]) -> No
     ledger = _answer(openapi, "get", "/api/tables/{invite}/ledger", "200")
     entry = _component(openapi, ledger["properties"]["ledger"]["items"])
     assert list(entry["properties"]) == ["nickname", "player", "kind", "amount", "hand", "created"]
+    summary = _component(openapi, ledger["properties"]["summary"])
+    assert list(summary["properties"]) == ["people", "in_pot", "totals"]
+    person = _component(openapi, summary["properties"]["people"]["items"])
+    assert list(person["properties"]) == [
+        "player",
+        "nickname",
+        "bought_in",
+        "cashed_out",
+        "stack",
+        "net",
+        "seated",
+    ]
+    totals = _component(openapi, summary["properties"]["totals"])
+    assert list(totals["properties"]) == ["bought_in", "cashed_out", "stack", "net"]
+    visibility = _answer(openapi, "post", "/api/tables/{invite}/ledger-visibility", "200")
+    assert visibility["title"] == "LobbyTable"
     hands = _answer(openapi, "get", "/api/tables/{invite}/histories", "200")
     assert hands["properties"]["hands"] == {
         "items": {"type": "integer"},
@@ -96,7 +120,7 @@ def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
         for path, methods in openapi["paths"].items()
         for method, operation in methods.items()
     ]
-    assert len(operations) == 16
+    assert len(operations) == 18
     for method, path, operation in operations:
         where = f"{method.upper()} {path}"
         assert path.startswith("/api/"), where
@@ -114,6 +138,8 @@ def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
     assert "HTTPValidationError" not in openapi["components"]["schemas"]
     phh = openapi["paths"]["/api/tables/{invite}/histories/{hand}.phh"]["get"]
     assert list(phh["responses"]["200"]["content"]) == ["application/toml"]
+    csv = openapi["paths"]["/api/tables/{invite}/ledger.csv"]["get"]
+    assert list(csv["responses"]["200"]["content"]) == ["text/csv"]
 
 
 def test_host_and_player_routes_ask_for_the_authorization_header(
@@ -145,9 +171,13 @@ def test_responses_are_written_in_their_models_field_order(
     for seat in lobby["seats"]:
         assert list(seat) == _schema_fields(openapi, "LobbySeat")
     ledger = client.get(f"/api/tables/{invite}/ledger", headers=host).json()
-    assert list(ledger) == ["ledger"] and ledger["ledger"]
+    assert list(ledger) == ["ledger", "summary"] and ledger["ledger"]
     for row in ledger["ledger"]:
         assert list(row) == _schema_fields(openapi, "LedgerEntry")
+    assert list(ledger["summary"]) == _schema_fields(openapi, "LedgerSummary")
+    assert list(ledger["summary"]["totals"]) == _schema_fields(openapi, "LedgerTotals")
+    for person in ledger["summary"]["people"]:
+        assert list(person) == _schema_fields(openapi, "LedgerPerson")
     mine = bearer(table["player_token"])
     assert client.get(f"/api/tables/{invite}/histories", headers=mine).json() == {"hands": []}
 

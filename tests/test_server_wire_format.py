@@ -25,7 +25,7 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "314a2508e4dfe1641ec83bab27693a34a1327d13487a38b3b9ce49f2cdfdbed3"
+DIGEST = "d22cec163e265335296ad81f06049fa2ea8163b8e735d48e556e7e6469f6edcb"
 COUNT = 31
 """Issue 13: the English log says "Bot 1 stands pat", no longer "Bot 1: servito (stands
 pat)"; with those two lines written back as before, the messages gave the earlier digests
@@ -36,11 +36,18 @@ digests before it (7e361a88..., 98ec7d89...) exactly.
 Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
 of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
-WHOLE_LOG_DIGEST = "f19936116e8ffafa811aa4cc250930b42247c24c7b5ad6034ce22335bcfb51d8"
+WHOLE_LOG_DIGEST = "4032f6f0383d7646ee92a212a92e53c7d3870f36ca39350d8bf11f23363f69ef"
 """The digest of the same 31 messages when every ``state`` carried the whole recent log.
 Since issue 12 only a connection's first state (and one that is no event's) does: the
 others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them
 as the page does, giving this digest back."""
+BEFORE_LEDGER_DIGESTS = (
+    "314a2508e4dfe1641ec83bab27693a34a1327d13487a38b3b9ce49f2cdfdbed3",
+    "f19936116e8ffafa811aa4cc250930b42247c24c7b5ad6034ce22335bcfb51d8",
+)
+""":data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before issue 13's ledger gave the ``table`` object,
+and its ``options``, the member ``players_see_ledger``: the messages without it give them
+back exactly (:func:`test_only_the_ledgers_visibility_was_added`)."""
 
 
 def _texts(ws: WebSocketTestSession) -> str:
@@ -121,3 +128,11 @@ def test_the_log_rebuilt_from_the_events_is_the_log_every_state_carried(
     texts = _game(client)
     assert sum('"log":' in text for text in texts) == 1  # the hello's answer only
     assert _digest(_with_whole_log(texts)) == WHOLE_LOG_DIGEST
+
+
+def test_only_the_ledgers_visibility_was_added(client: TestClient) -> None:
+    texts = _game(client)
+    member = ',"players_see_ledger":false'
+    assert all(text.count(member) == 2 for text in texts if '"type":"state"' in text)
+    before = [text.replace(member, "") for text in texts]
+    assert (_digest(before), _digest(_with_whole_log(before))) == BEFORE_LEDGER_DIGESTS

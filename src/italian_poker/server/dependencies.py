@@ -5,6 +5,8 @@
 - :data:`TableDep`: the live table of the ``{invite}`` in the path; 404 ``no_table``.
 - :data:`HostTableDep`: that table, for its host's bearer token only; 403 ``forbidden``.
 - :data:`PlayerSeatDep`: that table and the seat of the player's bearer token; 403.
+- :data:`LedgerReaderDep`: that table, for its host's token, or a player's while the host
+  lets the players see the ledger; 403 ``forbidden``, or ``ledger_private`` for a player's.
 
 A token travels only as ``Authorization: Bearer <token>``: a missing header, another scheme
 (``Basic``, a lower-case ``bearer``) or a bare token is a 403 that says so.
@@ -85,3 +87,21 @@ async def player_seat(runtime: TableDep, authorization: Authorization = None) ->
 
 
 PlayerSeatDep = Annotated[PlayerSeat, Depends(player_seat)]
+
+
+async def ledger_reader(runtime: TableDep, authorization: Authorization = None) -> TableRuntime:
+    """The table, if the header holds its host token, or a seated player's while the host
+    lets the players see the ledger; else 403."""
+    hashed = token_hash(bearer_token(authorization))
+    if secrets.compare_digest(hashed, runtime.host_token_hash):
+        return runtime
+    if runtime.seat_for_token(hashed) is None:
+        raise ApiError(403, "forbidden", "only the host, or a player at this table, can do this")
+    if not runtime.state.players_see_ledger:
+        raise ApiError(
+            403, "ledger_private", "the host has not let the players see the ledger: ask them"
+        )
+    return runtime
+
+
+LedgerReaderDep = Annotated[TableRuntime, Depends(ledger_reader)]

@@ -98,7 +98,7 @@ def _seat_status(state: TableState, slot: int, public: PublicView | None) -> str
         return "folded" if public.folded[index] else "active"
     if seat.sitting_out:
         return "sitting_out"
-    if live or (seat.chips_due is None and match is not None and state.stack(slot) == 0):
+    if live or state.busted(slot):
         return "out"
     return "active"
 
@@ -234,6 +234,7 @@ def public_state(
         "options": state.options,
         "turn_seconds": state.options.get("turn_seconds"),
         "lang": state.options.get("lang", "it"),
+        "players_see_ledger": state.players_see_ledger,
     }
     actor = state.actor_slot()
     before_seats = {

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, case, delete, insert, select, update
@@ -257,11 +257,7 @@ class Store:
                     TableEventRow.table_id == table_id, TableEventRow.seq == seq
                 )
             )
-        if created is None:
-            return None
-        if created.tzinfo is None:  # SQLite keeps no time zone: the value is in UTC
-            created = created.replace(tzinfo=UTC)
-        return created.timestamp()
+        return None if created is None else _utc(created).timestamp()
 
     def commit_event(
         self,
@@ -359,7 +355,7 @@ class Store:
             _raise_fences(connection, {table_id: token})
 
     def ledger(self, table_id: int) -> list[dict[str, Any]]:
-        """The table's ledger, oldest first."""
+        """The table's ledger, oldest first; ``created`` in ISO 8601, in UTC."""
         with self.sessions() as session:
             rows = session.scalars(
                 select(LedgerRow).where(LedgerRow.table_id == table_id).order_by(LedgerRow.id)
@@ -371,7 +367,7 @@ class Store:
                     "kind": r.kind,
                     "amount": r.amount,
                     "hand": r.hand,
-                    "created": r.created.isoformat(),
+                    "created": _utc(r.created).isoformat(),
                 }
                 for r in rows
             ]
@@ -383,6 +379,11 @@ class Store:
             session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             session.execute(delete(TableRow).where(TableRow.id == table_id))
         self._written.pop(table_id, None)
+
+
+def _utc(moment: datetime) -> datetime:
+    """A stored time with its zone: SQLite keeps none, and the value is in UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def _fences_of(fence: Fences, tables: set[int]) -> dict[int, int]:

@@ -33,6 +33,7 @@ from italian_poker.engine.seeds import derive_seed
 from italian_poker.server.bus import NoOwner, Refused
 from italian_poker.server.collector import Collector
 from italian_poker.server.lease import Lease
+from italian_poker.server.ledger import Holding
 from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.peers import Heard, TablePeers
 from italian_poker.server.protocol import (
@@ -706,11 +707,28 @@ class TableRuntime:
         match = self.state.match
         return [] if match is None else [HandHistory.from_completed(c) for c in match.completed]
 
+    # --- the ledger -----------------------------------------------------------------------
+
+    async def ledger(self) -> tuple[list[dict[str, Any]], list[Holding], int]:
+        """The ledger's rows (oldest first, as :meth:`Store.ledger` gives them), the chips of
+        each person seated and the chips in the pot, read together between changes: the
+        rows of every event the table has applied are committed by then."""
+        async with self.lock:
+            rows = await self._database(functools.partial(self.store.ledger, self.id))
+            state = self.state
+            seated = [
+                Holding(slot.player, slot.nickname, state.stack(i))
+                for i, slot in enumerate(state.slots)
+                if slot is not None
+            ]
+            return rows, seated, state.pot()
+
     # --- host -----------------------------------------------------------------------------
 
     async def host(self, kind: EventKind, payload: dict[str, Any] | None = None) -> None:
-        """A host's start, pause, resume or stack adjustment (which keeps the table's chips
-        within :data:`MAX_CHIPS`, or is refused with the range allowed)."""
+        """A host's start, pause, resume, stack adjustment (which keeps the table's chips
+        within :data:`MAX_CHIPS`, or is refused with the range allowed) or change of who may
+        see the ledger."""
         payload = payload or {}
         if not self.owning:
             await self._forward("host", {"kind": kind.value, "payload": payload})

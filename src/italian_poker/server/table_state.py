@@ -73,6 +73,8 @@ class EventKind(StrEnum):
     """The host sets a seat's chips for the next deal: ``{seat, amount}``."""
     SIT_OUT = "sit_out"
     SIT_IN = "sit_in"
+    LEDGER_VISIBILITY = "ledger_visibility"
+    """The host lets the players see the ledger, or no longer: ``{players}`` (a bool)."""
     DEAL = "deal"
     """The next deal begins: ``{deck, players}`` once dealt (the full deck order, and the
     person in each seat); ``seed`` only on tables set up with ``settings.seed`` (tests,
@@ -154,6 +156,10 @@ SEATED_BY_ID = "player_ids"
 their stable id. A ``deal`` event of a log written before, which lacks it, seats them as the
 server did then (:meth:`TableState._reseat_as_before`), so that old logs replay alike."""
 
+PLAYERS_SEE_LEDGER = "players_see_ledger"
+"""The table's option (``options``) that lets the players read the ledger from the start;
+a table created without it keeps the ledger for the host until the host says otherwise."""
+
 _LEGACY_IDS = 1 << 40
 """Match ids given when re-seating as before: above any :attr:`Slot.player` (a seq)."""
 
@@ -189,6 +195,15 @@ class TableState:
         self.turn_since: int | None = None
         """Seq of the event that began the turn under way (None: nobody is on the clock)."""
         self._turn: TurnKey | None = None
+        self.left_with: dict[int, int] = {}
+        """The chips each person (:attr:`Slot.player`) still seated had when the match let
+        them go for want of an ante (000 Art. 1): theirs until the host gives them chips or
+        they leave the table, with them."""
+        self._departed = 0
+        """How many players had left the match when the current (or last) deal began."""
+        self.players_see_ledger = bool(options.get(PLAYERS_SEE_LEDGER, False))
+        """Whether the players may read the ledger (the host always may): the table's option
+        at creation, then as the last ``ledger_visibility`` event set it."""
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -240,14 +255,19 @@ class TableState:
     def chips(self) -> int:
         """Every chip at the table: the seats' stacks and the pot (or the chips carried to
         the next deal)."""
-        total = sum(self.stack(i) for i, slot in enumerate(self.slots) if slot is not None)
+        return sum(self.stack(i) for i, s in enumerate(self.slots) if s is not None) + self.pot()
+
+    def pot(self) -> int:
+        """The chips in no one's stack: the pot of the deal under way (with what it carried
+        in), else the pot carried to the next deal (everyone passed, 3.5, or said parol,
+        5.4(a); 0 after a deal that was won)."""
         match = self.match
         if match is None:
-            return total
+            return 0
         deal = match.deal
         if match.phase is MatchPhase.IN_DEAL and deal is not None:
-            return total + sum(deal.start.stacks) + deal.start.carried - sum(deal.stacks)
-        return total + match.carried
+            return sum(deal.start.stacks) + deal.start.carried - sum(deal.stacks)
+        return match.carried
 
     def free_seat(self) -> int | None:
         """The lowest empty seat."""
@@ -342,11 +362,12 @@ class TableState:
         return self.table.public_view() if self.table is not None else None
 
     def stack(self, slot: int) -> int:
-        """The chips in front of ``slot`` now."""
+        """The chips in front of ``slot`` now: those due at the next deal (a newcomer's
+        buy-in, also while a deal goes on; the host's adjustment), else the match's."""
         seat = self.slots[slot]
         if seat is None:
             return 0
-        if seat.chips_due is not None and not self.in_deal:
+        if seat.chips_due is not None:
             return seat.chips_due
         match = self.match
         if match is not None:
@@ -357,8 +378,21 @@ class TableState:
                 if player_id in ids:
                     return deal.stacks[ids.index(player_id)]
             in_match = self._match_seat(seat)
-            return 0 if in_match is None else in_match.stack
+            if in_match is not None:
+                return in_match.stack
+            return self.left_with.get(seat.player, 0)
         return seat.chips_due or 0
+
+    def busted(self, slot: int) -> bool:
+        """Whether the person in ``slot`` left the match for want of an ante (000 Art. 1) and
+        has not been given chips since: they are not dealt in until the host does."""
+        seat = self.slots[slot]
+        return (
+            seat is not None
+            and seat.chips_due is None
+            and self.match is not None
+            and self._match_seat(seat) is None
+        )
 
     def requirement(self) -> OpeningRequirement:
         """What opens the current (or next) deal."""
@@ -464,6 +498,7 @@ class TableState:
             self.match.leave(in_match.name)
         self.slots[seat] = None
         self.banks.pop(seat, None)
+        self.left_with.pop(slot.player, None)
         said = line("table_leave", name=slot.nickname)
         return Effects(
             [said], [LedgerEntry(slot.nickname, slot.player, "cash_out", amount, self.hand)]
@@ -512,6 +547,13 @@ class TableState:
         slot = self._slot(payload)
         slot.sitting_out = False
         return Effects([line("table_sit_in", name=slot.nickname)])
+
+    def _on_ledger_visibility(self, payload: dict[str, Any]) -> Effects:
+        players = payload.get("players")
+        if not isinstance(players, bool):
+            raise ValueError(f"'players' is true or false, not {players!r}")
+        self.players_see_ledger = players
+        return Effects([line("table_ledger_shown" if players else "table_ledger_hidden")])
 
     def _slot(self, payload: dict[str, Any]) -> Slot:
         seat = int(payload["seat"])
@@ -654,6 +696,7 @@ class TableState:
             players = tuple(int(p) for p in recorded)
         self.deal_players = players
         self.hand_players[len(match.completed) + 1] = players
+        self._departed = len(match.departed)
         payload.setdefault("deck", [str(c) for c in deal.deck_order])
         payload.setdefault("players", list(players))
 
@@ -683,7 +726,17 @@ class TableState:
             net = result.stacks[i] - completed.start.stacks[i]
             player = self.deal_players[i]
             effects.ledger.append(LedgerEntry(name, player, "result", net, completed.number))
+        self._keep_left_chips(match)
         self._remove_leavers(effects)
+
+    def _keep_left_chips(self, match: Match) -> None:
+        """The players the match let go at the end of the deal (too few chips for an ante)
+        keep what they had on their seats (:attr:`left_with`)."""
+        for name, chips in match.departed[self._departed :]:
+            seat = self.slot_of(name)
+            slot = None if seat is None else self.slots[seat]
+            if slot is not None and self._match_seat(slot) is None:
+                self.left_with[slot.player] = chips
 
     def _remove_leavers(self, effects: Effects) -> None:
         """Between deals: empty the seats of the players who were to leave."""

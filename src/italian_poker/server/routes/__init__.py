@@ -3,7 +3,9 @@
 
 - :mod:`.pages`: the HTML pages and the pages' words (anyone);
 - :mod:`.lobby`: create a table, look at one, take a seat (anyone with the link);
-- :mod:`.host`: bots, seats, start, pause, resume, stacks, ledger (the host's token);
+- :mod:`.host`: bots, seats, start, pause, resume, stacks (the host's token);
+- :mod:`.ledger`: the ledger, as JSON and CSV (the host's token, or a player's when the host
+  allows it), and who may see it (the host's);
 - :mod:`.player`: sit out and in, hand histories (a player's token);
 - :mod:`.table_socket`: the table's WebSocket (a player's token, in its ``hello``).
 
@@ -15,12 +17,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from italian_poker.server.routes import host, lobby, pages, player, table_socket
+from italian_poker.server.routes import host, ledger, lobby, pages, player, table_socket
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
     lobby.router,
     host.router,
+    ledger.router,
     player.router,
     table_socket.router,
 )

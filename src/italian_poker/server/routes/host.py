@@ -1,15 +1,16 @@
 """What only the host may do (the host's token): bots, seats, start, pause and resume,
-stacks, the ledger. Every call but the ledger answers the table as the lobby shows it."""
+stacks. Every call answers the table as the lobby shows it (the ledger is
+:mod:`.ledger`'s)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from italian_poker.server.dependencies import HostTableDep, ServerDep
+from italian_poker.server.dependencies import HostTableDep
 from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import SeatInPath
 from italian_poker.server.nicknames import nickname_key
-from italian_poker.server.schemas import BOT_LEVELS, AddBot, BotAdded, Ledger, LobbyTable, SetStack
+from italian_poker.server.schemas import BOT_LEVELS, AddBot, BotAdded, LobbyTable, SetStack
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import EventKind
 
@@ -70,9 +71,3 @@ async def set_stack(runtime: HostTableDep, body: SetStack) -> LobbyTable:
     """A seat's chips for the next deal (between deals only)."""
     await runtime.host(EventKind.STACK, {"seat": body.seat, "amount": body.amount})
     return LobbyTable.of(runtime)
-
-
-@router.get("/ledger")
-async def ledger(runtime: HostTableDep, server: ServerDep) -> Ledger:
-    """Every buy-in, adjustment, result and cash-out, oldest first."""
-    return Ledger.model_validate({"ledger": server.store.ledger(runtime.id)})

@@ -15,6 +15,7 @@ from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.nicknames import BadName, check_nickname, check_text
 from italian_poker.server.schemas import CreateTable, LobbyTable, SeatTaken, TableCreated, TakeSeat
 from italian_poker.server.store import NewTable, token_hash
+from italian_poker.server.table_state import PLAYERS_SEE_LEDGER
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
 
@@ -70,6 +71,7 @@ async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
         "turn_seconds": body.turn_seconds,
         "time_bank_seconds": body.time_bank_seconds,
         "lang": body.lang,
+        PLAYERS_SEE_LEDGER: body.players_see_ledger,
     }
     invite = secrets.token_urlsafe(18)
     host_token = secrets.token_urlsafe(32)

@@ -51,6 +51,7 @@ document.getElementById("create-form").addEventListener("submit", (event) => {
     time_bank_seconds: data.get("timer_on") ? intOrNull(data.get("time_bank_seconds")) ?? 0 : 0,
     host_nickname: data.get("host_nickname").trim(),
     lang: data.get("lang"),
+    players_see_ledger: data.get("players_see_ledger") !== null,
   };
   submitting(form, async () => {
     const created = await api("POST", "/api/tables", body);

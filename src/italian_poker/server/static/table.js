@@ -9,6 +9,9 @@ import {
 import { api, forgetSeat, loadSeat, saveSeat } from "/static/seat_store.js";
 import { breaksOpening, maxDraw } from "/static/draw_rules.js";
 import { showStats } from "/static/stats.js";
+import {
+  downloadLedger, renderLedgerAccess, setLedgerVisibility, showLedger as showLedgerIn,
+} from "/static/ledger.js";
 
 const AMOUNT_KINDS = new Set(["open", "bet", "raise"]);
 const LIVE_PHASES = new Set(["blinds", "opening", "first-round", "draw", "second-round", "showdown"]);
@@ -166,6 +169,7 @@ function render() {
   renderResult(st);
   renderLog();
   renderHost(st);
+  renderLedgerAccess(st, app.lang);
   renderSitToggle(st);
   if (focused) {
     const again = document.querySelector(`[data-fkey="${CSS.escape(focused)}"]`);
@@ -601,32 +605,36 @@ function adjustStack(seat, value) {
   });
 }
 
+function ledgerContext() {
+  return { invite, seat: app.seat, lang: app.lang };
+}
+
 async function showLedger() {
-  const box = $("ledger");
   try {
-    const data = await api("GET", `/api/tables/${invite}/ledger`, undefined, app.seat.host_token);
-    const rows = data.ledger;
-    box.replaceChildren();
-    if (!rows.length) {
-      box.append(el("p", { class: "muted", text: tr("ledger_empty") }));
-      return;
-    }
-    const head = el("tr", {}, ...["name", "ledger_kind", "ledger_amount", "ledger_hand"].map(
-      (k) => el("th", { scope: "col", text: tr(k) })));
-    const body = rows.map((r) => el("tr", {},
-      el("td", { text: r.nickname }), el("td", { text: ledgerKind(r.kind) }),
-      el("td", { text: String(r.amount) }), el("td", { text: r.hand ?? "" })));
-    box.append(el("table", { class: "ledger" }, el("caption", { text: tr("ledger") }),
-      el("thead", {}, head), el("tbody", {}, ...body)));
+    await showLedgerIn($("ledger"), ledgerContext());
+    showError("");
   } catch (error) {
     showFailure(error);
   }
 }
 
-function ledgerKind(kind) {
-  const key = `ledger_${kind}`;
-  const text = tr(key);
-  return text === key ? String(kind ?? "") : text;
+async function downloadLedgerCsv() {
+  try {
+    await downloadLedger(ledgerContext());
+  } catch (error) {
+    showFailure(error);
+  }
+}
+
+async function switchLedger(event) {
+  const box = event.currentTarget;
+  try {
+    await setLedgerVisibility(ledgerContext(), box.checked);
+    showError("");
+  } catch (error) {
+    box.checked = !box.checked;
+    showFailure(error);
+  }
 }
 
 async function showHistories() {
@@ -950,6 +958,8 @@ $("resume").addEventListener("click", () => hostCall("POST", "/resume"));
 $("add-bot").addEventListener("click", () => hostCall("POST", "/bots", { level: $("bot-level").value }));
 $("copy-invite").addEventListener("click", copyInvite);
 $("ledger-show").addEventListener("click", showLedger);
+$("ledger-csv").addEventListener("click", downloadLedgerCsv);
+$("ledger-players").addEventListener("change", switchLedger);
 $("histories-show").addEventListener("click", showHistories);
 $("stats-show").addEventListener("click", () => showStats($("stats"), invite, app.seat.player_token, app.lang).catch(showFailure));
 document.addEventListener("keydown", onKey);

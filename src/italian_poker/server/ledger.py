@@ -1,0 +1,200 @@
+"""A table's ledger summed up per person, and written as CSV.
+
+The ledger's rows (oldest first) are the chips that came to the table and left it, and each
+deal's net result: ``buy_in`` (a seat taken), ``adjust`` (the host set a stack: the change),
+``result`` and ``cash_out`` (a seat left). :func:`summarise` gives each person (rows grouped
+by ``player``) what they bought in and cashed out, the chips in front of them now and their
+net, ``stack + cashed out - bought in``. The host's adjustments count as on a Poker Now
+ledger: chips the host adds are a buy-in, chips the host takes off a buy-out (cashed out);
+either way the net is the same. Results move no chips to or from the table: the stacks show
+them.
+
+The chips in no one's stack, the pot of a deal under way or the pot carried to the next deal
+(everyone passed, 3.5; everyone said parol, 5.4(a)), are a line of their own
+(:attr:`Summary.in_pot`): with them the nets come to exactly zero, since every chip at the
+table was bought in and not yet cashed out.
+
+Rows written before migration 0003 have no ``player``: such a row counts for the person who
+used its nickname (the one seated with it now, else the last one whose rows name it), or,
+when there is none, for a line of that nickname alone.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+BOUGHT = "buy_in"
+ADJUSTED = "adjust"
+RESULT = "result"
+CASHED = "cash_out"
+KINDS = (BOUGHT, ADJUSTED, RESULT, CASHED)
+"""The kinds of ledger rows."""
+
+CSV_COLUMNS = ("created", "nickname", "player", "kind", "amount", "hand")
+"""The CSV's header: the JSON rows' members, the time first."""
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet would take a cell beginning with for a formula."""
+
+
+class Movement(Protocol):
+    """What the summary reads of a ledger row."""
+
+    @property
+    def nickname(self) -> str: ...
+    @property
+    def player(self) -> int | None: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def amount(self) -> int: ...
+
+
+class Row(Movement, Protocol):
+    """A ledger row as stored and sent: when, and in which deal."""
+
+    @property
+    def hand(self) -> int | None: ...
+    @property
+    def created(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """A seated person's chips now (from the live table)."""
+
+    player: int
+    nickname: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class PersonLine:
+    """One person's line: ``player`` None for the rows of a nickname without one."""
+
+    player: int | None
+    nickname: str
+    """The latest nickname."""
+    bought_in: int
+    cashed_out: int
+    stack: int
+    """The chips in front of them now: 0 once they left."""
+    seated: bool
+
+    @property
+    def net(self) -> int:
+        """Up (positive) or down: what they hold and took away less what they brought."""
+        return self.stack + self.cashed_out - self.bought_in
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """The sums of every line, the pot's included (its chips are in ``stack``)."""
+
+    bought_in: int
+    cashed_out: int
+    stack: int
+
+    @property
+    def net(self) -> int:
+        """0 whenever the ledger and the table agree."""
+        return self.stack + self.cashed_out - self.bought_in
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Every person who sat at the table, in the order they first came, and the pot."""
+
+    people: tuple[PersonLine, ...]
+    in_pot: int
+
+    @property
+    def totals(self) -> Totals:
+        """The totals row."""
+        return Totals(
+            bought_in=sum(p.bought_in for p in self.people),
+            cashed_out=sum(p.cashed_out for p in self.people),
+            stack=sum(p.stack for p in self.people) + self.in_pot,
+        )
+
+
+Key = int | str
+"""A person: their ``player`` id, or a nickname for rows written without one."""
+
+
+def _owners(rows: Sequence[Movement], seated: Sequence[Holding]) -> dict[str, int]:
+    """Per nickname, the person its rows without a ``player`` belong to: the one seated
+    with it, else the last one whose rows name it."""
+    owners = {row.nickname: row.player for row in rows if row.player is not None}
+    owners.update((holding.nickname, holding.player) for holding in seated)
+    return owners
+
+
+def summarise(rows: Iterable[Movement], seated: Sequence[Holding], in_pot: int) -> Summary:
+    """Each person's line from the ledger's ``rows`` (oldest first), the chips of those
+    ``seated`` now, and the chips ``in_pot`` (in no one's stack). Raises ``ValueError`` for a
+    row of an unknown kind."""
+    rows = list(rows)
+    owners = _owners(rows, seated)
+    names: dict[Key, str] = {}
+    bought: dict[Key, int] = {}
+    cashed: dict[Key, int] = {}
+    for row in rows:
+        if row.kind not in KINDS:
+            raise ValueError(f"unknown ledger row kind {row.kind!r}; one of {', '.join(KINDS)}")
+        key: Key = row.player if row.player is not None else owners.get(row.nickname, row.nickname)
+        names[key] = row.nickname
+        bought.setdefault(key, 0)
+        cashed.setdefault(key, 0)
+        if row.kind == BOUGHT or (row.kind == ADJUSTED and row.amount > 0):
+            bought[key] += row.amount
+        elif row.kind == CASHED:
+            cashed[key] += row.amount
+        elif row.kind == ADJUSTED:
+            cashed[key] -= row.amount  # chips the host took off: a buy-out
+    stacks: dict[Key, int] = {}
+    for holding in seated:
+        names[holding.player] = holding.nickname
+        stacks[holding.player] = holding.stack
+    people = tuple(
+        PersonLine(
+            player=key if isinstance(key, int) else None,
+            nickname=nickname,
+            bought_in=bought.get(key, 0),
+            cashed_out=cashed.get(key, 0),
+            stack=stacks.get(key, 0),
+            seated=key in stacks,
+        )
+        for key, nickname in names.items()
+    )
+    return Summary(people, in_pot)
+
+
+def _cell(text: str) -> str:
+    """A nickname as a CSV cell: one a spreadsheet would read as a formula (``=1+1``) gets
+    a leading apostrophe, which spreadsheets show as text."""
+    return f"'{text}" if text.startswith(_FORMULA) else text
+
+
+def ledger_csv(rows: Iterable[Row]) -> str:
+    """The rows as CSV (:data:`CSV_COLUMNS`, one line a row, oldest first): the same values
+    as the JSON rows, empty for a missing ``player`` or ``hand``."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        writer.writerow(
+            [
+                row.created,
+                _cell(row.nickname),
+                "" if row.player is None else row.player,
+                row.kind,
+                row.amount,
+                "" if row.hand is None else row.hand,
+            ]
+        )
+    return out.getvalue()

@@ -1,0 +1,269 @@
+"""The ledger in a real browser (issue 13): the host and a player play a deal with a bot;
+the host's ledger shows each person's buy-in, cash-out, chips and net, the pot, and totals
+that come to zero; the CSV downloaded holds the rows the page and the API show; the player
+sees the ledger only once the host allows it, and no longer when the host stops.
+
+Debian's Chromium through Playwright, the server in a thread: the fixtures of
+``tests/test_server_browser.py``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from test_server_browser import (  # noqa: F401 (server and browser are fixtures)
+    DEAL_SECONDS,
+    STATIC,
+    Page,
+    RunningServer,
+    browser,
+    my_turn,
+    seat_of,
+    server,
+    table_state,
+    take_turn,
+)
+
+from italian_poker.engine.actions import ActionKind
+from italian_poker.table.vocabulary import MESSAGES, PAGE_MESSAGES, Language, page_strings
+
+EN = page_strings(Language.EN)["messages"]
+IT = page_strings(Language.IT)["messages"]
+
+
+def _token(page: Page, invite: str, which: str) -> str:
+    """The page's token (``host_token`` or ``player_token``), as the page keeps it."""
+    seat = page.evaluate(
+        "invite => JSON.parse(localStorage.getItem('italian-poker.seat.' + invite))", invite
+    )
+    return str(seat[which])
+
+
+def _api(page: Page, base_url: str, path: str, token: str) -> Any:
+    """``GET`` ``path`` with ``token``, from the page's browser context."""
+    return page.request.get(base_url + path, headers={"Authorization": f"Bearer {token}"})
+
+
+def _play_one_deal(running: RunningServer, invite: str, pages: dict[str, Page]) -> None:
+    """The pages act in turn (the bot by itself) until both show the deal's result."""
+    seats = {who: seat_of(page) for who, page in pages.items()}
+    deadline = time.monotonic() + DEAL_SECONDS
+    done: list[str] = []
+    while not all(p.locator("#result-lines p:not(.muted)").count() for p in pages.values()):
+        assert time.monotonic() < deadline, f"the deal did not finish; actions: {done}"
+        acted = False
+        for who, page in pages.items():
+            if not my_turn(page):
+                continue
+            state = table_state(running.app, invite)
+            deal = state.match.deal
+            draw = next((a for a in deal.legal_actions() if a.kind is ActionKind.DRAW), None)
+            hand = ()
+            if deal.actor is not None:
+                assert state.deal_slots[deal.actor] == seats[who]
+                hand = tuple(deal.hands[deal.actor])
+            done.append(f"{who}:{take_turn(page, False, draw, hand)}")
+            acted = True
+            page.wait_for_function(
+                "() => !document.querySelector('#action-buttons button.action[disabled]')"
+            )
+        if not acted:
+            time.sleep(0.1)
+
+
+def _summary_on(page: Page) -> dict[str, Any]:
+    """The summary table as the page shows it: each line's values (``data-value``) by its
+    header, the pot's, the totals'; and how it is built for assistive technology."""
+    return dict(
+        page.evaluate(
+            """() => {
+              const table = document.querySelector('#ledger table.ledger-summary');
+              const values = (row) => [...row.querySelectorAll('td.num')]
+                .map((cell) => Number(cell.dataset.value));
+              const texts = (row) => [...row.querySelectorAll('td.num')]
+                .map((cell) => cell.textContent);
+              const line = (row) => ({
+                name: row.querySelector('th').textContent,
+                scope: row.querySelector('th').getAttribute('scope'),
+                values: values(row), texts: texts(row),
+              });
+              return {
+                caption: table.querySelector('caption').textContent,
+                columns: [...table.querySelectorAll('thead th')].map((th) => th.textContent),
+                scopes: [...table.querySelectorAll('thead th')].map((th) => th.scope),
+                people: [...table.querySelectorAll('tbody tr:not(.ledger-pot)')].map(line),
+                pot: line(table.querySelector('tbody tr.ledger-pot')),
+                totals: line(table.querySelector('tfoot tr')),
+                aligned: [...table.querySelectorAll('td.num')]
+                  .map((cell) => getComputedStyle(cell).textAlign),
+              };
+            }"""
+        )
+    )
+
+
+def _rows_on(page: Page) -> list[dict[str, Any]]:
+    """The rows table as the page shows it."""
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll('#ledger table.ledger-rows tbody tr')]
+              .map((row) => ({
+                created: row.querySelector('time').getAttribute('datetime'),
+                nickname: row.cells[1].textContent,
+                kind: row.dataset.kind,
+                amount: Number(row.cells[3].dataset.value),
+                hand: row.cells[4].textContent,
+              }))"""
+        )
+    )
+
+
+def _download_csv(page: Page) -> list[dict[str, str]]:
+    with page.expect_download() as info:
+        page.click("#ledger-csv")
+    download = info.value
+    assert download.suggested_filename == "ledger.csv"
+    path = download.path()
+    assert path is not None
+    return list(csv.DictReader(io.StringIO(Path(path).read_text(encoding="utf-8"))))
+
+
+def _as_csv(row: dict[str, Any]) -> dict[str, str]:
+    return {key: "" if row[key] is None else str(row[key]) for key in row}
+
+
+def test_the_ledger_after_a_deal_its_csv_and_who_may_see_it(
+    server: RunningServer,  # noqa: F811 (the fixture)
+    browser: Any,  # noqa: F811 (the fixture)
+) -> None:
+    errors: list[str] = []
+    host_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    guest_context = browser.new_context(viewport={"width": 390, "height": 844})
+    host_context.set_default_timeout(10_000)
+    guest_context.set_default_timeout(10_000)
+    host, guest = host_context.new_page(), guest_context.new_page()
+    for page in (host, guest):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+    # The host creates the table, the ledger for the host only (the lobby's default).
+    host.goto(server.base_url + "/")
+    host.fill("input[name=host_nickname]", "Alice")
+    host.select_option("select[name=lang]", "en")
+    host.uncheck("input[name=timer_on]")
+    assert not host.is_checked("input[name=players_see_ledger]")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_selector("li.seat.you")
+    invite = host.url.rsplit("/t/", 1)[1]
+    guest.goto(host.url)
+    guest.fill("#join-form input[name=nickname]", "Bruno")
+    guest.click("#join-form button[type=submit]")
+    guest.wait_for_selector("li.seat.you")
+    host.wait_for_selector("li.seat:has-text('Bruno')")
+    host.select_option("#bot-level", "simple")
+    host.click("#add-bot")
+    host.wait_for_selector("li.seat:has-text('bot')")
+    host.click("#start")
+    host.wait_for_selector("#pot:has-text('Pot')")
+    _play_one_deal(server, invite, {"host": host, "guest": guest})
+
+    # The host's ledger: a line a person, the pot, totals that come to zero.
+    assert host.is_visible("#ledger-panel") and not guest.is_visible("#ledger-panel")
+    host.click("#ledger-show")
+    host.wait_for_selector("#ledger table.ledger-summary")
+    shown = _summary_on(host)
+    assert shown["caption"] == EN["ledger_by_player"]
+    assert shown["columns"] == [
+        EN[key]
+        for key in ("name", "ledger_bought_in", "ledger_cashed_out", "ledger_stack", "ledger_net")
+    ]
+    assert set(shown["scopes"]) == {"col"}
+    assert set(shown["aligned"]) == {"right"}
+    assert [line["name"] for line in shown["people"]] == ["Alice", "Bruno", "Bot 1"]
+    assert all(line["scope"] == "row" for line in shown["people"])
+    assert shown["pot"]["name"] == EN["ledger_in_pot"]
+    nets = [line["values"][3] for line in shown["people"]]
+    pot = shown["pot"]["values"][1]
+    assert sum(nets) + pot == 0 and shown["totals"]["values"][3] == 0
+    assert shown["totals"]["name"] == EN["ledger_total"] and shown["totals"]["texts"][3] == "0"
+    for line in shown["people"]:
+        net, text = line["values"][3], line["texts"][3]
+        assert text == (f"+{net}" if net > 0 else str(net)), line  # nets are signed
+        bought, cashed, stack, _ = line["values"]
+        assert net == stack + cashed - bought
+    assert any(net != 0 for net in nets)  # the deal moved chips
+
+    # The same as the API says; the CSV downloaded holds exactly the rows.
+    host_token = _token(host, invite, "host_token")
+    answer = _api(host, server.base_url, f"/api/tables/{invite}/ledger", host_token)
+    assert answer.ok
+    ledger = answer.json()
+    people = ledger["summary"]["people"]
+    assert [[p["bought_in"], p["cashed_out"], p["stack"], p["net"]] for p in people] == [
+        line["values"] for line in shown["people"]
+    ]
+    assert ledger["summary"]["in_pot"] == pot
+    rows = ledger["ledger"]
+    assert [r["kind"] for r in rows] == ["buy_in"] * 3 + ["result"] * 3
+    assert _rows_on(host) == [
+        {
+            "created": r["created"],
+            "nickname": r["nickname"],
+            "kind": r["kind"],
+            "amount": r["amount"],
+            "hand": "" if r["hand"] is None else str(r["hand"]),
+        }
+        for r in rows
+    ]
+    downloaded = _download_csv(host)
+    assert downloaded == [_as_csv(r) for r in rows]
+    assert sum(int(r["amount"]) for r in downloaded if r["kind"] == "result") == -pot
+
+    # The player: no ledger until the host allows it.
+    guest_token = _token(guest, invite, "player_token")
+    refused = _api(guest, server.base_url, f"/api/tables/{invite}/ledger", guest_token)
+    assert refused.status == 403 and refused.json()["error"] == "ledger_private"
+    host.check("#ledger-players")
+    guest.wait_for_selector("#ledger-panel", state="visible")
+    told = MESSAGES["table_ledger_shown"][0]
+    guest.wait_for_selector(f"#log-lines li:has-text('{told}')")
+    guest.click("#ledger-show")
+    guest.wait_for_selector("#ledger table.ledger-summary")
+    assert _summary_on(guest) == shown
+    assert _download_csv(guest) == downloaded
+    # In Italian, the ledger shown is drawn again in Italian.
+    guest.click("#lang-switch")
+    assert guest.inner_text("#ledger caption >> nth=0") == IT["ledger_by_player"]
+    assert guest.inner_text("#ledger-heading") == IT["ledger"]
+    assert re.search(IT["ledger_in_pot"], guest.inner_text("#ledger tr.ledger-pot"))
+
+    # The host stops it: the player's panel goes, and the API refuses again.
+    host.uncheck("#ledger-players")
+    guest.wait_for_selector("#ledger-panel", state="hidden")
+    assert guest.locator("#ledger table").count() == 0
+    again = _api(guest, server.base_url, f"/api/tables/{invite}/ledger.csv", guest_token)
+    assert again.status == 403
+    assert errors == []
+    host_context.close()
+    guest_context.close()
+
+
+def test_the_ledgers_script_says_only_the_vocabularys_words() -> None:
+    """static/ledger.js looks every label up (``t(lang, key)``) in the page labels, which
+    have each in English and Italian; it holds no words of its own."""
+    js = (STATIC / "ledger.js").read_text(encoding="utf-8")
+    used = set(re.findall(r'\bt\(lang, "([a-z0-9_-]+)"', js))
+    used |= set(re.findall(r'"(ledger_[a-z_]+)"', js))
+    assert {"name", "ledger_by_player", "ledger_in_pot", "ledger_total", "ledger_net"} <= used
+    assert used - PAGE_MESSAGES.keys() == set()
+    for kind in ("buy_in", "adjust", "result", "cash_out"):
+        assert f"ledger_{kind}" in PAGE_MESSAGES
+    for english, italian in (PAGE_MESSAGES[key] for key in used):
+        assert english.strip() and italian.strip()
+    strings = re.findall(r'"([^"\\]*)"', js)
+    words = {s for s in strings if re.fullmatch(r"[A-Z][a-z]+( [a-z]+)*", s)}
+    assert words == set(), words
