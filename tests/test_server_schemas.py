@@ -91,7 +91,7 @@ def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
         for path, methods in openapi["paths"].items()
         for method, operation in methods.items()
     ]
-    assert len(operations) == 15
+    assert len(operations) == 16
     for method, path, operation in operations:
         where = f"{method.upper()} {path}"
         assert path.startswith("/api/"), where
