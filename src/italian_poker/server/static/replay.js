@@ -152,10 +152,11 @@ function renderSeats(current) {
   const last = lastActions();
   const acted = current.action ? current.action.seat : null;
   for (const seat of current.seats) {
-    // Seats around the table, this seat at the bottom (the table's page does the same).
+    // Seats around the table, this seat at the bottom (as on the table's page), a little
+    // higher: every seat shows its cards here.
     const angle = Math.PI / 2 + (2 * Math.PI * ((seat.seat - me + n) % n)) / n;
     const x = 50 + 42 * Math.cos(angle);
-    const y = 50 + 40 * Math.sin(angle);
+    const y = 47 + 36 * Math.sin(angle);
     const classes = ["seat", `status-${seat.status}`];
     if (seat.seat === current.to_act) classes.push("to-act");
     if (seat.seat === replay.you) classes.push("you");
