@@ -19,6 +19,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 import test_server_browser as base
 from test_server_browser import (
     DEAL_SECONDS,
@@ -284,6 +285,17 @@ def test_the_replayer_steps_through_a_finished_deal(server: RunningServer, brows
         "line => document.getElementById('live').textContent.endsWith(line)",
         arg=frames[0]["line"]["en"],
     )
+    # The check is not vacuous: a bot's hidden card put in the page is caught.
+    bots = cards_of(history, set(range(len(history.names))) - {viewer})
+    hidden = sorted(bots - cards_of(history, {viewer}), key=str)
+    host.evaluate(
+        "code => document.getElementById('felt-heading').append(' ' + code)", str(hidden[0])
+    )
+    with pytest.raises(AssertionError, match="hidden card"):
+        check_step(host, 0, frames, steps, viewer, history, "host")
+    host.reload()  # the page as it was
+    host.wait_for_selector("#replay-table:not([hidden])")
+    check_step(host, 0, frames, steps, viewer, history, "host")
     # Italian: the labels and the narration switch together.
     host.click("#lang-switch")
     assert host.inner_text("#controls-heading") == "Ripercorri la mano"
