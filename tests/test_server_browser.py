@@ -476,10 +476,13 @@ def test_two_players_and_a_bot_play_a_deal_in_the_browser(
     guest.wait_for_selector("li.seat.you")
     assert seat_of(guest) == seat
     assert_no_hidden_cards(guest, server.app, invite, seat, "guest")
-    # The guest downloads the deal's history: redacted to what the guest saw.
+    # The guest downloads the deal's history from its replayer: redacted to what the guest
+    # saw (tests/test_server_browser_replay.py steps through the replayer itself).
     guest.click("#histories-show")
+    guest.click("#histories a >> nth=0")
+    guest.wait_for_selector("#download:visible")
     with guest.expect_download() as download_info:
-        guest.click("#histories button >> nth=0")
+        guest.click("#download")
     path = download_info.value.path()
     assert path is not None
     history = Path(path).read_text(encoding="utf-8")

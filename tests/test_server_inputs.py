@@ -53,6 +53,7 @@ ODD = (
 
 ROUTES = (
     ("GET", "/t/{invite}", "none"),
+    ("GET", "/t/{invite}/hands/{hand}", "none"),
     ("GET", "/api/tables/{invite}", "none"),
     ("POST", "/api/tables/{invite}/seats", "none"),
     ("POST", "/api/tables/{invite}/bots", "host"),
@@ -68,6 +69,7 @@ ROUTES = (
     ("GET", "/api/tables/{invite}/histories/{hand}", "player"),
     ("GET", "/api/tables/{invite}/histories/{hand}.phh", "player"),
     ("GET", "/api/tables/{invite}/stats", "player"),
+    ("GET", "/api/tables/{invite}/histories/{hand}/frames", "player"),
 )
 BODIES = {
     "/seats": {"nickname": "Zeno"},

@@ -26,7 +26,7 @@ from italian_poker.engine.actions import Action
 from italian_poker.engine.errors import ItalianPokerError, SeatError
 from italian_poker.engine.history import HandHistory
 from italian_poker.engine.match import MatchPhase
-from italian_poker.engine.observer import SeatView
+from italian_poker.engine.observer import PUBLIC, SeatView
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
 from italian_poker.engine.seeds import derive_seed
@@ -58,6 +58,7 @@ from italian_poker.server.table_state import (
 )
 from italian_poker.server.writer import EventWriter
 from italian_poker.table.driver import default_action
+from italian_poker.table.replay_frames import HandFrames, hand_frames
 
 T = TypeVar("T")
 
@@ -722,6 +723,22 @@ class TableRuntime:
                 if slot is not None
             ]
             return rows, seated, state.pot()
+
+    def frames_for(self, seat: int, hand: int) -> HandFrames | None:
+        """Finished deal ``hand`` step by step (the hand replayer) for the person in ``seat``
+        now: their own view if they were dealt in, else the public view, which shows no
+        hidden card (how a hand shared with the others at the table is seen); None when
+        the table has no such finished deal."""
+        found = self.history_for(seat, hand)
+        if found is None:
+            completed = self.state.completed(hand)
+            if completed is None:
+                return None
+            return hand_frames(
+                HandHistory.from_completed(completed), PUBLIC, self.state.requirement_after(hand)
+            )
+        history, index = found
+        return hand_frames(history, index, self.state.requirement_after(hand))
 
     # --- host -----------------------------------------------------------------------------
 

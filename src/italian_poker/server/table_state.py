@@ -422,6 +422,17 @@ class TableState:
             return None
         return self.match.completed[hand - 1]
 
+    def requirement_after(self, hand: int) -> OpeningRequirement:
+        """What the deal after ``hand`` needs (needed) to open: that of the next finished
+        deal, else of the deal under way or to come (:meth:`requirement`)."""
+        following = self.completed(hand + 1)
+        if following is None:
+            return self.requirement()
+        start = following.start
+        return opening_requirement(
+            start.min_pair or start.rules.min_pair, start.rules.four_straight_flush_opens
+        )
+
     # --- applying ---------------------------------------------------------------------------
 
     def replay(self, events: Iterable[tuple[int, str, dict[str, Any]]]) -> None:

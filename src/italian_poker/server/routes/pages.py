@@ -1,5 +1,6 @@
-"""The pages: the lobby (``/``), a table's page (``/t/{invite}``) and the pages' words
-(``/api/strings/{lang}``). The static files are mounted by ``create_app``."""
+"""The pages: the lobby (``/``), a table's page (``/t/{invite}``), the hand replayer
+(``/t/{invite}/hands/{hand}``) and the pages' words (``/api/strings/{lang}``). The static
+files are mounted by ``create_app``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from italian_poker.server.dependencies import ServerDep
 from italian_poker.server.errors import ApiError
+from italian_poker.server.limits import MAX_INT, whole_number
 from italian_poker.table.vocabulary import Language, page_strings
 
 STATIC = Path(__file__).parent.parent / "static"
@@ -38,6 +40,16 @@ async def index() -> Response:
 async def table_page(invite: str, server: ServerDep) -> Response:
     # The page says itself that there is no such table; the status says it too.
     return page("table.html", 200 if await server.find(invite) is not None else 404)
+
+
+@router.get("/t/{invite}/hands/{hand}")
+async def replay_page(invite: str, hand: str, server: ServerDep) -> Response:
+    # The page asks for the hand's frames with the seat's token, and says what is wrong.
+    try:
+        whole_number(hand, 1, MAX_INT, "a hand", text=True)
+    except ValueError:
+        return page("replay.html", 404)
+    return page("replay.html", 200 if await server.find(invite) is not None else 404)
 
 
 @router.get("/api/strings/{lang}")

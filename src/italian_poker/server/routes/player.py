@@ -1,5 +1,7 @@
 """What a seated player may do (the player's token): sit out and in, read the hand
-histories of the deals they were dealt in, and every player's statistics at the table."""
+histories of the deals they were dealt in, step through any finished deal of the table
+(the hand replayer: their own view of a deal they were dealt in, the public view of the
+others), and read every player's statistics at the table."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from italian_poker.engine.history import HandHistory, dumps_redacted, redacted_r
 from italian_poker.server.dependencies import PlayerSeat, PlayerSeatDep
 from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import HandInPath
-from italian_poker.server.schemas import Hands, LobbyTable, TableStats
+from italian_poker.server.schemas import HandReplay, Hands, LobbyTable, TableStats
 from italian_poker.table.statistics import statistics_of
 
 router = APIRouter(
@@ -61,6 +63,17 @@ def _history(player: PlayerSeat, hand: int) -> tuple[HandHistory, int]:
 def _document(media_type: str, schema: dict[str, Any], text: str) -> dict[int | str, Any]:
     """The OpenAPI ``responses`` entry of a route that answers a :class:`Response` itself."""
     return {200: {"description": text, "content": {media_type: {"schema": schema}}}}
+
+
+@router.get("/histories/{hand}/frames")
+async def frames(player: PlayerSeatDep, hand: HandInPath) -> HandReplay:
+    """Deal ``hand`` step by step, replayed through the engine: the holder's own view of a
+    deal they were dealt in; for anyone else seated at the table, what everyone saw (the
+    hidden cards stay hidden: how a shared link to a hand is seen)."""
+    found = player.runtime.frames_for(player.seat, hand)
+    if found is None:
+        raise ApiError(404, "no_hand", "this table has no finished hand with this number")
+    return HandReplay.of(found, player.runtime.invite or "")
 
 
 # Before ``/histories/{hand}``, which would take ``3.phh`` for a (malformed) hand id.

@@ -2,10 +2,8 @@
 // The page holds no game data of its own: everything shown comes from the server's "state"
 // messages, which carry only what this seat may see.
 
-import {
-  SUIT_SYMBOLS, actionLabel, cardName, initialLang, parseCode, pick, rankText,
-  saveLang, t, translatePage,
-} from "/static/i18n.js";
+import { actionLabel, initialLang, pick, saveLang, t, translatePage } from "/static/i18n.js";
+import { cardBack as backOf, cardFace as faceOf } from "/static/cards.js";
 import { api, forgetSeat, loadSeat, saveSeat } from "/static/seat_store.js";
 import { breaksOpening, maxDraw } from "/static/draw_rules.js";
 import { showStats } from "/static/stats.js";
@@ -116,31 +114,13 @@ function fourColour() {
 
 // ---------------------------------------------------------------- cards
 
-/** A card face: rank and suit symbol, coloured by suit, with its spoken name. */
-function cardFace(code, { button = false, pressed = false, disabled = false, onclick = null } = {}) {
-  const card = parseCode(code);
-  if (!card) return cardBack();
-  const name = cardName(app.lang, code);
-  const attrs = {
-    class: `card suit-${card.suit}${pressed ? " selected" : ""}`,
-    "aria-label": pressed ? `${name}, ${tr("selected")}` : name,
-    "data-card": code,
-  };
-  const children = [
-    el("span", { class: "rank", "aria-hidden": "true", text: rankText(code) }),
-    el("span", { class: "suit", "aria-hidden": "true", text: SUIT_SYMBOLS[card.suit] }),
-  ];
-  if (button) {
-    return el("button", {
-      ...attrs, type: "button", "aria-pressed": pressed ? "true" : "false",
-      "data-fkey": `card-${code}`, disabled, onclick,
-    }, ...children);
-  }
-  return el("span", { ...attrs, role: "img" }, ...children);
+/** A card face in the page's language (static/cards.js). */
+function cardFace(code, options = {}) {
+  return faceOf(app.lang, code, options);
 }
 
 function cardBack() {
-  return el("span", { class: "card back", role: "img", "aria-label": tr("hidden_card") });
+  return backOf(app.lang);
 }
 
 // ---------------------------------------------------------------- rendering
@@ -643,30 +623,15 @@ async function showHistories() {
     const data = await api("GET", `/api/tables/${invite}/histories`, undefined, app.seat.player_token);
     box.replaceChildren();
     for (const hand of data.hands) {
-      box.append(el("li", {}, el("button", {
-        type: "button", class: "small", text: `${tr("download")} #${hand}`,
-        onclick: () => downloadHistory(hand),
+      // The replayer steps through the deal and offers its .phh download.
+      box.append(el("li", {}, el("a", {
+        class: "small link", href: `/t/${encodeURIComponent(invite)}/hands/${hand}`,
+        text: tr("replay_link", { number: hand }),
       })));
     }
   } catch (error) {
     showFailure(error);
   }
-}
-
-async function downloadHistory(hand) {
-  const response = await fetch(`/api/tables/${invite}/histories/${hand}.phh`, {
-    headers: { Authorization: `Bearer ${app.seat.player_token}` },
-  });
-  if (!response.ok) {
-    showError(`${tr("error_prefix")}: ${response.status}`);
-    return;
-  }
-  const url = URL.createObjectURL(await response.blob());
-  const link = el("a", { href: url, download: `hand-${hand}.phh` });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 async function copyInvite() {

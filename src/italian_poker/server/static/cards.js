@@ -1,0 +1,43 @@
+// Card faces, shared by the table (table.js) and the hand replayer (replay.js): rank and suit
+// symbol, coloured by suit (style.css), with the card's spoken name; a face-down card names
+// itself "Hidden card" and carries no code.
+
+import { SUIT_SYMBOLS, cardName, parseCode, rankText, t } from "/static/i18n.js";
+
+function span(attrs, text) {
+  const node = document.createElement("span");
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A card face in `lang`: a button for the draw (`button`, `pressed`, `disabled`, `onclick`),
+ * else an image. A code that is no card gives a card back. */
+export function cardFace(lang, code, { button = false, pressed = false, disabled = false, onclick = null } = {}) {
+  const card = parseCode(code);
+  if (!card) return cardBack(lang);
+  const name = cardName(lang, code);
+  const node = document.createElement(button ? "button" : "span");
+  node.className = `card suit-${card.suit}${pressed ? " selected" : ""}`;
+  node.setAttribute("aria-label", pressed ? `${name}, ${t(lang, "selected")}` : name);
+  node.setAttribute("data-card", code);
+  if (button) {
+    node.type = "button";
+    node.setAttribute("aria-pressed", pressed ? "true" : "false");
+    node.setAttribute("data-fkey", `card-${code}`);
+    node.disabled = disabled;
+    if (onclick) node.addEventListener("click", onclick);
+  } else {
+    node.setAttribute("role", "img");
+  }
+  node.append(
+    span({ class: "rank", "aria-hidden": "true" }, rankText(code)),
+    span({ class: "suit", "aria-hidden": "true" }, SUIT_SYMBOLS[card.suit]),
+  );
+  return node;
+}
+
+/** A face-down card, named "Hidden card" in `lang`. */
+export function cardBack(lang) {
+  return span({ class: "card back", role: "img", "aria-label": t(lang, "hidden_card") });
+}

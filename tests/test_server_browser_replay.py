@@ -1,0 +1,393 @@
+"""The hand replayer in a real browser (issue 13): the host plays a deal to its end against two
+bots, opens the replayer from the table's hand list and steps through every frame; each step's
+felt (pot, stacks, the cards face up and face down, the action's words) is checked against the
+engine's own replay of the deal's history, and no hidden card of another player is in the
+page before the showdown. A player who sat down after the deal opens the shared link and sees
+the public view. Screenshots at 1280x800 and 390x844 go to ``$ITALIAN_POKER_SCREENSHOTS``
+(default: ``screenshots/`` at the repository root, ignored by git).
+
+The fixtures (the server in a thread, Debian's Chromium) are those of test_server_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_server_browser as base
+from test_server_browser import (
+    DEAL_SECONDS,
+    STATIC,
+    Page,
+    RunningServer,
+    my_turn,
+    notations,
+    runtimes,
+    table_state,
+    take_turn,
+)
+
+from italian_poker.engine.actions import ActionKind
+from italian_poker.engine.cards import Card, parse_cards
+from italian_poker.engine.deal import Deal, Phase
+from italian_poker.engine.history import HandHistory
+from italian_poker.table.vocabulary import PAGE_MESSAGES, Language, page_strings
+
+server = base.server  # the fixtures: the server in a thread, Debian's Chromium
+browser = base.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREENSHOTS = Path(os.environ.get("ITALIAN_POKER_SCREENSHOTS") or ROOT / "screenshots")
+EN = page_strings(Language.EN)["messages"]
+BEFORE_SHOWDOWN = {Phase.BLINDS, Phase.OPENING, Phase.FIRST_ROUND, Phase.DRAW, Phase.SECOND_ROUND}
+
+
+def shot(page: Page, name: str) -> None:
+    """A full-page screenshot, ``screenshots/<name>.png``."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+# --- the deal as the engine replays it ---------------------------------------------------
+
+
+def engine_steps(history: HandHistory, viewer: int | None) -> list[dict[str, Any]]:
+    """Each step of the deal read off the engine itself (everything, for the checks): the
+    pot (on the last step, what is carried), the stacks, the viewer's cards and the hands
+    shown so far."""
+    deal = Deal(history.start())
+
+    def step() -> dict[str, Any]:
+        result = deal.result
+        showdown = deal.showdown
+        shown = {s: tuple(deal.hands[s]) for s in showdown.shown} if showdown else {}
+        return {
+            "phase": deal.phase,
+            "pot": result.carried if result is not None else deal.pot,
+            "stacks": tuple(deal.stacks),
+            "own": tuple(deal.hands[viewer]) if viewer is not None else (),
+            "shown": shown,
+            "folded": tuple(deal.folded),
+        }
+
+    steps = [step()]
+    for entry in history.actions:
+        deal.apply(entry.action, seat=entry.seat)
+        steps.append(step())
+    return steps
+
+
+def cards_of(history: HandHistory, seats: set[int]) -> set[Card]:
+    """Every card dealt to ``seats`` (the five and those drawn)."""
+    return {card for d in history.dealt if d.seat in seats for card in d.cards}
+
+
+def assert_none_in_page(page: Page, hidden: set[Card], who: str) -> None:
+    """No card of ``hidden`` in the page's HTML or text, in any notation."""
+    html = page.content()
+    lowered = html.lower()
+    text = re.sub(r"\s+", "", page.inner_text("body"))
+    for card in hidden:
+        patterns, phrases = notations(card)
+        for pattern in patterns:
+            assert not pattern.search(html), f"{who}'s replayer shows hidden card {card}"
+        for phrase in phrases:
+            assert phrase.lower() not in lowered, f"{who}'s replayer names hidden card {card}"
+            assert phrase.replace(" ", "") not in text, f"{who}'s replayer shows {card}"
+
+
+def felt(page: Page) -> dict[str, Any]:
+    """What the replayer's felt shows now."""
+    return dict(
+        page.evaluate(
+            """() => ({
+              pot: document.getElementById('pot').textContent,
+              phase: document.getElementById('phase').textContent,
+              line: document.getElementById('step-line').textContent,
+              count: document.getElementById('step-count').textContent,
+              result: [...document.querySelectorAll('#result-lines p:not(.muted)')]
+                .map(p => p.textContent),
+              seats: [...document.querySelectorAll('#seats li.seat')].map(li => ({
+                seat: Number(li.dataset.seat),
+                stack: li.querySelector('.stack').textContent,
+                bet: li.querySelector('.bet') ? li.querySelector('.bet').textContent : '',
+                cards: [...li.querySelectorAll('.card[data-card]')].map(c => c.dataset.card),
+                backs: li.querySelectorAll('.backs .card.back').length,
+                folded: li.classList.contains('status-folded'),
+                labelled: [...li.querySelectorAll('.card[data-card]')]
+                  .every(c => !!c.getAttribute('aria-label')),
+              })),
+            })"""
+        )
+    )
+
+
+def check_step(
+    page: Page,
+    index: int,
+    frames: list[dict[str, Any]],
+    steps: list[dict[str, Any]],
+    viewer: int | None,
+    history: HandHistory,
+    who: str,
+) -> None:
+    """The felt of step ``index`` is the frame's and the engine's; no hidden card shows."""
+    frame, step = frames[index], steps[index]
+    shown = felt(page)
+    assert shown["count"] == f"Step {index + 1} of {len(frames)}", who
+    assert shown["pot"] == f"Pot {step['pot']}" == f"Pot {frame['pot']}", (who, index)
+    assert shown["phase"] == EN[f"phase_{step['phase'].value}"], (who, index)
+    assert shown["line"] == frame["line"]["en"], (who, index)
+    assert (shown["result"] != []) == (index == len(frames) - 1), (who, index)
+    by_seat = {s["seat"]: s for s in shown["seats"]}
+    assert sorted(by_seat) == list(range(len(history.names)))
+    for seat, expected_stack in enumerate(step["stacks"]):
+        here = by_seat[seat]
+        assert here["stack"] == f"Chips {expected_stack}", (who, index, seat)
+        assert here["labelled"]
+        if seat == viewer:
+            visible = [str(c) for c in step["own"]]
+        else:
+            visible = [str(c) for c in step["shown"].get(seat, ())]
+        assert here["cards"] == visible, (who, index, seat)
+        assert here["cards"] == frame["seats"][seat]["cards"]
+        assert here["backs"] == frame["seats"][seat]["hidden"], (who, index, seat)
+        assert here["folded"] == step["folded"][seat]
+    # No hidden card of another player: before the showdown none at all; from then on, none
+    # but those shown (and at the end the opener's proof, 3.3).
+    others = set(range(len(history.names))) - ({viewer} if viewer is not None else set())
+    hidden = cards_of(history, others) - cards_of(
+        history, {viewer} if viewer is not None else set()
+    )
+    if step["phase"] not in BEFORE_SHOWDOWN:
+        hidden -= {c for cards in step["shown"].values() for c in cards}
+        hidden -= set(parse_cards(" ".join(frame["proof"])))
+    assert_none_in_page(page, hidden, who)
+
+
+# --- the test ----------------------------------------------------------------------------
+
+
+def _token(page: Page, invite: str) -> str:
+    seat = page.evaluate(f"() => localStorage.getItem('italian-poker.seat.{invite}')")
+    return str(json.loads(seat)["player_token"])
+
+
+def _frames(base_url: str, invite: str, token: str) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"{base_url}/api/tables/{invite}/histories/1/frames",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return dict(json.load(response))
+
+
+def test_the_replayer_steps_through_a_finished_deal(server: RunningServer, browser: Any) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base_url)
+    host = context.new_page()
+    host.on("pageerror", lambda error: errors.append(str(error)))
+    host.set_default_timeout(10_000)
+
+    # The host creates the table, adds two bots and plays the first deal to its end.
+    host.goto(server.base_url + "/")
+    host.fill("input[name=host_nickname]", "Alice")
+    host.fill("input[name=name]", "Replay")
+    host.select_option("select[name=lang]", "en")
+    host.uncheck("input[name=timer_on]")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_selector("li.seat.you")
+    invite = host.url.rsplit("/t/", 1)[1]
+    for level in ("simple", "strong"):
+        host.select_option("#bot-level", level)
+        host.click("#add-bot")
+        host.wait_for_function(
+            f"() => document.querySelectorAll('#host-seats li').length >= "
+            f"{2 if level == 'simple' else 3}"
+        )
+    host.click("#start")
+    host.wait_for_selector("#pot:has-text('Pot')")
+    deadline = time.monotonic() + DEAL_SECONDS
+    while not host.locator("#result-lines p:not(.muted)").count():
+        assert time.monotonic() < deadline, "the deal did not finish"
+        if not my_turn(host):
+            time.sleep(0.1)
+            continue
+        state = table_state(server.app, invite)
+        deal = state.match.deal
+        draw = next((a for a in deal.legal_actions() if a.kind is ActionKind.DRAW), None)
+        hand = tuple(deal.hands[deal.actor]) if deal.actor is not None else ()
+        take_turn(host, False, draw, hand)
+        host.wait_for_function(
+            "() => !document.querySelector('#action-buttons button.action[disabled]')"
+        )
+    runtime = next(r for r in runtimes(server.app) if r.invite == invite)
+    found = runtime.history_for(0, 1)
+    assert found is not None
+    history, viewer = found
+
+    # The table's hand list links to the replayer.
+    host.click("#histories-show")
+    link = host.locator("#histories a").first
+    assert link.inner_text() == "Replay deal 1"
+    link.click()
+    host.wait_for_url(f"**/t/{invite}/hands/1")
+    host.wait_for_selector("#replay-table:not([hidden])")
+    replay = _frames(server.base_url, invite, _token(host, invite))
+    assert replay["you"] == viewer
+    frames = replay["frames"]
+    steps = engine_steps(history, viewer)
+    assert len(frames) == len(steps) == len(history.actions) + 1
+    assert host.locator("#hand-picker option").all_inner_texts() == ["Deal 1"]
+    assert host.is_hidden("#public-note")
+
+    # Every step, by the keyboard (and the buttons), checked against the engine.
+    check_step(host, 0, frames, steps, viewer, history, "host")
+    middle = len(frames) // 2
+    for index in range(1, len(frames)):
+        if index % 3 == 0:
+            host.click("#next")
+        else:
+            host.keyboard.press("ArrowRight")
+        check_step(host, index, frames, steps, viewer, history, "host")
+        if index == middle:
+            shot(host, "replay-1280x800-middle")
+    shot(host, "replay-1280x800-end")
+    assert host.get_attribute("#next", "aria-disabled") == "true"
+    host.keyboard.press("ArrowRight")  # nothing past the end
+    check_step(host, len(frames) - 1, frames, steps, viewer, history, "host")
+    host.keyboard.press("Home")
+    check_step(host, 0, frames, steps, viewer, history, "host")
+    host.keyboard.press("End")
+    check_step(host, len(frames) - 1, frames, steps, viewer, history, "host")
+    host.keyboard.press("ArrowLeft")
+    check_step(host, len(frames) - 2, frames, steps, viewer, history, "host")
+    # The street jumps: each to the first frame of its phase.
+    for street in replay["streets"]:
+        host.click(f"#streets button[data-phase='{street['phase']}']")
+        check_step(host, street["frame"], frames, steps, viewer, history, "host")
+        current = host.get_attribute(
+            f"#streets button[data-phase='{street['phase']}']", "aria-current"
+        )
+        assert current == "step"
+    host.click("#first")
+    check_step(host, 0, frames, steps, viewer, history, "host")
+    # The live region tells each step politely.
+    assert host.get_attribute("#live", "aria-live") == "polite"
+    host.wait_for_function(
+        "line => document.getElementById('live').textContent.endsWith(line)",
+        arg=frames[0]["line"]["en"],
+    )
+    # The check is not vacuous: a bot's hidden card put in the page is caught.
+    bots = cards_of(history, set(range(len(history.names))) - {viewer})
+    hidden = sorted(bots - cards_of(history, {viewer}), key=str)
+    host.evaluate(
+        "code => document.getElementById('felt-heading').append(' ' + code)", str(hidden[0])
+    )
+    with pytest.raises(AssertionError, match="hidden card"):
+        check_step(host, 0, frames, steps, viewer, history, "host")
+    host.reload()  # the page as it was
+    host.wait_for_selector("#replay-table:not([hidden])")
+    check_step(host, 0, frames, steps, viewer, history, "host")
+    # Italian: the labels and the narration switch together.
+    host.click("#lang-switch")
+    assert host.inner_text("#controls-heading") == "Ripercorri la mano"
+    assert host.inner_text("#step-line") == frames[0]["line"]["it"]
+    host.click("#lang-switch")
+
+    # The .phh download, redacted to what the host saw.
+    with host.expect_download() as download_info:
+        host.click("#download")
+    path = download_info.value.path()
+    assert path is not None
+    text = Path(path).read_text(encoding="utf-8")
+    assert "_redacted = true" in text and "_deck" not in text
+    # The link to share, copied for the others at the table.
+    host.click("#copy-link")
+    url = host.evaluate("() => navigator.clipboard.readText()")
+    assert url == f"{server.base_url}/t/{invite}/hands/1"
+
+    # On a phone.
+    host.set_viewport_size({"width": 390, "height": 844})
+    host.click("#last")
+    check_step(host, len(frames) - 1, frames, steps, viewer, history, "host")
+    shot(host, "replay-390x844-end")
+
+    # Bruno sits down after the deal and opens the shared link: the public view.
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    guest = phone.new_page()
+    guest.on("pageerror", lambda error: errors.append(str(error)))
+    guest.set_default_timeout(10_000)
+    guest.goto(f"{server.base_url}/t/{invite}")
+    guest.fill("#join-form input[name=nickname]", "Bruno")
+    guest.click("#join-form button[type=submit]")
+    guest.wait_for_selector("li.seat.you")
+    guest.goto(url)
+    guest.wait_for_selector("#replay-table:not([hidden])")
+    assert guest.is_visible("#public-note") and guest.is_hidden("#download")
+    public = _frames(server.base_url, invite, _token(guest, invite))
+    assert public["you"] is None
+    public_steps = engine_steps(history, None)
+    for index in range(len(public["frames"])):
+        if index:
+            guest.keyboard.press("ArrowRight")
+        check_step(guest, index, public["frames"], public_steps, None, history, "guest")
+        if index == 2:
+            shot(guest, "replay-390x844-public")
+    shot(guest, "replay-390x844-public-end")
+    guest.set_viewport_size({"width": 1280, "height": 800})
+    guest.keyboard.press("Home")
+    shot(guest, "replay-1280x800-public-start")
+    assert errors == []
+    context.close()
+    phone.close()
+
+
+def test_the_replayer_says_what_is_wrong_without_a_seat_or_a_hand(
+    server: RunningServer, browser: Any
+) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(server.base_url + "/")
+        page.fill("input[name=host_nickname]", "Alice")
+        page.select_option("select[name=lang]", "en")
+        page.click("#create-form button[type=submit]")
+        page.wait_for_selector("li.seat.you")
+        invite = page.url.rsplit("/t/", 1)[1]
+        page.goto(f"{server.base_url}/t/{invite}/hands/4")
+        page.wait_for_function(
+            "() => document.getElementById('status-message').textContent.includes('no finished')"
+        )
+        assert page.is_hidden("#replay-table")
+        assert page.get_attribute("#back", "href") == f"/t/{invite}"
+        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        page.reload()
+        page.wait_for_function(
+            "() => document.getElementById('status-message').textContent.includes('Take a seat')"
+        )
+    finally:
+        page.close()
+
+
+def test_every_label_of_the_replayer_exists_and_no_word_is_kept_in_its_scripts() -> None:
+    used: set[str] = set()
+    html = (STATIC / "replay.html").read_text(encoding="utf-8")
+    used.update(re.findall(r'data-i18n(?:-label)?="([a-z0-9_-]+)"', html))
+    for script in ("replay.js", "cards.js"):
+        js = (STATIC / script).read_text(encoding="utf-8")
+        used.update(re.findall(r'\btr?\((?:lang, )?"([a-z0-9_-]+)"', js))
+        used.update(re.findall(r'app\.status = "([a-z0-9_-]+)"', js))
+        used.update(re.findall(r'return "([a-z0-9_-]+)";', js))
+        for word in ("Piatto", "Mazziere", "Passo", "Step", "Deal", "cuori"):
+            assert f'"{word}' not in js, (script, word)
+    used.update(f"status_{s}" for s in ("active", "folded"))
+    used.update(f"phase_{p.value}" for p in Phase)
+    assert "replay_deal" in used and "replay_no_seat" in used
+    assert used - PAGE_MESSAGES.keys() == set()
