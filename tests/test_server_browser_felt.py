@@ -198,6 +198,16 @@ def play_to_the_result(page: Page, seconds: float = 40.0) -> None:
             time.sleep(0.05)
 
 
+def play_to_the_draw(page: Page, seconds: float = 30.0) -> None:
+    """Act at every turn of the page's seat until the page asks for its draw."""
+    deadline = time.monotonic() + seconds
+    while not page.is_visible("#draw-controls"):
+        assert time.monotonic() < deadline, "no draw came"
+        if my_turn(page):
+            act_passively(page)
+        time.sleep(0.05)
+
+
 def wait_for_my_turn(page: Page, seconds: float = 20.0) -> None:
     deadline = time.monotonic() + seconds
     while not my_turn(page):
@@ -251,12 +261,7 @@ def test_your_cards_sit_at_your_seat_and_the_actions_are_in_view_at_1280x800(
     assert 0 < before <= 100
     page.wait_for_function(f"() => ({width})() < {before}", timeout=5_000)
     # The draw, too: the cards to mark at the seat, the confirm button in view.
-    deadline = time.monotonic() + 30
-    while not page.is_visible("#draw-controls"):
-        assert time.monotonic() < deadline, "no draw came"
-        if my_turn(page):
-            act_passively(page)
-        time.sleep(0.05)
+    play_to_the_draw(page)
     assert page.locator("li.seat.you #hand button.card").count() == 5
     assert in_view(page, "li.seat.you #hand button.card")
     assert in_view(page, "#draw-confirm")
@@ -337,12 +342,7 @@ def test_a_touch_screen_shows_no_keyboard_hints_and_long_names_fit_their_seat(
     )
     assert overflowing == []
     # The draw says to tap, and names no key.
-    deadline = time.monotonic() + 30
-    while not page.is_visible("#draw-controls"):
-        assert time.monotonic() < deadline, "no draw came"
-        if my_turn(page):
-            act_passively(page)
-        time.sleep(0.05)
+    play_to_the_draw(page)
     help_text = page.inner_text("#draw-help")
     assert "Tap" in help_text and "1-5" not in help_text and "Enter" not in help_text
     assert "Enter" not in page.inner_text("#draw-confirm")

@@ -3,13 +3,7 @@
 // itself "Hidden card" and carries no code.
 
 import { SUIT_SYMBOLS, cardName, parseCode, rankText, t } from "/static/i18n.js";
-
-function span(attrs, text) {
-  const node = document.createElement("span");
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "/static/dom.js";
 
 /** A card face in `lang`: a button for the draw (`button`, `pressed`, `disabled`, `onclick`),
  * else an image. A code that is no card gives a card back. */
@@ -31,13 +25,13 @@ export function cardFace(lang, code, { button = false, pressed = false, disabled
     node.setAttribute("role", "img");
   }
   node.append(
-    span({ class: "rank", "aria-hidden": "true" }, rankText(code)),
-    span({ class: "suit", "aria-hidden": "true" }, SUIT_SYMBOLS[card.suit]),
+    el("span", { class: "rank", "aria-hidden": "true", text: rankText(code) }),
+    el("span", { class: "suit", "aria-hidden": "true", text: SUIT_SYMBOLS[card.suit] }),
   );
   return node;
 }
 
 /** A face-down card, named "Hidden card" in `lang`. */
 export function cardBack(lang) {
-  return span({ class: "card back", role: "img", "aria-label": t(lang, "hidden_card") });
+  return el("span", { class: "card back", role: "img", "aria-label": t(lang, "hidden_card") });
 }

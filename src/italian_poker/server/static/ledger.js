@@ -5,22 +5,9 @@
 
 import { t } from "/static/i18n.js";
 import { api } from "/static/seat_store.js";
+import { el } from "/static/dom.js";
 
 const shown = { data: null, lang: null }; // the ledger last shown, re-drawn in another language
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
 
 function chips(lang, amount, signed = false) {
   const options = signed ? { signDisplay: "exceptZero" } : {};

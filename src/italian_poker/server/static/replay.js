@@ -7,6 +7,7 @@
 import { actionLabel, initialLang, pick, saveLang, t, translatePage } from "/static/i18n.js";
 import { cardBack, cardFace } from "/static/cards.js";
 import { api, loadSeat } from "/static/seat_store.js";
+import { el } from "/static/dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,21 +34,6 @@ const app = {
 };
 
 // ---------------------------------------------------------------- helpers
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
 
 function tr(key, values) {
   return t(app.lang, key, values);

@@ -6,6 +6,7 @@
 
 import { t } from "/static/i18n.js";
 import { api } from "/static/seat_store.js";
+import { el } from "/static/dom.js";
 
 /** The columns: a field of the server's row and the label heading it (the terminal's too). */
 export const COLUMNS = [
@@ -18,17 +19,6 @@ export const COLUMNS = [
   ["net", "stats_net"],
   ["biggest_pot", "stats_biggest_pot"],
 ];
-
-function node(tag, attrs = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (name === "text") element.textContent = value;
-    else if (name === "class") element.className = value;
-    else element.setAttribute(name, String(value));
-  }
-  element.append(...children);
-  return element;
-}
 
 /** A net as the terminal writes it: +14, -3, 0. */
 export function signed(chips) {
@@ -43,15 +33,15 @@ function cellText(row, field) {
  * caption, column and row headers, then the totals in words. */
 export function statsNodes(data, lang) {
   const totals = data.totals;
-  if (!totals.deals) return [node("p", { class: "muted", text: t(lang, "stats_empty") })];
-  const head = node("tr", {}, ...COLUMNS.map(([, key]) => node("th", { scope: "col", text: t(lang, key) })));
-  const rows = data.players.map((row) => node("tr", { "data-name": row.name },
-    node("th", { scope: "row", text: row.name }),
-    ...COLUMNS.slice(1).map(([field]) => node("td", { "data-field": field, text: cellText(row, field) }))));
-  const table = node("table", { class: "stats" },
-    node("caption", { text: t(lang, "stats_title") }),
-    node("thead", {}, head),
-    node("tbody", {}, ...rows));
+  if (!totals.deals) return [el("p", { class: "muted", text: t(lang, "stats_empty") })];
+  const head = el("tr", {}, ...COLUMNS.map(([, key]) => el("th", { scope: "col", text: t(lang, key) })));
+  const rows = data.players.map((row) => el("tr", { "data-name": row.name },
+    el("th", { scope: "row", text: row.name }),
+    ...COLUMNS.slice(1).map(([field]) => el("td", { "data-field": field, text: cellText(row, field) }))));
+  const table = el("table", { class: "stats" },
+    el("caption", { text: t(lang, "stats_title") }),
+    el("thead", {}, head),
+    el("tbody", {}, ...rows));
   const deals = t(lang, "stats_deals", {
     deals: totals.deals, opened: totals.opened, passed: totals.passed,
     parols: totals.parols, showdowns: totals.showdowns,
@@ -59,7 +49,7 @@ export function statsNodes(data, lang) {
   const carried = t(lang, "stats_carried", {
     carried_in: totals.carried_in, carried_out: totals.carried_out, net: signed(totals.net),
   });
-  return [table, node("p", { class: "stats-totals", text: deals }), node("p", { class: "stats-totals", text: carried })];
+  return [table, el("p", { class: "stats-totals", text: deals }), el("p", { class: "stats-totals", text: carried })];
 }
 
 /** Fetch the statistics of the table at `invite` with the player's `token` and show them in

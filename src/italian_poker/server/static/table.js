@@ -10,6 +10,7 @@ import { showStats } from "/static/stats.js";
 import {
   downloadLedger, renderLedgerAccess, setLedgerVisibility, showLedger as showLedgerIn,
 } from "/static/ledger.js";
+import { el } from "/static/dom.js";
 
 const AMOUNT_KINDS = new Set(["open", "bet", "raise"]);
 const LIVE_PHASES = new Set(["blinds", "opening", "first-round", "draw", "second-round", "showdown"]);
@@ -47,21 +48,6 @@ const app = {
 const meBox = $("me"); // your cards, moved to your own seat on the felt at every render
 
 // ---------------------------------------------------------------- helpers
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
 
 function tr(key, values) {
   return t(app.lang, key, values);
