@@ -30,6 +30,7 @@ from test_server_browser import (
     table_state,
     uvicorn,
 )
+from test_server_browser_replay import shot
 
 from italian_poker.server.app import create_app
 from italian_poker.server.settings import ServerSettings
@@ -254,6 +255,7 @@ def test_your_cards_sit_at_your_seat_and_the_actions_are_in_view_at_1280x800(
     assert page.locator("li.seat.you #hand .card").count() == 5
     assert in_view(page, "li.seat.you #hand .card")
     assert in_view(page, "#action-buttons button.action")
+    shot(page, "table-1280x800-turn")
     # The turn's clock is a bar as well as a number, and it runs down.
     assert page.is_visible("#timer-bar") and page.is_visible("#my-timer")
     width = "() => parseFloat(document.querySelector('#my-timer span').style.width)"
@@ -265,6 +267,7 @@ def test_your_cards_sit_at_your_seat_and_the_actions_are_in_view_at_1280x800(
     assert page.locator("li.seat.you #hand button.card").count() == 5
     assert in_view(page, "li.seat.you #hand button.card")
     assert in_view(page, "#draw-confirm")
+    shot(page, "table-1280x800-draw")
     context.close()
 
 
@@ -295,6 +298,7 @@ def test_the_felt_marks_the_winners_and_says_why_until_the_next_deal(
         award["line"]["en"] for award in outcome.awards
     ]
     assert in_view(page, "#awards p")
+    shot(page, "table-1280x800-result")
     # A chip flew to each winner, and the felt still tells the result a while later.
     page.wait_for_function(f"() => window.__chips >= {len(winners)}")
     time.sleep(1.5)
@@ -341,6 +345,7 @@ def test_a_touch_screen_shows_no_keyboard_hints_and_long_names_fit_their_seat(
         "li.seat", "ls => ls.filter(l => l.scrollWidth > l.clientWidth + 1).map(l => l.innerText)"
     )
     assert overflowing == []
+    shot(page, "table-390x844-turn")
     # The draw says to tap, and names no key.
     play_to_the_draw(page)
     help_text = page.inner_text("#draw-help")
@@ -409,9 +414,11 @@ def test_an_outage_shows_a_banner_disables_actions_and_stops_the_clock_until_rec
     assert "Connection lost" in page.inner_text("#outage")
     assert page.locator("#action-buttons button.action:not([disabled])").count() == 0
     assert page.locator("#action-buttons button.action[disabled]").count() > 0
+    assert page.locator("#amount-row:not([hidden]) #amount:not([disabled])").count() == 0
     # The clock is the server's: stopped while it is away, neither bar nor seconds shown.
     assert page.is_hidden("#timer-bar") and page.is_hidden("#my-timer")
     assert "s left" not in page.inner_text("#turn")
+    shot(page, "table-1280x800-outage")
     # A key does nothing meanwhile.
     page.keyboard.press("c")
     page.keyboard.press("f")

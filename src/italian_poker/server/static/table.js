@@ -386,6 +386,7 @@ function renderActions(st) {
     const low = Math.min(...amountEntries.map((a) => a.min));
     const high = Math.max(...amountEntries.map((a) => a.max));
     const input = $("amount");
+    input.disabled = app.offline;
     input.min = String(low);
     input.max = String(high);
     if (signature !== app.legalKey) input.value = String(low);
