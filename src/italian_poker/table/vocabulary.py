@@ -731,7 +731,6 @@ PAGE_MESSAGES: dict[str, Pair] = {
         "The table moved on before your action arrived; look again and act on the current view.",
         "Il tavolo è andato avanti prima della tua azione; guarda di nuovo e agisci ora.",
     ),
-    "key_hint": ("key {key}", "tasto {key}"),
     "key_enter": ("Enter", "Invio"),
     "histories": ("My hand histories", "Le mie mani"),
     **{key: MESSAGES[key] for key in STATISTICS_PAGE_KEYS},

@@ -373,8 +373,8 @@ function renderActions(st) {
       class: `action action-${entry.kind}`,
       "data-kind": entry.kind,
       "data-fkey": `action-${entry.kind}`,
+      // The name is the visible label (WCAG 2.5.3); the key is told by aria-keyshortcuts.
       "aria-keyshortcuts": key ? key.toUpperCase() : null,
-      "aria-label": key ? `${text} (${tr("key_hint", { key: key.toUpperCase() })})` : text,
       disabled: blocked(),
       onclick: () => act(entry),
     }, el("span", { text }), key ? el("kbd", { "aria-hidden": "true", text: key.toUpperCase() }) : null);
