@@ -24,8 +24,8 @@ PLURAL_AFTER_ONE = re.compile(
 )
 """A plural form next to the number 1 (Italian and English alike say 1 chip, 1 mano)."""
 SINGULAR_AFTER_TWO = re.compile(
-    r"\b2 (chip|card|player|deal|pot|hand|carta|mano|giocatore|piatto|passata|vinta|"
-    r"abbandonata|vinto)\b|\b(serve|cambiata|manca ancora) 2\b"
+    r"\b2 (chip|card|player|deal|pot|hand(?! histor)|carta|mano|giocatore|piatto|passata|"
+    r"vinta|abbandonata|vinto)\b|\b(serve|cambiata|manca ancora) 2\b"
 )
 
 
@@ -43,8 +43,10 @@ def test_counted_words_in_a_message_need_a_whole_number() -> None:
 
 
 NUMBERS = {
-    "amount", "bet", "change", "count", "deals", "deck", "due", "end", "held", "high", "low",
-    "max", "number", "parol", "passed", "players", "pot", "pots", "stack", "start", "won",
+    "amount", "bet", "byte", "carried_in", "carried_out", "change", "count", "deals", "deck",
+    "due", "end", "files", "held", "high", "low", "max", "net", "number", "opened", "parol",
+    "parols", "passed", "players", "position", "pot", "pots", "showdowns", "stack", "start",
+    "won",
 }  # fmt: skip
 """The placeholders that take a number (the others take names, cards, text)."""
 
