@@ -4,10 +4,13 @@ with its rows kept (on SQLite and, when configured, PostgreSQL)."""
 from __future__ import annotations
 
 from alembic import command
+from alembic.autogenerate import compare_metadata
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, inspect, text
 
 from italian_poker.server.database import MIGRATIONS, make_engine, upgrade
+from italian_poker.server.models import Base
 
 OLD_TABLE = (
     "INSERT INTO tables (id, invite_hash, name, rules, options, host_token_hash, status, created)"
@@ -78,4 +81,30 @@ def test_a_0003_database_upgrades_with_every_table_at_fence_0(database_url: str)
         events = connection.execute(text("SELECT table_id, seq, kind FROM table_events")).all()
     assert [tuple(r) for r in tables] == [(1, "Old table", "lobby", 0)]
     assert [tuple(r) for r in events] == [(1, 1, "seat")]
+    engine.dispose()
+
+
+def test_a_0004_database_upgrades_with_no_chat_and_no_watch_link(database_url: str) -> None:
+    """0005 adds ``chat_messages`` (empty) and 0006 ``tables.watch_hash`` (empty: no table
+    had a watch link), the tables already there keeping their rows."""
+    engine = _database_at(database_url, "0004")
+    columns = {c["name"]: c for c in inspect(engine).get_columns("tables")}
+    assert columns["watch_hash"]["nullable"]
+    with engine.connect() as connection:
+        tables = connection.execute(text("SELECT id, name, watch_hash FROM tables")).all()
+        chat = connection.execute(text("SELECT COUNT(*) FROM chat_messages")).scalar_one()
+    assert [tuple(r) for r in tables] == [(1, "Old table", None)]
+    assert chat == 0
+    engine.dispose()
+
+
+def test_the_migrations_make_the_schema_the_models_describe(database_url: str) -> None:
+    """Alembic finds nothing to add or drop between the migrated database and
+    ``server/models.py``: a model changed without its migration fails here."""
+    engine = make_engine(database_url)
+    upgrade(engine)
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection)
+        differences = compare_metadata(context, Base.metadata)
+    assert differences == []
     engine.dispose()

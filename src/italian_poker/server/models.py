@@ -1,4 +1,5 @@
-"""The database tables: tables, seats, each table's ordered event log, and the ledger.
+"""The database tables: tables, seats, each table's ordered event log, the ledger and the
+chat.
 
 The event log (``table_events``) is the authority: a table's state is rebuilt by replaying it.
 ``seats`` is kept in step with it for token checks and the lobby. Only sha256 hashes of the
@@ -39,6 +40,10 @@ class TableRow(Base):
     fence: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """The largest fencing token that has written to the table's log (``Store.commit_events``
     with a fence; 0 until one has): an owner holding a smaller one may not write."""
+    watch_hash: Mapped[str | None] = mapped_column(
+        String(64), nullable=True, unique=True, index=True
+    )
+    """The sha256 hash of the watch link for spectators; empty while the host offers none."""
 
 
 class SeatRow(Base):
@@ -84,4 +89,18 @@ class LedgerRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     amount: Mapped[int] = mapped_column(Integer)
     hand: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessageRow(Base):
+    """A chat message of a table's player: kept with the table, never in its event log."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    player: Mapped[int] = mapped_column(Integer)
+    """Who wrote it (the seq of the event that seated them)."""
+    nickname: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(1000))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
