@@ -14,19 +14,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_browser import REQUIRED
-from test_server_browser_felt import (
-    TableServer,
+from browser_steps import (
+    REQUIRED,
+    LiveServer,
     browser,
     new_table,
     open_seat,
     play_to_the_result,
-    server,
     start,
     wait_for_my_turn,
 )
+from browser_steps import sqlite_server as server
 
-__all__ = ["browser", "server"]  # the fixtures, from the felt tests
+__all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
 AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
 SEVERE = {"serious", "critical"}
@@ -52,7 +52,7 @@ def violations(page: Page) -> list[dict[str, Any]]:
     ids=["1280x800", "390x844"],
 )
 def test_the_pages_have_no_serious_accessibility_violation(
-    server: TableServer, browser: Any, viewport: dict[str, int], touch: bool
+    server: LiveServer, browser: Any, viewport: dict[str, int], touch: bool
 ) -> None:
     if not AXE.exists():
         message = "axe-core is missing: run `npm install` at the repository root"

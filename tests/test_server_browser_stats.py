@@ -2,50 +2,33 @@
 shows every player's numbers in an accessible table (caption, column and row headers) that
 says what ``GET /api/tables/{invite}/stats`` says, in English and in Italian.
 
-Runs like tests/test_server_browser.py (whose fixtures it uses): Debian's Chromium, the
-server in a thread, once per database backend."""
+Debian's Chromium, the server in a thread, once per database backend
+(``tests/browser_steps.py``)."""
 
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
-from test_server_browser import (  # noqa: F401 (server and browser are fixtures)
-    STATIC,
-    RunningServer,
+from browser_steps import (
+    LiveServer,
+    Page,
+    add_bots,
     browser,
-    my_turn,
+    create_in_lobby,
+    new_page,
+    play_to_the_result,
     server,
-    table_state,
-    take_turn,
 )
 
-from italian_poker.engine.actions import ActionKind
+from italian_poker.server.app import STATIC
 from italian_poker.table.statistics import COLUMNS, signed
 from italian_poker.table.vocabulary import PAGE_MESSAGES, Language, tr
 
-Page = Any
+__all__ = ["browser", "server"]  # the fixtures (browser_steps)
+
 QUIET = ("decline", "pass", "fold", "check", "call", "show", "muck", "make-up")
 """The host gets out of the way: no blind, pass or fold, else the cheapest way on."""
-DEAL_SECONDS = 40.0
-
-
-def play_one_deal(page: Page, running: RunningServer, invite: str) -> None:
-    """Act on ``page`` until the deal's result is shown (the bots play the rest)."""
-    deadline = time.monotonic() + DEAL_SECONDS
-    while not page.locator("#result-lines p:not(.muted)").count():
-        assert time.monotonic() < deadline, "the deal did not finish"
-        if my_turn(page):
-            deal = table_state(running.app, invite).match.deal
-            draw = next((a for a in deal.legal_actions() if a.kind is ActionKind.DRAW), None)
-            hand = tuple(deal.hands[deal.actor]) if deal.actor is not None else ()
-            take_turn(page, False, draw, hand, QUIET)
-            page.wait_for_function(
-                "() => !document.querySelector('#action-buttons button.action[disabled]')"
-            )
-        else:
-            time.sleep(0.1)
 
 
 def api_stats(page: Page, invite: str) -> dict[str, Any]:
@@ -110,28 +93,15 @@ def check_panel(page: Page, data: dict[str, Any], lang: Language) -> None:
     ]
 
 
-def test_the_statistics_panel_shows_what_the_api_says(
-    server: RunningServer,  # noqa: F811 (the fixture of test_server_browser)
-    browser: Any,  # noqa: F811
-) -> None:
+def test_the_statistics_panel_shows_what_the_api_says(server: LiveServer, browser: Any) -> None:
     errors: list[str] = []
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_default_timeout(10_000)
-    page.goto(server.base_url + "/")
-    page.fill("input[name=host_nickname]", "Alice")
-    page.select_option("select[name=lang]", "en")
-    page.uncheck("input[name=timer_on]")
-    page.click("#create-form button[type=submit]")
-    page.wait_for_selector("li.seat.you")
-    invite = page.url.rsplit("/t/", 1)[1]
-    for _ in range(2):
-        page.click("#add-bot")
-    page.wait_for_function("() => document.querySelectorAll('li.seat').length >= 3")
+    page = new_page(context, errors)
+    invite = create_in_lobby(page, server.base_url)
+    add_bots(page, "strong", "strong")
     page.click("#start")
     page.wait_for_selector("#pot:has-text('Pot')")
-    play_one_deal(page, server, invite)
+    play_to_the_result(page, priority=QUIET)
 
     data = api_stats(page, invite)
     assert data["totals"]["deals"] == 1
