@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from italian_poker.server.ledger import Summary
 from italian_poker.server.limits import (
+    MAX_STATS_TABLES,
     Ante,
     BankSeconds,
     Chips,
@@ -84,6 +85,31 @@ class LedgerVisibility(Model):
 
     players: bool = Field(strict=True)
     """Whether the players may read the ledger (``true`` or ``false``)."""
+
+
+class TableKey(Model):
+    """A table of a group and the token of the seat held there."""
+
+    invite: str = Field(max_length=64)
+    """The table's invite (an unknown one is reported in the answer, ``no_table``)."""
+    token: str = Field(max_length=128)
+    """The player token of the seat held at the table (a wrong one is reported in the
+    answer, ``forbidden``)."""
+
+
+class GroupStatsQuery(Model):
+    """``POST /api/stats``: the tables to count together, oldest first."""
+
+    tables: list[TableKey] = Field(min_length=1, max_length=MAX_STATS_TABLES)
+    """1 to ``MAX_STATS_TABLES`` (50) tables, each invite once."""
+
+    @field_validator("tables")
+    @classmethod
+    def _each_once(cls, tables: list[TableKey]) -> list[TableKey]:
+        invites = [table.invite for table in tables]
+        if len(set(invites)) != len(invites):
+            raise ValueError("each table may be asked for once only")
+        return tables
 
 
 # --- responses -----------------------------------------------------------------------------
@@ -311,6 +337,38 @@ class TableStats(Model):
     def of(cls, statistics: Statistics) -> TableStats:
         """The response for ``statistics`` (``table.statistics.statistics_of``)."""
         return cls.model_validate(statistics.to_dict())
+
+
+class GroupTable(Model):
+    """One table of ``POST /api/stats``, in the order asked: counted, or why not."""
+
+    invite: str
+    counted: bool
+    """Whether its deals are in the statistics."""
+    name: str | None
+    """The table's name; None when it is not counted."""
+    deals: int
+    """Its finished deals counted (0 when it is not counted)."""
+    error: str | None
+    """Why it is not counted: ``no_table`` (no table has this invite) or ``forbidden`` (the
+    token holds no seat there); None when counted."""
+    message: str | None
+    """The same for a person; None when counted."""
+
+
+class GroupStats(Model):
+    """``POST /api/stats``: each table asked for (counted, or why not), and every player's
+    statistics over the finished deals of the tables counted, added up as ``italian-poker
+    stats`` adds up folders (one player per name: ``table.statistics.statistics_of``)."""
+
+    tables: list[GroupTable]
+    players: list[PlayerStats]
+    totals: StatsTotals
+
+    @classmethod
+    def of(cls, tables: list[GroupTable], statistics: Statistics) -> GroupStats:
+        """The response for ``tables`` and the ``statistics`` of those counted."""
+        return cls.model_validate({"tables": tables, **statistics.to_dict()})
 
 
 # --- the hand replayer -----------------------------------------------------------------------
