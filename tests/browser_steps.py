@@ -23,6 +23,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -261,9 +262,14 @@ def new_table(
 
 def hold_seat(context: Context, table: dict[str, Any]) -> None:
     """Every page of ``context`` holds the host's seat at ``table``, as after creating it
-    (the tokens in localStorage, where ``static/seat_store.js`` keeps them)."""
+    now (the tokens in localStorage, where ``static/seat_store.js`` keeps them)."""
     seat = json.dumps(
-        {"player_token": table["player_token"], "host_token": table["host_token"], "seat": 0}
+        {
+            "player_token": table["player_token"],
+            "host_token": table["host_token"],
+            "seat": 0,
+            "saved": datetime.now(UTC).isoformat(),
+        }
     )
     key = f"italian-poker.seat.{table['invite']}"
     context.add_init_script(f"localStorage.setItem({json.dumps(key)}, {json.dumps(seat)});")

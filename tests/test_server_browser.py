@@ -26,6 +26,8 @@ from browser_steps import (
     my_turn,
     new_page,
     server,
+    shot,
+    sqlite_server,
     table_state,
 )
 
@@ -37,7 +39,7 @@ from italian_poker.server.app import BOT_LEVELS, STATIC
 from italian_poker.server.protocol import card_codes
 from italian_poker.table.vocabulary import ACTION_LABELS, PAGE_MESSAGES, Language, page_strings
 
-__all__ = ["browser", "server"]  # the fixtures (browser_steps)
+__all__ = ["browser", "server", "sqlite_server"]  # the fixtures (browser_steps)
 
 
 # --- what a page may not show ------------------------------------------------------------
@@ -460,3 +462,27 @@ def test_the_browser_keeps_no_copy_of_the_words() -> None:
         for word in ("Lascio", "Rilancio", "Piatto", "Mazziere", "Asso", "cuori"):
             assert f'"{word}"' not in js, (script, word)  # a word as a string of the script
     assert "/api/strings/" in (STATIC / "i18n.js").read_text(encoding="utf-8")
+
+
+def test_the_lobby_on_a_wide_screen_and_on_a_phone(sqlite_server: LiveServer, browser: Any) -> None:
+    """The lobby page alone (``index.html``), saved as ``lobby-1280x800`` and
+    ``lobby-390x844``: nothing wider than the screen, every field labelled, the link to the
+    statistics across the browser's tables."""
+    for width, height, touch in ((1280, 800, False), (390, 844, True)):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+        )
+        errors: list[str] = []
+        page = new_page(context, errors)
+        page.goto(sqlite_server.base_url + "/")
+        page.wait_for_selector("#create-form")
+        page.select_option("#create-form select[name=lang]", "en")
+        assert not page.evaluate("() => document.documentElement.scrollWidth > innerWidth")
+        unlabelled = page.eval_on_selector_all(
+            "main input, main select", "fields => fields.filter(f => !f.labels.length).length"
+        )
+        assert unlabelled == 0
+        assert page.get_attribute("#group-stats-link", "href") == "/stats"
+        shot(page, f"lobby-{width}x{height}")
+        assert errors == []
+        context.close()
