@@ -98,6 +98,12 @@ def felt(page: Page) -> dict[str, Any]:
         page.evaluate(
             """() => ({
               pot: document.getElementById('pot').textContent,
+              awards: [...document.querySelectorAll('#awards p')].map(p => p.textContent),
+              winners: [...document.querySelectorAll('#seats li.seat.winner')]
+                .map(li => Number(li.dataset.seat)),
+              tagged: [...document.querySelectorAll('#seats li.seat .tags')]
+                .filter(t => t.textContent.includes('winner'))
+                .map(t => Number(t.closest('li').dataset.seat)),
               phase: document.getElementById('phase').textContent,
               line: document.getElementById('step-line').textContent,
               count: document.getElementById('step-count').textContent,
@@ -121,17 +127,27 @@ def felt(page: Page) -> dict[str, Any]:
 def check_step(
     page: Page,
     index: int,
-    frames: list[dict[str, Any]],
+    replay: dict[str, Any],
     steps: list[dict[str, Any]],
     viewer: int | None,
     history: HandHistory,
     who: str,
 ) -> None:
-    """The felt of step ``index`` is the frame's and the engine's; no hidden card shows."""
+    """The felt of step ``index`` is the frame's and the engine's; no hidden card shows. At
+    the last step of a won deal the felt shows what the table's does after a deal: the pot
+    won (not the 0 carried on), each pot's sentence and the winners marked."""
+    frames = replay["frames"]
     frame, step = frames[index], steps[index]
     shown = felt(page)
     assert shown["count"] == f"Step {index + 1} of {len(frames)}", who
-    assert shown["pot"] == f"Pot {step['pot']}" == f"Pot {frame['pot']}", (who, index)
+    assert step["pot"] == frame["pot"], (who, index)
+    end = index == len(frames) - 1
+    awards = replay["awards"] if end else []
+    pot = sum(award["amount"] for award in awards) if awards else step["pot"]
+    assert shown["pot"] == f"Pot {pot}", (who, index)
+    assert shown["awards"] == [award["line"]["en"] for award in awards], (who, index)
+    won = sorted({seat for award in awards for seat in award["winners"]})
+    assert shown["winners"] == shown["tagged"] == won, (who, index)
     assert shown["phase"] == EN[f"phase_{step['phase'].value}"], (who, index)
     assert shown["line"] == frame["line"]["en"], (who, index)
     assert (shown["result"] != []) == (index == len(frames) - 1), (who, index)
@@ -195,38 +211,40 @@ def test_the_replayer_steps_through_a_finished_deal(server: LiveServer, browser:
     assert len(frames) == len(steps) == len(history.actions) + 1
     assert host.locator("#hand-picker option").all_inner_texts() == ["Deal 1"]
     assert host.is_hidden("#public-note")
+    assert replay["awards"], "the seeded deal is won: its end shows the pot won"
+    assert host.is_visible("#controls .keys")  # a keyboard: the keys are told
 
     # Every step, by the keyboard (and the buttons), checked against the engine.
-    check_step(host, 0, frames, steps, viewer, history, "host")
+    check_step(host, 0, replay, steps, viewer, history, "host")
     middle = len(frames) // 2
     for index in range(1, len(frames)):
         if index % 3 == 0:
             host.click("#next")
         else:
             host.keyboard.press("ArrowRight")
-        check_step(host, index, frames, steps, viewer, history, "host")
+        check_step(host, index, replay, steps, viewer, history, "host")
         if index == middle:
             shot(host, "replay-1280x800-middle")
     shot(host, "replay-1280x800-end")
     assert host.get_attribute("#next", "aria-disabled") == "true"
     host.keyboard.press("ArrowRight")  # nothing past the end
-    check_step(host, len(frames) - 1, frames, steps, viewer, history, "host")
+    check_step(host, len(frames) - 1, replay, steps, viewer, history, "host")
     host.keyboard.press("Home")
-    check_step(host, 0, frames, steps, viewer, history, "host")
+    check_step(host, 0, replay, steps, viewer, history, "host")
     host.keyboard.press("End")
-    check_step(host, len(frames) - 1, frames, steps, viewer, history, "host")
+    check_step(host, len(frames) - 1, replay, steps, viewer, history, "host")
     host.keyboard.press("ArrowLeft")
-    check_step(host, len(frames) - 2, frames, steps, viewer, history, "host")
+    check_step(host, len(frames) - 2, replay, steps, viewer, history, "host")
     # The street jumps: each to the first frame of its phase.
     for street in replay["streets"]:
         host.click(f"#streets button[data-phase='{street['phase']}']")
-        check_step(host, street["frame"], frames, steps, viewer, history, "host")
+        check_step(host, street["frame"], replay, steps, viewer, history, "host")
         current = host.get_attribute(
             f"#streets button[data-phase='{street['phase']}']", "aria-current"
         )
         assert current == "step"
     host.click("#first")
-    check_step(host, 0, frames, steps, viewer, history, "host")
+    check_step(host, 0, replay, steps, viewer, history, "host")
     # The live region tells each step politely.
     assert host.get_attribute("#live", "aria-live") == "polite"
     host.wait_for_function(
@@ -240,10 +258,10 @@ def test_the_replayer_steps_through_a_finished_deal(server: LiveServer, browser:
         "code => document.getElementById('felt-heading').append(' ' + code)", str(hidden[0])
     )
     with pytest.raises(AssertionError, match="hidden card"):
-        check_step(host, 0, frames, steps, viewer, history, "host")
+        check_step(host, 0, replay, steps, viewer, history, "host")
     host.reload()  # the page as it was
     host.wait_for_selector("#replay-table:not([hidden])")
-    check_step(host, 0, frames, steps, viewer, history, "host")
+    check_step(host, 0, replay, steps, viewer, history, "host")
     # Italian: the labels and the narration switch together.
     host.click("#lang-switch")
     assert host.inner_text("#controls-heading") == "Ripercorri la mano"
@@ -265,23 +283,28 @@ def test_the_replayer_steps_through_a_finished_deal(server: LiveServer, browser:
     # On a phone.
     host.set_viewport_size({"width": 390, "height": 844})
     host.click("#last")
-    check_step(host, len(frames) - 1, frames, steps, viewer, history, "host")
+    check_step(host, len(frames) - 1, replay, steps, viewer, history, "host")
     shot(host, "replay-390x844-end")
 
     # Bruno sits down after the deal and opens the shared link: the public view.
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     guest = new_page(phone, errors)
     join_table(guest, f"{server.base_url}/t/{invite}", "Bruno")
     guest.goto(url)
     guest.wait_for_selector("#replay-table:not([hidden])")
     assert guest.is_visible("#public-note") and guest.is_hidden("#download")
+    # A touch screen: no keyboard hints, as on the table's page.
+    assert guest.is_hidden("#controls .keys")
+    assert guest.evaluate("() => document.body.classList.contains('touch')")
     public = server.get(f"/api/tables/{invite}/histories/1/frames", seat_token(guest, invite))
     assert public["you"] is None
     public_steps = engine_steps(history, None)
     for index in range(len(public["frames"])):
         if index:
             guest.keyboard.press("ArrowRight")
-        check_step(guest, index, public["frames"], public_steps, None, history, "guest")
+        check_step(guest, index, public, public_steps, None, history, "guest")
         if index == 2:
             shot(guest, "replay-390x844-public")
     shot(guest, "replay-390x844-public-end")

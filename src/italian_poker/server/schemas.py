@@ -27,7 +27,7 @@ from italian_poker.server.protocol import card_codes, cards_label
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import TableStatus
 from italian_poker.table.narration import Line
-from italian_poker.table.replay_frames import Frame, FrameSeat, HandFrames
+from italian_poker.table.replay_frames import Frame, FrameAward, FrameSeat, HandFrames
 from italian_poker.table.statistics import Statistics
 
 BOT_LEVELS = ("random", "simple", "strong")
@@ -491,6 +491,28 @@ class ReplayStreet(Model):
     frame: int
 
 
+class ReplayAward(Model):
+    """A pot awarded at the deal's end, as the table's ``result.awards`` give it (the seats
+    are the deal's, as in ``frames``)."""
+
+    amount: int
+    winners: list[int]
+    shares: list[int]
+    """Each winner's chips, in the order of ``winners``."""
+    line: Words
+    """Who won it, with what and why (the report's sentence)."""
+
+    @classmethod
+    def of(cls, award: FrameAward) -> ReplayAward:
+        """A :class:`~italian_poker.table.replay_frames.FrameAward`."""
+        return cls(
+            amount=award.amount,
+            winners=list(award.winners),
+            shares=list(award.shares),
+            line=Words.of(award.line),
+        )
+
+
 class HandReplay(Model):
     """``GET /api/tables/{invite}/histories/{hand}/frames``: a finished deal step by step,
     as the token's holder may see it: their own view if they were dealt in, else what
@@ -504,6 +526,10 @@ class HandReplay(Model):
     """What opened the deal (3.2)."""
     streets: list[ReplayStreet]
     frames: list[ReplayFrame]
+    awards: list[ReplayAward]
+    """The pots awarded at the end (none after a passed deal or a parol: the last frame's
+    pot is carried); the page shows them on the last frame, as the table does after a
+    deal."""
     result: list[Words]
     """The result explained, a sentence a line (the table's after-deal report)."""
     download: str | None
@@ -521,6 +547,7 @@ class HandReplay(Model):
             requirement=Words(en=requirement.describe("en"), it=requirement.describe("it")),
             streets=[ReplayStreet(phase=p.value, frame=i) for p, i in frames.streets()],
             frames=[ReplayFrame.of(frame) for frame in frames.frames],
+            awards=[ReplayAward.of(award) for award in frames.awards],
             result=[Words.of(line) for line in frames.result],
             download=None
             if viewer is None
