@@ -19,13 +19,15 @@ from hypothesis import strategies as st
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
-from italian_poker.engine.deal import Phase
+from italian_poker.engine.deal import Deal, Outcome, Phase
 from italian_poker.engine.errors import InvalidDrawError
 from italian_poker.engine.history import HandHistory, HistoryAction, HistoryError
 from italian_poker.engine.match import Match, MatchPhase
-from italian_poker.engine.observer import PUBLIC, Viewer
+from italian_poker.engine.observer import PUBLIC, PublicView, Viewer, observe
 from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.engine.rules import PRESETS, preset
+from italian_poker.table.events import FinishedDeal
+from italian_poker.table.narration import award_lines
 from italian_poker.table.replay_frames import STREETS, HandFrames, hand_frames
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina")
@@ -165,6 +167,59 @@ def test_the_result_is_the_after_deal_report_as_the_viewer_may_know_it() -> None
         mine = [line.en for line in seat.result if line.en.startswith("Your hand")]
         assert len(mine) == (0 if shown else 1)
         assert public.frames[0].line.en.startswith(f"— Deal {history.number}: ")
+
+
+@settings(max_examples=40, deadline=None)
+@given(deals)
+def test_the_end_shows_the_pots_awarded_and_their_winners_as_the_table_does(
+    history: HandHistory,
+) -> None:
+    """The last frame's pot is what is carried on; the pots awarded are the result's, each
+    with the sentence the table's felt shows after the deal (the same for every viewer), and
+    each winner's chips are their shares added up."""
+    result = history.result
+    assert result is not None
+    told = award_lines(FinishedDeal(history.number or 0, _public_end(history), False, NEXT))
+    for viewer in viewers(history):
+        frames = hand_frames(history, viewer, NEXT)
+        assert [(a.amount, a.winners, a.shares) for a in frames.awards] == [
+            (a.amount, a.winners, a.shares) for a in result.awards
+        ]
+        assert [a.line for a in frames.awards] == told
+        won: dict[int, int] = {}
+        for award in result.awards:
+            for seat, share in zip(award.winners, award.shares, strict=True):
+                won[seat] = won.get(seat, 0) + share
+        assert frames.won() == won
+        if result.outcome is Outcome.WON:
+            assert frames.awards and frames.frames[-1].pot == 0  # nothing carried on
+            assert sum(a.amount for a in frames.awards) > 0
+        else:  # passed or parol: the pot is carried, nobody won
+            assert frames.awards == () and frames.won() == {}
+            assert frames.frames[-1].pot == result.carried
+
+
+def test_a_won_deal_names_its_winner_and_the_pot_on_the_last_frame() -> None:
+    """Before issue 13's fix the replayer's end said only "Pot 0" (the carried pot)."""
+    histories = random_histories("standard", 4, 5, deals=8)
+    won = [h for h in histories if h.result is not None and h.result.outcome is Outcome.WON]
+    assert won
+    for history in won:
+        frames = hand_frames(history, PUBLIC, NEXT)
+        for award in frames.awards:
+            names = [history.names[seat] for seat in award.winners]
+            assert all(name in award.line.en and name in award.line.it for name in names)
+            assert str(award.amount) in award.line.en
+
+
+def _public_end(history: HandHistory) -> PublicView:
+    """The public view of ``history``'s deal at its end, read off the engine."""
+    deal = Deal(history.start())
+    for entry in history.actions:
+        deal.apply(entry.action, seat=entry.seat)
+    view = observe(deal, PUBLIC)
+    assert isinstance(view, PublicView)
+    return view
 
 
 # --- hidden cards ------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Accessibility (issue 13): axe-core, from npm (`npm install` at the repository root puts it
 in node_modules; no lock file is kept), run by Playwright in Debian's Chromium on the lobby,
-a table during a turn, the table with its ledger shown after a deal, and the hand replayer,
-at 1280x800 and at 390x844 on a touch screen: no serious or critical violation.
+a table during a turn, the table with its ledger shown after a deal, the hand replayer and
+the statistics across the browser's tables (``/stats``), at 1280x800 and at 390x844 on a
+touch screen: no serious or critical violation.
 
 Without axe-core the test is skipped, saying how to get it; CI (which sets
 ``ITALIAN_POKER_REQUIRE_BROWSER=1``) installs it, and there a missing copy fails the test.
@@ -14,19 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_browser import REQUIRED
-from test_server_browser_felt import (
-    TableServer,
+from browser_steps import (
+    REQUIRED,
+    LiveServer,
     browser,
     new_table,
     open_seat,
     play_to_the_result,
-    server,
     start,
     wait_for_my_turn,
 )
+from browser_steps import sqlite_server as server
 
-__all__ = ["browser", "server"]  # the fixtures, from the felt tests
+__all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
 AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
 SEVERE = {"serious", "critical"}
@@ -52,7 +53,7 @@ def violations(page: Page) -> list[dict[str, Any]]:
     ids=["1280x800", "390x844"],
 )
 def test_the_pages_have_no_serious_accessibility_violation(
-    server: TableServer, browser: Any, viewport: dict[str, int], touch: bool
+    server: LiveServer, browser: Any, viewport: dict[str, int], touch: bool
 ) -> None:
     if not AXE.exists():
         message = "axe-core is missing: run `npm install` at the repository root"
@@ -78,6 +79,9 @@ def test_the_pages_have_no_serious_accessibility_violation(
     page.wait_for_selector("#felt .seat")
     time.sleep(0.3)
     seen["replayer"] = violations(page)
+    page.goto(f"{server.base_url}/stats")  # the group's statistics: this table's seat
+    page.wait_for_selector("#group-stats table")
+    seen["group statistics"] = violations(page)
     severe = {name: [v for v in found if v["impact"] in SEVERE] for name, found in seen.items()}
     assert severe == {name: [] for name in seen}
     # The check is not vacuous: an image without a text alternative is caught.

@@ -2,145 +2,47 @@
 play a full deal, including the draw, at the online table; no page ever holds another
 player's hidden cards.
 
-Playwright drives Debian's Chromium (``/usr/bin/chromium``; no browser is downloaded). The
-server runs in-process (uvicorn in a thread, a fixed seed, no bot delay, no turn timer), once
-per database backend like the other server tests: SQLite in a temporary directory, and
-PostgreSQL when ``ITALIAN_POKER_TEST_POSTGRES_URL`` is set (``database_url`` fixture).
+Playwright drives Debian's Chromium; the server runs in-process, once per database backend
+like the other server tests (``tests/browser_steps.py``: its ``server`` and ``browser``).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_steps import (
+    DEAL_SECONDS,
+    LiveServer,
+    Page,
+    add_bots,
+    browser,
+    create_in_lobby,
+    join_table,
+    my_turn,
+    new_page,
+    server,
+    shot,
+    sqlite_server,
+    table_state,
+)
 
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.opening import OpeningRequirement, opening_groups
-from italian_poker.engine.policy import Policy
+from italian_poker.server.app import BOT_LEVELS, STATIC
+from italian_poker.server.protocol import card_codes
 from italian_poker.table.vocabulary import ACTION_LABELS, PAGE_MESSAGES, Language, page_strings
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SEED = 20240
-DEAL_SECONDS = 40.0
-"""Longest time the deal may take in the browser."""
-
-REQUIRED = os.environ.get("ITALIAN_POKER_REQUIRE_BROWSER") == "1"
-"""CI sets it: there a missing Playwright or Chromium fails the test instead of skipping it."""
-
-if REQUIRED:
-    import playwright.sync_api as sync_api
-    import uvicorn
-else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-    uvicorn = pytest.importorskip("uvicorn")
-
-from italian_poker.analysis.bots import make_bot  # noqa: E402
-from italian_poker.server.app import BOT_LEVELS, STATIC, create_app  # noqa: E402
-from italian_poker.server.protocol import card_codes  # noqa: E402
-from italian_poker.server.settings import ServerSettings  # noqa: E402
-
-Page = Any  # playwright.sync_api.Page
-
-
-def bot_factory(level: str, seed: int | None) -> Policy:
-    """The bots of layer 4, as the composition root passes them."""
-    return make_bot(level, seed=seed)
-
-
-# --- the server in a thread --------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@dataclass
-class RunningServer:
-    app: Any
-    base_url: str
-
-
-@pytest.fixture
-def server(database_url: str) -> Iterator[RunningServer]:
-    """The server on a fresh database of each backend (``server_fixtures.database_url``)."""
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    settings = ServerSettings(
-        database_url=database_url,
-        host="127.0.0.1",
-        port=port,
-        public_url=base_url,
-        seed=SEED,
-        bot_delay_seconds=0.0,
-        default_turn_seconds=None,
-        next_deal_seconds=600.0,  # the result stays on screen for the checks
-    )
-    app = create_app(settings, bot_factory=bot_factory)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not uv.started:
-        assert thread.is_alive(), "the server did not start"
-        assert time.monotonic() < deadline, "the server took too long to start"
-        time.sleep(0.05)
-    try:
-        yield RunningServer(app, base_url)
-    finally:
-        uv.should_exit = True
-        thread.join(timeout=10)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        message = "Debian's chromium is missing (apt-get install chromium)"
-        if REQUIRED:
-            pytest.fail(message)  # CI installs it: a missing browser is an error there
-        pytest.skip(message)
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+__all__ = ["browser", "server", "sqlite_server"]  # the fixtures (browser_steps)
 
 
 # --- what a page may not show ------------------------------------------------------------
-
-
-def table_state(app: Any, invite: str) -> Any:
-    """The server's in-memory :class:`TableState` of the table at ``invite``."""
-    for runtime in runtimes(app):
-        if getattr(runtime, "invite", None) == invite:
-            return runtime.state
-    raise AssertionError(f"no table runtime for invite {invite!r}")
-
-
-def runtimes(app: Any) -> list[Any]:
-    return list(app.state.server.tables.values())
 
 
 def held_cards(state: Any, slot: int) -> set[Card]:
@@ -293,19 +195,6 @@ KEYS = {
 }
 
 
-def my_turn(page: Page) -> bool:
-    """Whether the page offers an action now."""
-    return bool(
-        page.evaluate(
-            """() => {
-              const draw = document.getElementById('draw-controls');
-              return !!document.querySelector('#action-buttons button.action:not([disabled])')
-                || (!draw.hidden && !document.getElementById('draw-confirm').disabled);
-            }"""
-        )
-    )
-
-
 def take_turn(
     page: Page,
     use_keys: bool,
@@ -365,45 +254,25 @@ def seat_of(page: Page) -> int:
 # --- the test ----------------------------------------------------------------------------
 
 
-def test_two_players_and_a_bot_play_a_deal_in_the_browser(
-    server: RunningServer, browser: Any
-) -> None:
+def test_two_players_and_a_bot_play_a_deal_in_the_browser(server: LiveServer, browser: Any) -> None:
     errors: list[str] = []
     host_context = browser.new_context(viewport={"width": 1280, "height": 900})
     guest_context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, accept_downloads=True
     )
-    host = host_context.new_page()
-    guest = guest_context.new_page()
-    for page in (host, guest):
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(10_000)
+    host = new_page(host_context, errors)
+    guest = new_page(guest_context, errors)
 
     # The host creates the table in the lobby (no turn timer) and lands at its seat.
-    host.goto(server.base_url + "/")
-    host.fill("input[name=host_nickname]", "Alice")
-    host.fill("input[name=name]", "Prova")
-    host.select_option("select[name=lang]", "en")
-    host.uncheck("input[name=timer_on]")
-    host.click("#create-form button[type=submit]")
-    host.wait_for_function(
-        "() => location.pathname.startsWith('/t/') || !document.getElementById('lobby-error')"
-        "?.hidden"
-    )
-    assert re.search(r"/t/[A-Za-z0-9_-]{22,}$", host.url), host.inner_text("#lobby-error")
-    invite = host.url.rsplit("/t/", 1)[1]
-    host.wait_for_selector("li.seat.you")
+    invite = create_in_lobby(host, server.base_url, "Alice", "Prova")
+    assert re.search(r"/t/[A-Za-z0-9_-]{22,}$", host.url)
 
     # The second player follows the invite link and takes a seat by nickname.
-    guest.goto(host.url)
-    guest.fill("#join-form input[name=nickname]", "Bruno")
-    guest.click("#join-form button[type=submit]")
-    guest.wait_for_selector("li.seat.you")
+    join_table(guest, host.url, "Bruno")
     host.wait_for_selector("li.seat:has-text('Bruno')")
 
     # The host adds a bot and starts.
-    host.select_option("#bot-level", "simple")
-    host.click("#add-bot")
+    add_bots(host, "simple")
     host.wait_for_selector("li.seat:has-text('bot')")
     host.click("#start")
     host.wait_for_selector("#pot:has-text('Pot')")
@@ -499,7 +368,7 @@ def test_two_players_and_a_bot_play_a_deal_in_the_browser(
 
 
 def test_the_page_knows_which_draws_break_the_opening_as_the_engine_does(
-    server: RunningServer, browser: Any
+    server: LiveServer, browser: Any
 ) -> None:
     """4.4 in the page (``static/draw_rules.js``) against the engine's
     ``LegalAction.breaks_opening``, on the draws the server offers an opener: pairs, two pair,
@@ -593,3 +462,27 @@ def test_the_browser_keeps_no_copy_of_the_words() -> None:
         for word in ("Lascio", "Rilancio", "Piatto", "Mazziere", "Asso", "cuori"):
             assert f'"{word}"' not in js, (script, word)  # a word as a string of the script
     assert "/api/strings/" in (STATIC / "i18n.js").read_text(encoding="utf-8")
+
+
+def test_the_lobby_on_a_wide_screen_and_on_a_phone(sqlite_server: LiveServer, browser: Any) -> None:
+    """The lobby page alone (``index.html``), saved as ``lobby-1280x800`` and
+    ``lobby-390x844``: nothing wider than the screen, every field labelled, the link to the
+    statistics across the browser's tables."""
+    for width, height, touch in ((1280, 800, False), (390, 844, True)):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch
+        )
+        errors: list[str] = []
+        page = new_page(context, errors)
+        page.goto(sqlite_server.base_url + "/")
+        page.wait_for_selector("#create-form")
+        page.select_option("#create-form select[name=lang]", "en")
+        assert not page.evaluate("() => document.documentElement.scrollWidth > innerWidth")
+        unlabelled = page.eval_on_selector_all(
+            "main input, main select", "fields => fields.filter(f => !f.labels.length).length"
+        )
+        assert unlabelled == 0
+        assert page.get_attribute("#group-stats-link", "href") == "/stats"
+        shot(page, f"lobby-{width}x{height}")
+        assert errors == []
+        context.close()

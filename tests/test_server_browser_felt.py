@@ -5,215 +5,33 @@ for); the turn's timer bar, the turn sound (muted until switched on) and the tit
 in a hidden tab; touch screens without keyboard hints; and the outage: a banner, the
 actions disabled and the clock stopped while the server is down, all back on reconnect.
 
-The server runs in this process (uvicorn in a thread, as in test_server_browser.py) on
-SQLite; the outage test stops it and starts it again on the same port and database.
+The server runs in this process on SQLite (``tests/browser_steps.py``: ``sqlite_server``);
+the outage test stops it and starts it again on the same port and database.
 """
 
 from __future__ import annotations
 
-import json
-import threading
 import time
-import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from test_server_browser import (
-    CHROMIUM,
-    REQUIRED,
-    SEED,
-    bot_factory,
-    free_port,
-    sync_api,
+from browser_steps import (
+    LiveServer,
+    Page,
+    act_passively,
+    browser,
+    my_turn,
+    new_table,
+    open_seat,
+    play_to_the_draw,
+    play_to_the_result,
+    shot,
+    start,
     table_state,
-    uvicorn,
+    wait_for_my_turn,
 )
-from test_server_browser_replay import shot
+from browser_steps import sqlite_server as server
 
-from italian_poker.server.app import create_app
-from italian_poker.server.settings import ServerSettings
-
-Page = Any  # playwright.sync_api.Page
-
-TURN_SECONDS = 30
-PASSIVE = ("open", "decline", "check", "call", "show", "pass", "make-up", "fold")
-"""What the player does at each turn: open when the hand allows it (at the minimum), no
-blind, then check, call, show; at the draw the
-player stands pat (so no opening is broken)."""
-
-
-class TableServer:
-    """The server on one port and one SQLite file, which a test may stop and start again."""
-
-    def __init__(self, database: Path) -> None:
-        self.port = free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        self.database = database
-        self.app: Any = None
-        self._uv: Any = None
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        settings = ServerSettings(
-            database_url=f"sqlite:///{self.database}",
-            host="127.0.0.1",
-            port=self.port,
-            public_url=self.base_url,
-            seed=SEED,
-            bot_delay_seconds=0.0,
-            default_turn_seconds=TURN_SECONDS,
-            next_deal_seconds=600.0,  # the felt after the deal stays for the checks
-        )
-        self.app = create_app(settings, bot_factory=bot_factory)
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
-        )
-        self._uv = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._uv.run, daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 15
-        while not self._uv.started:
-            assert self._thread.is_alive(), "the server did not start"
-            assert time.monotonic() < deadline, "the server took too long to start"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self._uv is not None and self._thread is not None:
-            self._uv.should_exit = True
-            self._thread.join(timeout=10)
-            self._uv = None
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[TableServer]:
-    running = TableServer(tmp_path / "server.sqlite3")
-    running.start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        message = "Debian's chromium is missing (apt-get install chromium)"
-        if REQUIRED:
-            pytest.fail(message)
-        pytest.skip(message)
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                "--autoplay-policy=no-user-gesture-required",
-            ],
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def new_table(server: TableServer, nickname: str = "Alice", bots: int = 2) -> dict[str, Any]:
-    """A table made through the API with ``bots`` simple bots: its invite and tokens."""
-
-    def call(path: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        request = urllib.request.Request(
-            server.base_url + path, json.dumps(body).encode(), headers, method="POST"
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            answer: dict[str, Any] = json.loads(response.read())
-            return answer
-
-    table = call(
-        "/api/tables",
-        {"name": "Felt", "host_nickname": nickname, "lang": "en", "turn_seconds": TURN_SECONDS},
-    )
-    for _ in range(bots):
-        call(f"/api/tables/{table['invite']}/bots", {"level": "simple"}, table["host_token"])
-    table["call"] = call
-    return table
-
-
-def open_seat(context: Any, server: TableServer, table: dict[str, Any]) -> Page:
-    """The table's page in ``context``, holding the host's seat (as after creating it)."""
-    seat = json.dumps(
-        {"player_token": table["player_token"], "host_token": table["host_token"], "seat": 0}
-    )
-    key = f"italian-poker.seat.{table['invite']}"
-    context.add_init_script(f"localStorage.setItem({json.dumps(key)}, {json.dumps(seat)});")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(f"{server.base_url}/t/{table['invite']}")
-    page.wait_for_selector("li.seat.you")
-    return page
-
-
-def start(table: dict[str, Any]) -> None:
-    table["call"](f"/api/tables/{table['invite']}/start", {}, table["host_token"])
-
-
-def my_turn(page: Page) -> bool:
-    return bool(
-        page.evaluate(
-            """() => !!document.querySelector('#action-buttons button.action:not([disabled])')
-                || (!document.getElementById('draw-controls').hidden
-                    && !document.getElementById('draw-confirm').disabled)"""
-        )
-    )
-
-
-def act_passively(page: Page) -> None:
-    if page.is_visible("#draw-controls"):
-        page.click("#draw-confirm")  # nothing marked: stands pat
-        return
-    kinds = page.eval_on_selector_all(
-        "#action-buttons button.action:not([disabled])", "bs => bs.map(b => b.dataset.kind)"
-    )
-    kind = next(k for k in PASSIVE if k in kinds)
-    page.click(f"#action-buttons button[data-kind='{kind}']")
-
-
-def play_to_the_result(page: Page, seconds: float = 40.0) -> None:
-    """Act at every turn of the page's seat until the deal's result is shown."""
-    deadline = time.monotonic() + seconds
-    while not page.locator("#result-lines p:not(.muted)").count():
-        assert time.monotonic() < deadline, "the deal did not finish"
-        if my_turn(page):
-            act_passively(page)
-            page.wait_for_function(
-                "() => !document.querySelector('#action-buttons button.action[disabled]')"
-            )
-        else:
-            time.sleep(0.05)
-
-
-def play_to_the_draw(page: Page, seconds: float = 30.0) -> None:
-    """Act at every turn of the page's seat until the page asks for its draw."""
-    deadline = time.monotonic() + seconds
-    while not page.is_visible("#draw-controls"):
-        assert time.monotonic() < deadline, "no draw came"
-        if my_turn(page):
-            act_passively(page)
-        time.sleep(0.05)
-
-
-def wait_for_my_turn(page: Page, seconds: float = 20.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not my_turn(page):
-        assert time.monotonic() < deadline, "the page's turn did not come"
-        time.sleep(0.05)
+__all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
 
 def in_view(page: Page, selector: str) -> bool:
@@ -244,7 +62,7 @@ CHIP_WATCH = """
 
 
 def test_your_cards_sit_at_your_seat_and_the_actions_are_in_view_at_1280x800(
-    server: TableServer, browser: Any
+    server: LiveServer, browser: Any
 ) -> None:
     table = new_table(server)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -272,7 +90,7 @@ def test_your_cards_sit_at_your_seat_and_the_actions_are_in_view_at_1280x800(
 
 
 def test_the_felt_marks_the_winners_and_says_why_until_the_next_deal(
-    server: TableServer, browser: Any
+    server: LiveServer, browser: Any
 ) -> None:
     table = new_table(server)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -314,7 +132,7 @@ def test_the_felt_marks_the_winners_and_says_why_until_the_next_deal(
 
 
 def test_no_chip_flies_for_a_player_who_asks_for_reduced_motion(
-    server: TableServer, browser: Any
+    server: LiveServer, browser: Any
 ) -> None:
     table = new_table(server)
     context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
@@ -329,7 +147,7 @@ def test_no_chip_flies_for_a_player_who_asks_for_reduced_motion(
 
 
 def test_a_touch_screen_shows_no_keyboard_hints_and_long_names_fit_their_seat(
-    server: TableServer, browser: Any
+    server: LiveServer, browser: Any
 ) -> None:
     table = new_table(server, nickname="Massimiliano_Rossi__")  # 20 characters, no space
     context = browser.new_context(
@@ -357,7 +175,7 @@ def test_a_touch_screen_shows_no_keyboard_hints_and_long_names_fit_their_seat(
 
 
 def test_the_turn_sound_is_off_until_switched_on_and_a_hidden_tab_blinks(
-    server: TableServer, browser: Any
+    server: LiveServer, browser: Any
 ) -> None:
     table = new_table(server)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -398,7 +216,7 @@ def test_the_turn_sound_is_off_until_switched_on_and_a_hidden_tab_blinks(
 
 
 def test_an_outage_shows_a_banner_disables_actions_and_stops_the_clock_until_reconnected(
-    server: TableServer, browser: Any
+    server: LiveServer, browser: Any
 ) -> None:
     table = new_table(server)
     context = browser.new_context(viewport={"width": 1280, "height": 800})

@@ -3,8 +3,7 @@ the host's ledger shows each person's buy-in, cash-out, chips and net, the pot, 
 that come to zero; the CSV downloaded holds the rows the page and the API show; the player
 sees the ledger only once the host allows it, and no longer when the host stops.
 
-Debian's Chromium through Playwright, the server in a thread: the fixtures of
-``tests/test_server_browser.py``.
+Debian's Chromium through Playwright, the server in a thread: ``tests/browser_steps.py``.
 """
 
 from __future__ import annotations
@@ -12,68 +11,34 @@ from __future__ import annotations
 import csv
 import io
 import re
-import time
 from pathlib import Path
 from typing import Any
 
-from test_server_browser import (  # noqa: F401 (server and browser are fixtures)
-    DEAL_SECONDS,
-    STATIC,
+from browser_steps import (
+    LiveServer,
     Page,
-    RunningServer,
+    add_bots,
     browser,
-    my_turn,
-    seat_of,
+    create_in_lobby,
+    join_table,
+    new_page,
+    play_to_the_result,
+    seat_token,
     server,
-    table_state,
-    take_turn,
 )
 
-from italian_poker.engine.actions import ActionKind
+from italian_poker.server.app import STATIC
 from italian_poker.table.vocabulary import MESSAGES, PAGE_MESSAGES, Language, page_strings
+
+__all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
 EN = page_strings(Language.EN)["messages"]
 IT = page_strings(Language.IT)["messages"]
 
 
-def _token(page: Page, invite: str, which: str) -> str:
-    """The page's token (``host_token`` or ``player_token``), as the page keeps it."""
-    seat = page.evaluate(
-        "invite => JSON.parse(localStorage.getItem('italian-poker.seat.' + invite))", invite
-    )
-    return str(seat[which])
-
-
 def _api(page: Page, base_url: str, path: str, token: str) -> Any:
     """``GET`` ``path`` with ``token``, from the page's browser context."""
     return page.request.get(base_url + path, headers={"Authorization": f"Bearer {token}"})
-
-
-def _play_one_deal(running: RunningServer, invite: str, pages: dict[str, Page]) -> None:
-    """The pages act in turn (the bot by itself) until both show the deal's result."""
-    seats = {who: seat_of(page) for who, page in pages.items()}
-    deadline = time.monotonic() + DEAL_SECONDS
-    done: list[str] = []
-    while not all(p.locator("#result-lines p:not(.muted)").count() for p in pages.values()):
-        assert time.monotonic() < deadline, f"the deal did not finish; actions: {done}"
-        acted = False
-        for who, page in pages.items():
-            if not my_turn(page):
-                continue
-            state = table_state(running.app, invite)
-            deal = state.match.deal
-            draw = next((a for a in deal.legal_actions() if a.kind is ActionKind.DRAW), None)
-            hand = ()
-            if deal.actor is not None:
-                assert state.deal_slots[deal.actor] == seats[who]
-                hand = tuple(deal.hands[deal.actor])
-            done.append(f"{who}:{take_turn(page, False, draw, hand)}")
-            acted = True
-            page.wait_for_function(
-                "() => !document.querySelector('#action-buttons button.action[disabled]')"
-            )
-        if not acted:
-            time.sleep(0.1)
 
 
 def _summary_on(page: Page) -> dict[str, Any]:
@@ -138,38 +103,23 @@ def _as_csv(row: dict[str, Any]) -> dict[str, str]:
 
 
 def test_the_ledger_after_a_deal_its_csv_and_who_may_see_it(
-    server: RunningServer,  # noqa: F811 (the fixture)
-    browser: Any,  # noqa: F811 (the fixture)
+    server: LiveServer, browser: Any
 ) -> None:
     errors: list[str] = []
     host_context = browser.new_context(viewport={"width": 1280, "height": 900})
     guest_context = browser.new_context(viewport={"width": 390, "height": 844})
-    host_context.set_default_timeout(10_000)
-    guest_context.set_default_timeout(10_000)
-    host, guest = host_context.new_page(), guest_context.new_page()
-    for page in (host, guest):
-        page.on("pageerror", lambda error: errors.append(str(error)))
+    host, guest = new_page(host_context, errors), new_page(guest_context, errors)
 
     # The host creates the table, the ledger for the host only (the lobby's default).
     host.goto(server.base_url + "/")
-    host.fill("input[name=host_nickname]", "Alice")
-    host.select_option("select[name=lang]", "en")
-    host.uncheck("input[name=timer_on]")
     assert not host.is_checked("input[name=players_see_ledger]")
-    host.click("#create-form button[type=submit]")
-    host.wait_for_selector("li.seat.you")
-    invite = host.url.rsplit("/t/", 1)[1]
-    guest.goto(host.url)
-    guest.fill("#join-form input[name=nickname]", "Bruno")
-    guest.click("#join-form button[type=submit]")
-    guest.wait_for_selector("li.seat.you")
+    invite = create_in_lobby(host, server.base_url)
+    join_table(guest, host.url, "Bruno")
     host.wait_for_selector("li.seat:has-text('Bruno')")
-    host.select_option("#bot-level", "simple")
-    host.click("#add-bot")
-    host.wait_for_selector("li.seat:has-text('bot')")
+    add_bots(host, "simple")
     host.click("#start")
     host.wait_for_selector("#pot:has-text('Pot')")
-    _play_one_deal(server, invite, {"host": host, "guest": guest})
+    play_to_the_result(host, guest)
 
     # The host's ledger: a line a person, the pot, totals that come to zero.
     assert host.is_visible("#ledger-panel") and not guest.is_visible("#ledger-panel")
@@ -198,7 +148,7 @@ def test_the_ledger_after_a_deal_its_csv_and_who_may_see_it(
     assert any(net != 0 for net in nets)  # the deal moved chips
 
     # The same as the API says; the CSV downloaded holds exactly the rows.
-    host_token = _token(host, invite, "host_token")
+    host_token = seat_token(host, invite, "host_token")
     answer = _api(host, server.base_url, f"/api/tables/{invite}/ledger", host_token)
     assert answer.ok
     ledger = answer.json()
@@ -224,7 +174,7 @@ def test_the_ledger_after_a_deal_its_csv_and_who_may_see_it(
     assert sum(int(r["amount"]) for r in downloaded if r["kind"] == "result") == -pot
 
     # The player: no ledger until the host allows it.
-    guest_token = _token(guest, invite, "player_token")
+    guest_token = seat_token(guest, invite)
     refused = _api(guest, server.base_url, f"/api/tables/{invite}/ledger", guest_token)
     assert refused.status == 403 and refused.json()["error"] == "ledger_private"
     host.check("#ledger-players")

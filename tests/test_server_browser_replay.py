@@ -6,52 +6,42 @@ page before the showdown. A player who sat down after the deal opens the shared 
 the public view. Screenshots at 1280x800 and 390x844 go to ``$ITALIAN_POKER_SCREENSHOTS``
 (default: ``screenshots/`` at the repository root, ignored by git).
 
-The fixtures (the server in a thread, Debian's Chromium) are those of test_server_browser.py.
+The server in a thread and Debian's Chromium: ``tests/browser_steps.py``.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-import test_server_browser as base
-from test_server_browser import (
-    DEAL_SECONDS,
-    STATIC,
+from browser_steps import (
+    LiveServer,
     Page,
-    RunningServer,
-    my_turn,
-    notations,
+    add_bots,
+    browser,
+    create_in_lobby,
+    join_table,
+    new_page,
+    play_to_the_result,
     runtimes,
-    table_state,
-    take_turn,
+    seat_token,
+    server,
+    shot,
 )
+from test_server_browser import notations
 
-from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.history import HandHistory
+from italian_poker.server.app import STATIC
 from italian_poker.table.vocabulary import PAGE_MESSAGES, Language, page_strings
 
-server = base.server  # the fixtures: the server in a thread, Debian's Chromium
-browser = base.browser
+__all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
-ROOT = Path(__file__).resolve().parents[1]
-SCREENSHOTS = Path(os.environ.get("ITALIAN_POKER_SCREENSHOTS") or ROOT / "screenshots")
 EN = page_strings(Language.EN)["messages"]
 BEFORE_SHOWDOWN = {Phase.BLINDS, Phase.OPENING, Phase.FIRST_ROUND, Phase.DRAW, Phase.SECOND_ROUND}
-
-
-def shot(page: Page, name: str) -> None:
-    """A full-page screenshot, ``screenshots/<name>.png``."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 # --- the deal as the engine replays it ---------------------------------------------------
@@ -108,6 +98,12 @@ def felt(page: Page) -> dict[str, Any]:
         page.evaluate(
             """() => ({
               pot: document.getElementById('pot').textContent,
+              awards: [...document.querySelectorAll('#awards p')].map(p => p.textContent),
+              winners: [...document.querySelectorAll('#seats li.seat.winner')]
+                .map(li => Number(li.dataset.seat)),
+              tagged: [...document.querySelectorAll('#seats li.seat .tags')]
+                .filter(t => t.textContent.includes('winner'))
+                .map(t => Number(t.closest('li').dataset.seat)),
               phase: document.getElementById('phase').textContent,
               line: document.getElementById('step-line').textContent,
               count: document.getElementById('step-count').textContent,
@@ -131,17 +127,27 @@ def felt(page: Page) -> dict[str, Any]:
 def check_step(
     page: Page,
     index: int,
-    frames: list[dict[str, Any]],
+    replay: dict[str, Any],
     steps: list[dict[str, Any]],
     viewer: int | None,
     history: HandHistory,
     who: str,
 ) -> None:
-    """The felt of step ``index`` is the frame's and the engine's; no hidden card shows."""
+    """The felt of step ``index`` is the frame's and the engine's; no hidden card shows. At
+    the last step of a won deal the felt shows what the table's does after a deal: the pot
+    won (not the 0 carried on), each pot's sentence and the winners marked."""
+    frames = replay["frames"]
     frame, step = frames[index], steps[index]
     shown = felt(page)
     assert shown["count"] == f"Step {index + 1} of {len(frames)}", who
-    assert shown["pot"] == f"Pot {step['pot']}" == f"Pot {frame['pot']}", (who, index)
+    assert step["pot"] == frame["pot"], (who, index)
+    end = index == len(frames) - 1
+    awards = replay["awards"] if end else []
+    pot = sum(award["amount"] for award in awards) if awards else step["pot"]
+    assert shown["pot"] == f"Pot {pot}", (who, index)
+    assert shown["awards"] == [award["line"]["en"] for award in awards], (who, index)
+    won = sorted({seat for award in awards for seat in award["winners"]})
+    assert shown["winners"] == shown["tagged"] == won, (who, index)
     assert shown["phase"] == EN[f"phase_{step['phase'].value}"], (who, index)
     assert shown["line"] == frame["line"]["en"], (who, index)
     assert (shown["result"] != []) == (index == len(frames) - 1), (who, index)
@@ -174,60 +180,18 @@ def check_step(
 # --- the test ----------------------------------------------------------------------------
 
 
-def _token(page: Page, invite: str) -> str:
-    seat = page.evaluate(f"() => localStorage.getItem('italian-poker.seat.{invite}')")
-    return str(json.loads(seat)["player_token"])
-
-
-def _frames(base_url: str, invite: str, token: str) -> dict[str, Any]:
-    request = urllib.request.Request(
-        f"{base_url}/api/tables/{invite}/histories/1/frames",
-        headers={"Authorization": f"Bearer {token}"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return dict(json.load(response))
-
-
-def test_the_replayer_steps_through_a_finished_deal(server: RunningServer, browser: Any) -> None:
+def test_the_replayer_steps_through_a_finished_deal(server: LiveServer, browser: Any) -> None:
     errors: list[str] = []
     context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base_url)
-    host = context.new_page()
-    host.on("pageerror", lambda error: errors.append(str(error)))
-    host.set_default_timeout(10_000)
+    host = new_page(context, errors)
 
     # The host creates the table, adds two bots and plays the first deal to its end.
-    host.goto(server.base_url + "/")
-    host.fill("input[name=host_nickname]", "Alice")
-    host.fill("input[name=name]", "Replay")
-    host.select_option("select[name=lang]", "en")
-    host.uncheck("input[name=timer_on]")
-    host.click("#create-form button[type=submit]")
-    host.wait_for_selector("li.seat.you")
-    invite = host.url.rsplit("/t/", 1)[1]
-    for level in ("simple", "strong"):
-        host.select_option("#bot-level", level)
-        host.click("#add-bot")
-        host.wait_for_function(
-            f"() => document.querySelectorAll('#host-seats li').length >= "
-            f"{2 if level == 'simple' else 3}"
-        )
+    invite = create_in_lobby(host, server.base_url, "Alice", "Replay")
+    add_bots(host, "simple", "strong")
     host.click("#start")
     host.wait_for_selector("#pot:has-text('Pot')")
-    deadline = time.monotonic() + DEAL_SECONDS
-    while not host.locator("#result-lines p:not(.muted)").count():
-        assert time.monotonic() < deadline, "the deal did not finish"
-        if not my_turn(host):
-            time.sleep(0.1)
-            continue
-        state = table_state(server.app, invite)
-        deal = state.match.deal
-        draw = next((a for a in deal.legal_actions() if a.kind is ActionKind.DRAW), None)
-        hand = tuple(deal.hands[deal.actor]) if deal.actor is not None else ()
-        take_turn(host, False, draw, hand)
-        host.wait_for_function(
-            "() => !document.querySelector('#action-buttons button.action[disabled]')"
-        )
+    play_to_the_result(host)
     runtime = next(r for r in runtimes(server.app) if r.invite == invite)
     found = runtime.history_for(0, 1)
     assert found is not None
@@ -240,45 +204,47 @@ def test_the_replayer_steps_through_a_finished_deal(server: RunningServer, brows
     link.click()
     host.wait_for_url(f"**/t/{invite}/hands/1")
     host.wait_for_selector("#replay-table:not([hidden])")
-    replay = _frames(server.base_url, invite, _token(host, invite))
+    replay = server.get(f"/api/tables/{invite}/histories/1/frames", seat_token(host, invite))
     assert replay["you"] == viewer
     frames = replay["frames"]
     steps = engine_steps(history, viewer)
     assert len(frames) == len(steps) == len(history.actions) + 1
     assert host.locator("#hand-picker option").all_inner_texts() == ["Deal 1"]
     assert host.is_hidden("#public-note")
+    assert replay["awards"], "the seeded deal is won: its end shows the pot won"
+    assert host.is_visible("#controls .keys")  # a keyboard: the keys are told
 
     # Every step, by the keyboard (and the buttons), checked against the engine.
-    check_step(host, 0, frames, steps, viewer, history, "host")
+    check_step(host, 0, replay, steps, viewer, history, "host")
     middle = len(frames) // 2
     for index in range(1, len(frames)):
         if index % 3 == 0:
             host.click("#next")
         else:
             host.keyboard.press("ArrowRight")
-        check_step(host, index, frames, steps, viewer, history, "host")
+        check_step(host, index, replay, steps, viewer, history, "host")
         if index == middle:
             shot(host, "replay-1280x800-middle")
     shot(host, "replay-1280x800-end")
     assert host.get_attribute("#next", "aria-disabled") == "true"
     host.keyboard.press("ArrowRight")  # nothing past the end
-    check_step(host, len(frames) - 1, frames, steps, viewer, history, "host")
+    check_step(host, len(frames) - 1, replay, steps, viewer, history, "host")
     host.keyboard.press("Home")
-    check_step(host, 0, frames, steps, viewer, history, "host")
+    check_step(host, 0, replay, steps, viewer, history, "host")
     host.keyboard.press("End")
-    check_step(host, len(frames) - 1, frames, steps, viewer, history, "host")
+    check_step(host, len(frames) - 1, replay, steps, viewer, history, "host")
     host.keyboard.press("ArrowLeft")
-    check_step(host, len(frames) - 2, frames, steps, viewer, history, "host")
+    check_step(host, len(frames) - 2, replay, steps, viewer, history, "host")
     # The street jumps: each to the first frame of its phase.
     for street in replay["streets"]:
         host.click(f"#streets button[data-phase='{street['phase']}']")
-        check_step(host, street["frame"], frames, steps, viewer, history, "host")
+        check_step(host, street["frame"], replay, steps, viewer, history, "host")
         current = host.get_attribute(
             f"#streets button[data-phase='{street['phase']}']", "aria-current"
         )
         assert current == "step"
     host.click("#first")
-    check_step(host, 0, frames, steps, viewer, history, "host")
+    check_step(host, 0, replay, steps, viewer, history, "host")
     # The live region tells each step politely.
     assert host.get_attribute("#live", "aria-live") == "polite"
     host.wait_for_function(
@@ -292,10 +258,10 @@ def test_the_replayer_steps_through_a_finished_deal(server: RunningServer, brows
         "code => document.getElementById('felt-heading').append(' ' + code)", str(hidden[0])
     )
     with pytest.raises(AssertionError, match="hidden card"):
-        check_step(host, 0, frames, steps, viewer, history, "host")
+        check_step(host, 0, replay, steps, viewer, history, "host")
     host.reload()  # the page as it was
     host.wait_for_selector("#replay-table:not([hidden])")
-    check_step(host, 0, frames, steps, viewer, history, "host")
+    check_step(host, 0, replay, steps, viewer, history, "host")
     # Italian: the labels and the narration switch together.
     host.click("#lang-switch")
     assert host.inner_text("#controls-heading") == "Ripercorri la mano"
@@ -317,28 +283,28 @@ def test_the_replayer_steps_through_a_finished_deal(server: RunningServer, brows
     # On a phone.
     host.set_viewport_size({"width": 390, "height": 844})
     host.click("#last")
-    check_step(host, len(frames) - 1, frames, steps, viewer, history, "host")
+    check_step(host, len(frames) - 1, replay, steps, viewer, history, "host")
     shot(host, "replay-390x844-end")
 
     # Bruno sits down after the deal and opens the shared link: the public view.
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    guest = phone.new_page()
-    guest.on("pageerror", lambda error: errors.append(str(error)))
-    guest.set_default_timeout(10_000)
-    guest.goto(f"{server.base_url}/t/{invite}")
-    guest.fill("#join-form input[name=nickname]", "Bruno")
-    guest.click("#join-form button[type=submit]")
-    guest.wait_for_selector("li.seat.you")
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    guest = new_page(phone, errors)
+    join_table(guest, f"{server.base_url}/t/{invite}", "Bruno")
     guest.goto(url)
     guest.wait_for_selector("#replay-table:not([hidden])")
     assert guest.is_visible("#public-note") and guest.is_hidden("#download")
-    public = _frames(server.base_url, invite, _token(guest, invite))
+    # A touch screen: no keyboard hints, as on the table's page.
+    assert guest.is_hidden("#controls .keys")
+    assert guest.evaluate("() => document.body.classList.contains('touch')")
+    public = server.get(f"/api/tables/{invite}/histories/1/frames", seat_token(guest, invite))
     assert public["you"] is None
     public_steps = engine_steps(history, None)
     for index in range(len(public["frames"])):
         if index:
             guest.keyboard.press("ArrowRight")
-        check_step(guest, index, public["frames"], public_steps, None, history, "guest")
+        check_step(guest, index, public, public_steps, None, history, "guest")
         if index == 2:
             shot(guest, "replay-390x844-public")
     shot(guest, "replay-390x844-public-end")
@@ -351,16 +317,11 @@ def test_the_replayer_steps_through_a_finished_deal(server: RunningServer, brows
 
 
 def test_the_replayer_says_what_is_wrong_without_a_seat_or_a_hand(
-    server: RunningServer, browser: Any
+    server: LiveServer, browser: Any
 ) -> None:
     page = browser.new_page()
     try:
-        page.goto(server.base_url + "/")
-        page.fill("input[name=host_nickname]", "Alice")
-        page.select_option("select[name=lang]", "en")
-        page.click("#create-form button[type=submit]")
-        page.wait_for_selector("li.seat.you")
-        invite = page.url.rsplit("/t/", 1)[1]
+        invite = create_in_lobby(page, server.base_url)
         page.goto(f"{server.base_url}/t/{invite}/hands/4")
         page.wait_for_function(
             "() => document.getElementById('status-message').textContent.includes('no finished')"

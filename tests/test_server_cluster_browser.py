@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 import redis.asyncio
+from browser_steps import CHROMIUM, CHROMIUM_ARGS, REQUIRED
 from cluster_fixtures import (  # noqa: F401 (the *_fixture are fixtures)
     LEASE_SECONDS,
     Cluster,
@@ -38,7 +39,6 @@ from cluster_fixtures import (  # noqa: F401 (the *_fixture are fixtures)
     wait_for,
 )
 from sqlalchemy import Engine
-from test_server_browser import CHROMIUM, CHROMIUM_ARGS, REQUIRED
 from test_server_cluster import FAILOVER_SECONDS, live, lobby, play, same_seq  # noqa: F401
 
 async_api = pytest.importorskip("playwright.async_api", reason="Playwright is not installed")

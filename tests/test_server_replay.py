@@ -39,8 +39,11 @@ FRAME_FIELDS = [
 ]
 
 
-def _play_one_deal(client: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Anna (the host) and Bruno play deal 1 to its end, checking and calling."""
+def _play_one_deal(
+    client: TestClient,
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Anna (the host) and Bruno play deal 1 to its end, checking and calling; their
+    tables, and the result the table's state gave at the end."""
     table = create_table(client)
     other = join(client, table["invite"], "Bruno")
     invite = table["invite"]
@@ -57,7 +60,8 @@ def _play_one_deal(client: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
             act(ws, state, passive_action(state))
             target = sa["seq"]
             sa = state_where(wa, lambda m, t=target: m["seq"] > t)
-    return table, other
+    assert sa["state"]["result"] is not None
+    return table, other, sa["state"]["result"]
 
 
 def _frame_cards(frame: dict[str, Any]) -> set[str]:
@@ -77,7 +81,7 @@ def _history(client: TestClient, invite: str) -> HandHistory:
 def test_a_player_replays_their_deal_and_a_newcomer_sees_the_public_view(
     client: TestClient,
 ) -> None:
-    table, other = _play_one_deal(client)
+    table, other, result = _play_one_deal(client)
     invite = table["invite"]
     history = _history(client, invite)
     mine = client.get(
@@ -92,6 +96,7 @@ def test_a_player_replays_their_deal_and_a_newcomer_sees_the_public_view(
         "requirement",
         "streets",
         "frames",
+        "awards",
         "result",
         "download",
     ]
@@ -123,6 +128,19 @@ def test_a_player_replays_their_deal_and_a_newcomer_sees_the_public_view(
     assert frames[-1]["phase"] == "complete"
     assert [s["stack"] for s in frames[-1]["seats"]] == list(history.result.stacks)  # type: ignore[union-attr]
     assert replay["result"][0] == {"en": "Deal 1", "it": "Mano 1"}
+    # The pots awarded, as the table's state told them at the end (its seats are the
+    # table's, the replay's the deal's: the same here, Anna and Bruno in seats 0 and 1);
+    # none when the deal was passed (tests/test_replay_frames.py has won deals).
+    awards = history.result.awards  # type: ignore[union-attr]
+    assert replay["awards"] == [
+        {
+            "amount": award.amount,
+            "winners": list(award.winners),
+            "shares": list(award.shares),
+            "line": told["line"],
+        }
+        for award, told in zip(awards, result["awards"], strict=True)
+    ]
     assert [s["phase"] for s in replay["streets"]][-1] == "complete"
     # Bruno sees the same deal with his own cards.
     his = client.get(
@@ -142,6 +160,7 @@ def test_a_player_replays_their_deal_and_a_newcomer_sees_the_public_view(
         if frame["phase"] not in ("showdown", "complete"):
             assert all(seat["cards"] == [] for seat in frame["seats"])
     assert [f["pot"] for f in seen["frames"]] == [f["pot"] for f in frames]
+    assert seen["awards"] == replay["awards"]  # public: the same for every viewer
     assert [f["line"] for f in seen["frames"]][:1] == [frames[0]["line"]]
     # She has no history of her own to download.
     phh = client.get(f"/api/tables/{invite}/histories/1.phh", headers=bearer(carla["player_token"]))
@@ -149,7 +168,7 @@ def test_a_player_replays_their_deal_and_a_newcomer_sees_the_public_view(
 
 
 def test_frames_refuse_a_wrong_token_an_unknown_hand_and_a_bad_number(client: TestClient) -> None:
-    table, _ = _play_one_deal(client)
+    table, _, _ = _play_one_deal(client)
     invite = table["invite"]
     mine = bearer(table["player_token"])
     path = f"/api/tables/{invite}/histories"

@@ -33,6 +33,7 @@ from italian_poker.server.app import create_app
 from italian_poker.server.database import make_engine
 from italian_poker.server.registry import Server
 from italian_poker.server.settings import ServerSettings
+from italian_poker.table.statistics import statistics_of
 
 
 class Servers:
@@ -252,3 +253,49 @@ def test_an_owner_that_lost_its_lease_cannot_write_and_follows_the_new_owner(
         state_where(bruno_ws, lambda m: m["state"]["table"]["status"] == "playing")
     seqs = events_of(postgres_url, table_id)
     assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) > len(written)
+
+
+def test_a_groups_statistics_count_tables_owned_by_other_processes(servers: Servers) -> None:
+    """``POST /api/stats`` on one process counts a table another owns, read as a replica
+    (``Server.find``) caught up with the owner's log: its deals and its seats' tokens."""
+    one, two = servers.start("one"), servers.start("two")
+    here = create_table(one, name="Qui")
+    there = create_table(two, name="Là")
+    keys = [
+        {"invite": here["invite"], "token": here["player_token"]},
+        {"invite": there["invite"], "token": there["player_token"]},
+    ]
+    before = one.post("/api/stats", json={"tables": keys})
+    assert before.status_code == 200, before.text
+    assert [t["deals"] for t in before.json()["tables"]] == [0, 0]
+    replica = server_of(one).here(there["invite"])
+    assert replica is not None and not replica.owning
+    # Bruno sits down at the other process's table after the replica was read, and a deal
+    # is played there.
+    bruno = join(two, there["invite"], "Bruno")
+    host = bearer(there["host_token"])
+    assert two.post(f"/api/tables/{there['invite']}/start", headers=host).status_code == 200
+    with (
+        connect(two, there["invite"], there["player_token"]) as anna_ws,
+        connect(two, there["invite"], bruno["player_token"]) as bruno_ws,
+    ):
+        states = {
+            0: hello(anna_ws, there["player_token"]),
+            1: hello(bruno_ws, bruno["player_token"]),
+        }
+        play_until({0: anna_ws, 1: bruno_ws}, states, lambda m: (m["hand"] or 0) >= 3)
+    owner = server_of(two).here(there["invite"])
+    assert owner is not None and owner.owning
+    keys.append({"invite": there["invite"], "token": bruno["player_token"]})
+    refused = one.post("/api/stats", json={"tables": keys})
+    assert refused.status_code == 422  # the same table twice
+    answer = one.post("/api/stats", json={"tables": [keys[0], keys[2]]})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    finished = owner.finished_histories()
+    assert [(t["counted"], t["name"], t["deals"]) for t in data["tables"]] == [
+        (True, "Qui", 0),
+        (True, "Là", len(finished)),
+    ]
+    assert len(finished) >= 2
+    assert {k: data[k] for k in ("players", "totals")} == statistics_of(finished).to_dict()

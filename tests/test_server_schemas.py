@@ -110,6 +110,13 @@ def test_the_schema_documents_the_response_models(openapi: dict[str, Any]) -> No
     row = _component(openapi, stats["properties"]["players"]["items"])
     assert list(row["properties"])[:2] == ["name", "played"]
     assert row["properties"]["opened"]["description"].startswith("Deals the player opened")
+    group = _answer(openapi, "post", "/api/stats", "200")
+    assert group["title"] == "GroupStats"
+    assert list(group["properties"]) == ["tables", "players", "totals"]
+    asked = openapi["paths"]["/api/stats"]["post"]["requestBody"]["content"]["application/json"]
+    query = _component(openapi, asked["schema"])
+    assert query["properties"]["tables"]["maxItems"] == 50
+    assert query["properties"]["tables"]["minItems"] == 1
 
 
 def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
@@ -120,7 +127,7 @@ def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
         for path, methods in openapi["paths"].items()
         for method, operation in methods.items()
     ]
-    assert len(operations) == 19
+    assert len(operations) == 20
     for method, path, operation in operations:
         where = f"{method.upper()} {path}"
         assert path.startswith("/api/"), where
@@ -130,7 +137,7 @@ def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
         content = answers[success[0]].get("content")
         assert content and all(entry.get("schema") for entry in content.values()), where
         errors = {status: answers[status] for status in answers if status.startswith("4")}
-        expected = {"422"} if path == "/api/tables" else {"404", "422"}
+        expected = {"422"} if path in ("/api/tables", "/api/stats") else {"404", "422"}
         assert expected <= set(errors), where
         for status, answer in errors.items():
             schema = answer["content"]["application/json"]["schema"]
@@ -149,7 +156,9 @@ def test_host_and_player_routes_ask_for_the_authorization_header(
         for method, operation in methods.items():
             headers = [p["name"] for p in operation.get("parameters", []) if p["in"] == "header"]
             tag = operation["tags"][0]
-            assert headers == ([] if tag == "lobby" else ["authorization"]), (method, path)
+            # The group's statistics take a token a table, in the body.
+            no_header = tag in ("lobby", "group")
+            assert headers == ([] if no_header else ["authorization"]), (method, path)
 
 
 def _schema_fields(openapi: dict[str, Any], name: str) -> list[str]:

@@ -23,6 +23,9 @@ MAX_SEATS = 9
 """Seats at a table (the rules allow 2 to 9 players)."""
 MAX_SECONDS = 3600
 """The longest turn or time bank, in seconds."""
+MAX_STATS_TABLES = 50
+"""The most tables one request for a group's statistics counts together (``POST
+/api/stats``): about a year of weekly tables, and a body well under the body limit."""
 
 _DIGITS = re.compile(r"[0-9]{1,12}")
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from italian_poker.server.ledger import Summary
 from italian_poker.server.limits import (
+    MAX_STATS_TABLES,
     Ante,
     BankSeconds,
     Chips,
@@ -26,7 +27,7 @@ from italian_poker.server.protocol import card_codes, cards_label
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import TableStatus
 from italian_poker.table.narration import Line
-from italian_poker.table.replay_frames import Frame, FrameSeat, HandFrames
+from italian_poker.table.replay_frames import Frame, FrameAward, FrameSeat, HandFrames
 from italian_poker.table.statistics import Statistics
 
 BOT_LEVELS = ("random", "simple", "strong")
@@ -84,6 +85,31 @@ class LedgerVisibility(Model):
 
     players: bool = Field(strict=True)
     """Whether the players may read the ledger (``true`` or ``false``)."""
+
+
+class TableKey(Model):
+    """A table of a group and the token of the seat held there."""
+
+    invite: str = Field(max_length=64)
+    """The table's invite (an unknown one is reported in the answer, ``no_table``)."""
+    token: str = Field(max_length=128)
+    """The player token of the seat held at the table (a wrong one is reported in the
+    answer, ``forbidden``)."""
+
+
+class GroupStatsQuery(Model):
+    """``POST /api/stats``: the tables to count together, oldest first."""
+
+    tables: list[TableKey] = Field(min_length=1, max_length=MAX_STATS_TABLES)
+    """1 to ``MAX_STATS_TABLES`` (50) tables, each invite once."""
+
+    @field_validator("tables")
+    @classmethod
+    def _each_once(cls, tables: list[TableKey]) -> list[TableKey]:
+        invites = [table.invite for table in tables]
+        if len(set(invites)) != len(invites):
+            raise ValueError("each table may be asked for once only")
+        return tables
 
 
 # --- responses -----------------------------------------------------------------------------
@@ -313,6 +339,38 @@ class TableStats(Model):
         return cls.model_validate(statistics.to_dict())
 
 
+class GroupTable(Model):
+    """One table of ``POST /api/stats``, in the order asked: counted, or why not."""
+
+    invite: str
+    counted: bool
+    """Whether its deals are in the statistics."""
+    name: str | None
+    """The table's name; None when it is not counted."""
+    deals: int
+    """Its finished deals counted (0 when it is not counted)."""
+    error: str | None
+    """Why it is not counted: ``no_table`` (no table has this invite) or ``forbidden`` (the
+    token holds no seat there); None when counted."""
+    message: str | None
+    """The same for a person; None when counted."""
+
+
+class GroupStats(Model):
+    """``POST /api/stats``: each table asked for (counted, or why not), and every player's
+    statistics over the finished deals of the tables counted, added up as ``italian-poker
+    stats`` adds up folders (one player per name: ``table.statistics.statistics_of``)."""
+
+    tables: list[GroupTable]
+    players: list[PlayerStats]
+    totals: StatsTotals
+
+    @classmethod
+    def of(cls, tables: list[GroupTable], statistics: Statistics) -> GroupStats:
+        """The response for ``tables`` and the ``statistics`` of those counted."""
+        return cls.model_validate({"tables": tables, **statistics.to_dict()})
+
+
 # --- the hand replayer -----------------------------------------------------------------------
 
 
@@ -433,6 +491,28 @@ class ReplayStreet(Model):
     frame: int
 
 
+class ReplayAward(Model):
+    """A pot awarded at the deal's end, as the table's ``result.awards`` give it (the seats
+    are the deal's, as in ``frames``)."""
+
+    amount: int
+    winners: list[int]
+    shares: list[int]
+    """Each winner's chips, in the order of ``winners``."""
+    line: Words
+    """Who won it, with what and why (the report's sentence)."""
+
+    @classmethod
+    def of(cls, award: FrameAward) -> ReplayAward:
+        """A :class:`~italian_poker.table.replay_frames.FrameAward`."""
+        return cls(
+            amount=award.amount,
+            winners=list(award.winners),
+            shares=list(award.shares),
+            line=Words.of(award.line),
+        )
+
+
 class HandReplay(Model):
     """``GET /api/tables/{invite}/histories/{hand}/frames``: a finished deal step by step,
     as the token's holder may see it: their own view if they were dealt in, else what
@@ -446,6 +526,10 @@ class HandReplay(Model):
     """What opened the deal (3.2)."""
     streets: list[ReplayStreet]
     frames: list[ReplayFrame]
+    awards: list[ReplayAward]
+    """The pots awarded at the end (none after a passed deal or a parol: the last frame's
+    pot is carried); the page shows them on the last frame, as the table does after a
+    deal."""
     result: list[Words]
     """The result explained, a sentence a line (the table's after-deal report)."""
     download: str | None
@@ -463,6 +547,7 @@ class HandReplay(Model):
             requirement=Words(en=requirement.describe("en"), it=requirement.describe("it")),
             streets=[ReplayStreet(phase=p.value, frame=i) for p, i in frames.streets()],
             frames=[ReplayFrame.of(frame) for frame in frames.frames],
+            awards=[ReplayAward.of(award) for award in frames.awards],
             result=[Words.of(line) for line in frames.result],
             download=None
             if viewer is None

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from italian_poker.engine.actions import Action
 from italian_poker.engine.errors import ItalianPokerError, SeatError
 from italian_poker.engine.history import HandHistory
-from italian_poker.engine.match import MatchPhase
+from italian_poker.engine.match import CompletedDeal, MatchPhase
 from italian_poker.engine.observer import PUBLIC, SeatView
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
@@ -705,8 +705,13 @@ class TableRuntime:
     def finished_histories(self) -> list[HandHistory]:
         """Every finished deal of the table, oldest first, whoever was dealt in: for what
         everyone may know of them (``table.statistics``), never to show their cards."""
+        return [HandHistory.from_completed(c) for c in self.finished_deals()]
+
+    def finished_deals(self) -> tuple[CompletedDeal, ...]:
+        """The match's record of every finished deal, oldest first, as it is now (frozen
+        records: a worker thread may read them while the table plays on)."""
         match = self.state.match
-        return [] if match is None else [HandHistory.from_completed(c) for c in match.completed]
+        return () if match is None else tuple(match.completed)
 
     # --- the ledger -----------------------------------------------------------------------
 

@@ -13,8 +13,11 @@ Each :class:`Frame` holds the phase the deal is in, the step that led there (who
 many cards were changed, in words in both languages: :func:`~italian_poker.table.narration.
 event_line`), the pot, and each seat's stack, bet in the round, whether it folded and the
 cards the viewer sees. The last frame is the deal's end: its pot is what is carried to the
-next deal (the rest was awarded), and :attr:`HandFrames.result` explains the result with the
-after-deal report (:func:`~italian_poker.table.narration.report_lines`). No I/O.
+next deal (the rest was awarded), :attr:`HandFrames.awards` are the pots awarded, each with
+its winners and its sentence of the report (as the table's felt shows them after a deal:
+:func:`~italian_poker.table.narration.award_lines`), and :attr:`HandFrames.result` explains
+the result with the after-deal report (:func:`~italian_poker.table.narration.report_lines`).
+No I/O.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from italian_poker.engine.history import HandHistory, HistoryError, replay
 from italian_poker.engine.observer import PublicAction, PublicView, SeatView, Viewer, observe
 from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.table.events import Event, FinishedDeal
-from italian_poker.table.narration import Line, both, event_line, report_lines
+from italian_poker.table.narration import Line, award_lines, both, event_line, report_lines
 from italian_poker.table.vocabulary import tr
 
 STREETS: tuple[Phase, ...] = (
@@ -93,8 +96,20 @@ class Frame:
 
 
 @dataclass(frozen=True, slots=True)
+class FrameAward:
+    """A pot awarded at the deal's end: its chips, the seats that won it and each one's
+    share, and the report's sentence for it (who won it, with what and why)."""
+
+    amount: int
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+    line: Line
+
+
+@dataclass(frozen=True, slots=True)
 class HandFrames:
     """A finished deal for one viewer: a frame before the first action and one after each,
+    the pots awarded at its end (none after a passed deal or a parol, whose pot is carried)
     and the result explained (the after-deal report, one :class:`Line` a sentence)."""
 
     number: int
@@ -104,7 +119,16 @@ class HandFrames:
     requirement: OpeningRequirement
     """What opened this deal (3.2)."""
     frames: tuple[Frame, ...]
+    awards: tuple[FrameAward, ...]
     result: tuple[Line, ...]
+
+    def won(self) -> dict[int, int]:
+        """The chips each winning seat took from the pots awarded."""
+        won: dict[int, int] = {}
+        for award in self.awards:
+            for seat, share in zip(award.winners, award.shares, strict=True):
+                won[seat] = won.get(seat, 0) + share
+        return won
 
     def streets(self) -> tuple[tuple[Phase, int], ...]:
         """Each phase the deal went through (:data:`STREETS` order) and its first frame."""
@@ -146,6 +170,10 @@ def hand_frames(
     if view.result is None:
         raise HistoryError("the deal is not over: only a finished deal is replayed")
     finished = FinishedDeal(history.number, view, isinstance(view, SeatView), next_requirement)
+    awards = tuple(
+        FrameAward(award.amount, award.winners, award.shares, said)
+        for award, said in zip(view.result.awards, award_lines(finished), strict=True)
+    )
     return HandFrames(
         number=history.number,
         viewer=viewer,
@@ -153,6 +181,7 @@ def hand_frames(
         dealer=history.dealer,
         requirement=requirement,
         frames=tuple(frames),
+        awards=awards,
         result=tuple(report_lines(finished)),
     )
 
@@ -222,4 +251,12 @@ def _action_line(view: SeatView | PublicView, seen: PublicAction, action: FrameA
     )
 
 
-__all__ = ["STREETS", "Frame", "FrameAction", "FrameSeat", "HandFrames", "hand_frames"]
+__all__ = [
+    "STREETS",
+    "Frame",
+    "FrameAction",
+    "FrameAward",
+    "FrameSeat",
+    "HandFrames",
+    "hand_frames",
+]

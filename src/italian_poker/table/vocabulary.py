@@ -779,6 +779,45 @@ PAGE_MESSAGES: dict[str, Pair] = {
     ),
     "replay_acted": ("played this step", "ha giocato questo passo"),
     "back_to_table": ("Back to the table", "Torna al tavolo"),
+    # A group's statistics (the page /stats).
+    "group_stats_title": ("Statistics across your tables", "Statistiche dei tuoi tavoli"),
+    "group_stats_intro": (
+        "Every player's numbers over the tables this browser has a seat at, added up: the "
+        "same name at two tables is one player.",
+        "I numeri di ogni giocatore sui tavoli a cui questo browser ha un posto, sommati: lo "
+        "stesso nome a due tavoli è un solo giocatore.",
+    ),
+    "group_stats_tables": ("Tables to count", "Tavoli da contare"),
+    "group_stats_all": ("Select all", "Seleziona tutti"),
+    "group_stats_none": ("Clear", "Deseleziona tutti"),
+    "group_stats_table": (
+        "{name} ({deals:finished deal|finished deals})",
+        "{name} ({deals:mano finita|mani finite})",
+    ),
+    "group_stats_table_unnamed": ("Table {number}", "Tavolo {number}"),
+    "group_stats_no_table": ("This table no longer exists.", "Questo tavolo non esiste più."),
+    "group_stats_forbidden": (
+        "Your seat at this table is gone (the host may have removed you).",
+        "Il tuo posto a questo tavolo non c'è più (l'host potrebbe averti tolto).",
+    ),
+    "group_stats_forget": ("Forget this table", "Dimentica questo tavolo"),
+    "group_stats_no_seats": (
+        "This browser holds no seat at any table yet: create a table or take a seat in the lobby.",
+        "Questo browser non ha ancora un posto a nessun tavolo: crea un tavolo o siediti a uno "
+        "dall'ingresso.",
+    ),
+    "group_stats_choose": ("Choose at least one table.", "Scegli almeno un tavolo."),
+    "group_stats_counted": (
+        "{count:table|tables} counted: {deals:finished deal|finished deals}.",
+        "{count:tavolo contato|tavoli contati}: {deals:mano finita|mani finite}.",
+    ),
+    "group_stats_older": (
+        "{count:older table is|older tables are} not listed: at most {max} tables are counted "
+        "together.",
+        "{count:tavolo più vecchio non è elencato|tavoli più vecchi non sono elencati}: si "
+        "contano al massimo {max} tavoli insieme.",
+    ),
+    "group_stats_loading": ("Counting…", "Conteggio in corso…"),
     "status_opener": MESSAGES["opener"],
     "dismiss": ("Dismiss", "Chiudi"),
     "phase_lobby": ("Waiting for players", "In attesa dei giocatori"),
@@ -828,7 +867,13 @@ _FORMATTER = _MessageFormatter()
 def tr(lang: Language, message: str, /, **values: object) -> str:
     """The message called ``message`` in ``lang``, with ``values`` filled in (counted words
     agree with their numbers, :func:`counted`)."""
-    english, italian = MESSAGES[message]
+    return fill(MESSAGES[message], lang, **values)
+
+
+def fill(pair: Pair, lang: Language, /, **values: object) -> str:
+    """The template of ``pair`` (English, Italian) in ``lang`` with ``values`` filled in, as
+    :func:`tr` fills a message (and the pages' ``i18n.js`` a page label)."""
+    english, italian = pair
     template = italian if lang is Language.IT else english
     return _FORMATTER.format(template, **values) if values else template
 

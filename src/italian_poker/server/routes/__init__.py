@@ -7,6 +7,7 @@
 - :mod:`.ledger`: the ledger, as JSON and CSV (the host's token, or a player's when the host
   allows it), and who may see it (the host's);
 - :mod:`.player`: sit out and in, hand histories (a player's token);
+- :mod:`.group_stats`: the statistics of several tables together (a seat's token at each);
 - :mod:`.table_socket`: the table's WebSocket (a player's token, in its ``hello``).
 
 Who may call a route is in its signature (:mod:`italian_poker.server.dependencies`), what it
@@ -17,7 +18,15 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from italian_poker.server.routes import host, ledger, lobby, pages, player, table_socket
+from italian_poker.server.routes import (
+    group_stats,
+    host,
+    ledger,
+    lobby,
+    pages,
+    player,
+    table_socket,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -25,6 +34,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     host.router,
     ledger.router,
     player.router,
+    group_stats.router,
     table_socket.router,
 )
 """Every router, in the order they are included."""

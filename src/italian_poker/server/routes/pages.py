@@ -1,6 +1,6 @@
-"""The pages: the lobby (``/``), a table's page (``/t/{invite}``), the hand replayer
-(``/t/{invite}/hands/{hand}``) and the pages' words (``/api/strings/{lang}``). The static
-files are mounted by ``create_app``."""
+"""The pages: the lobby (``/``), a group's statistics (``/stats``), a table's page
+(``/t/{invite}``), the hand replayer (``/t/{invite}/hands/{hand}``) and the pages' words
+(``/api/strings/{lang}``). The static files are mounted by ``create_app``."""
 
 from __future__ import annotations
 
@@ -34,6 +34,12 @@ def page(name: str, status: int = 200) -> Response:
 @router.get("/")
 async def index() -> Response:
     return page("index.html")
+
+
+@router.get("/stats")
+async def group_stats_page() -> Response:
+    # The page reads the browser's seats and asks POST /api/stats with their tokens.
+    return page("group_stats.html")
 
 
 @router.get("/t/{invite}")

@@ -2,7 +2,9 @@
 // The page holds no game data of its own: the frames come from the server
 // (GET /api/tables/{invite}/histories/{hand}/frames), replayed there through the engine and
 // read from its observer, so they carry only the cards this seat may see: its own, the others'
-// once shown at the showdown. Keys: left and right arrows step, Home and End go to the ends.
+// once shown at the showdown. Keys: left and right arrows step, Home and End go to the ends
+// (no key hints on a touch screen, as on the table's page). The last step shows the deal's
+// end as the table does after a deal: the pot won, each pot's sentence, the winners marked.
 
 import { actionLabel, initialLang, pick, saveLang, t, translatePage } from "/static/i18n.js";
 import { cardBack, cardFace } from "/static/cards.js";
@@ -10,6 +12,7 @@ import { api, loadSeat } from "/static/seat_store.js";
 import { el } from "/static/dom.js";
 
 const $ = (id) => document.getElementById(id);
+const TOUCH = window.matchMedia("(hover: none) and (pointer: coarse)").matches; // as table.js
 
 /** The invite and the hand of a path "/t/{invite}/hands/{hand}". */
 function placeOf(pathname) {
@@ -62,6 +65,16 @@ function frame() {
   return app.replay ? app.replay.frames[app.step] : null;
 }
 
+/** What each seat won at the deal's end, by seat, on the last step only: {seat: chips}. */
+function winnings() {
+  const won = new Map();
+  if (app.step !== app.replay.frames.length - 1) return won;
+  for (const award of app.replay.awards) {
+    award.winners.forEach((seat, i) => won.set(seat, (won.get(seat) || 0) + (award.shares[i] ?? 0)));
+  }
+  return won;
+}
+
 function phaseName(phase) {
   const key = `phase_${phase}`;
   const text = tr(key);
@@ -72,6 +85,7 @@ function phaseName(phase) {
 
 function render() {
   translatePage(document, app.lang);
+  document.body.classList.toggle("touch", TOUCH);
   $("lang-switch").textContent = tr("lang_switch");
   $("lang-switch").setAttribute("aria-label", tr("lang_switch_label"));
   document.body.classList.toggle("four-colour", fourColour());
@@ -111,7 +125,14 @@ function renderPicker() {
 function renderCenter(current) {
   const replay = app.replay;
   $("deal-title").textContent = tr("replay_deal", { number: replay.hand });
-  $("pot").textContent = tr("pot", { pot: current.pot });
+  if (winnings().size) {
+    // The end of a won deal, as the table shows it: the pot won, who won it and why.
+    $("pot").textContent = tr("pot", { pot: replay.awards.reduce((sum, a) => sum + a.amount, 0) });
+    $("awards").replaceChildren(...replay.awards.map((award) => el("p", { text: pick(app.lang, award.line) })));
+  } else {
+    $("pot").textContent = tr("pot", { pot: current.pot }); // at the end: what is carried on
+    $("awards").replaceChildren();
+  }
   $("phase").textContent = phaseName(current.phase);
   $("requirement").textContent = `${tr("to_open")}: ${pick(app.lang, replay.requirement)}`;
   const actor = current.to_act === null ? null : current.seats[current.to_act];
@@ -136,6 +157,7 @@ function renderSeats(current) {
   const n = current.seats.length;
   const me = replay.you ?? 0;
   const last = lastActions();
+  const won = winnings();
   const acted = current.action ? current.action.seat : null;
   for (const seat of current.seats) {
     // Seats around the table, this seat at the bottom (as on the table's page), a little
@@ -147,6 +169,7 @@ function renderSeats(current) {
     if (seat.seat === current.to_act) classes.push("to-act");
     if (seat.seat === replay.you) classes.push("you");
     if (seat.seat === acted) classes.push("acted");
+    if (won.has(seat.seat)) classes.push("winner");
     const item = el("li", {
       class: classes.join(" "),
       style: `--x:${x.toFixed(1)}%;--y:${y.toFixed(1)}%`,
@@ -154,7 +177,10 @@ function renderSeats(current) {
       "aria-current": seat.seat === current.to_act ? "true" : null,
     });
     const name = el("div", { class: "name" }, el("strong", { text: seat.name }));
-    if (seat.seat === replay.you) name.append(el("span", { class: "tags", text: ` (${tr("you")})` }));
+    const tags = [];
+    if (seat.seat === replay.you) tags.push(tr("you"));
+    if (won.has(seat.seat)) tags.push(tr("winner"));
+    if (tags.length) name.append(el("span", { class: "tags", text: ` (${tags.join(", ")})` }));
     if (seat.seat === replay.dealer) {
       name.append(el("span", {
         class: "dealer-button", role: "img", title: tr("dealer"), "aria-label": tr("dealer"),

@@ -17,15 +17,36 @@ export function loadSeat(invite) {
   }
 }
 
-/** Save the seat taken at `invite`. */
+/** Save the seat taken at `invite` (with when it was taken, kept across saves). */
 export function saveSeat(invite, seat) {
+  const before = loadSeat(invite);
   const text = JSON.stringify({
     player_token: seat.player_token,
     host_token: seat.host_token ?? null,
     seat: seat.seat ?? null,
+    saved: (before && before.player_token === seat.player_token && before.saved) || new Date().toISOString(),
   });
   sessionStorage.setItem(PREFIX + invite, text);
   localStorage.setItem(PREFIX + invite, text);
+}
+
+/** Every seat this browser holds (this tab's and the browser's), oldest first (those saved
+ * before seats were dated come first, by invite): [{invite, player_token, saved}]. */
+export function allSeats() {
+  const invites = new Set();
+  for (const storage of [localStorage, sessionStorage]) {
+    for (let i = 0; i < storage.length; i += 1) {
+      const key = storage.key(i);
+      if (key && key.startsWith(PREFIX)) invites.add(key.slice(PREFIX.length));
+    }
+  }
+  const seats = [];
+  for (const invite of invites) {
+    const seat = loadSeat(invite);
+    if (seat) seats.push({ invite, player_token: seat.player_token, saved: seat.saved || "" });
+  }
+  const order = (seat) => `${seat.saved}\u0000${seat.invite}`;
+  return seats.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
 /** Forget the seat at `invite` (its token was refused). */

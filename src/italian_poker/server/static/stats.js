@@ -53,8 +53,11 @@ export function statsNodes(data, lang) {
 }
 
 /** Fetch the statistics of the table at `invite` with the player's `token` and show them in
- * `box`, in `lang`; throws the server's refusal (the page shows it). */
+ * `box`, in `lang`, with a link to the statistics across every table this browser has a seat
+ * at (/stats); throws the server's refusal (the page shows it). */
 export async function showStats(box, invite, token, lang) {
   const data = await api("GET", `/api/tables/${invite}/stats`, undefined, token);
-  box.replaceChildren(...statsNodes(data, lang));
+  const across = el("p", { class: "stats-group" },
+    el("a", { href: "/stats", text: t(lang, "group_stats_title") }));
+  box.replaceChildren(...statsNodes(data, lang), across);
 }
