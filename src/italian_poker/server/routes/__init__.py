@@ -7,7 +7,9 @@
 - :mod:`.ledger`: the ledger, as JSON and CSV (the host's token, or a player's when the host
   allows it), and who may see it (the host's);
 - :mod:`.player`: sit out and in, hand histories (a player's token);
-- :mod:`.table_socket`: the table's WebSocket (a player's token, in its ``hello``).
+- :mod:`.chat`: the host's removal of chat messages (the host's token);
+- :mod:`.table_socket`: the table's WebSocket (a player's token, in its ``hello``), which
+  carries the chat too.
 
 Who may call a route is in its signature (:mod:`italian_poker.server.dependencies`), what it
 takes and answers in :mod:`italian_poker.server.schemas`.
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from italian_poker.server.routes import host, ledger, lobby, pages, player, table_socket
+from italian_poker.server.routes import chat, host, ledger, lobby, pages, player, table_socket
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -25,6 +27,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     host.router,
     ledger.router,
     player.router,
+    chat.router,
     table_socket.router,
 )
 """Every router, in the order they are included."""

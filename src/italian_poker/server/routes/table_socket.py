@@ -1,6 +1,7 @@
 """The table's WebSocket ``/ws/tables/{invite}``: the Origin check, the ``hello`` that says
-whose seat it is, then a reader (size and rate limits, the player's messages) and a writer
-(the table's messages for that seat) until either side leaves."""
+whose seat it is (answered with the state, then the chat's newest messages), then a reader
+(size and rate limits, the player's messages: actions, sitting out and in, chat) and a
+writer (the table's messages for that seat) until either side leaves."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from starlette.websockets import WebSocketState
 from italian_poker.server.dependencies import ServerDep
 from italian_poker.server.protocol import (
     BadMessage,
+    Chat,
     ClientMessage,
     Hello,
     Ping,
@@ -69,6 +71,7 @@ async def table_socket(websocket: WebSocket, invite: str, server: ServerDep) -> 
     client = await runtime.connect(seat)
     writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
     try:
+        await runtime.send_chat_log(client)
         await _reader(websocket, runtime, client, server.settings)
     except WebSocketDisconnect:
         pass
@@ -201,8 +204,11 @@ async def _reader(
                 client.send({"type": "pong"})
             elif isinstance(sent, Hello):
                 await runtime.send_state(client)
+                await runtime.send_chat_log(client)
             elif isinstance(sent, SitOut | SitIn):
                 await runtime.sit(client.seat, isinstance(sent, SitOut))
+            elif isinstance(sent, Chat):
+                await runtime.chat(client.seat, sent.text)
             else:
                 await runtime.act(client.seat, sent.hand, sent.seq, sent.action)
         except Refusal as refusal:
