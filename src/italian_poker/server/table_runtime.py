@@ -415,21 +415,28 @@ class TableRuntime:
     # --- connections ----------------------------------------------------------------------
 
     async def connect(self, seat: int) -> Client:
-        """Register a connection of ``seat`` and send it the state. Between changes only (the
-        table's lock): during a change's commit the table already holds the change, but not
-        its clock, and the change is not durable yet."""
+        """Register a connection of ``seat`` and send it the chat's newest messages, then the
+        state. The state between changes only (the table's lock): during a change's commit
+        the table already holds the change, but not its clock, and the change is not
+        durable yet. The chat between its changes (its lock): a message stored after the
+        chat was read is sent to the connection, registered by then."""
         client = Client(seat)
         if not self.clients and not self.owning:
             await self._follow()
-        async with self.lock:
-            before = self.connected_seats()
-            self.clients.setdefault(seat, set()).add(client)
-            if not self._connected_changed(before):
-                client.send_text(self.state_text(seat))
+        async with self.chat_lock:
+            await self._send_chat_log(client)
+            async with self.lock:
+                before = self.connected_seats()
+                self.clients.setdefault(seat, set()).add(client)
+                if not self._connected_changed(before):
+                    client.send_text(self.state_text(seat))
         return client
 
     async def send_state(self, client: Client) -> None:
-        """Send ``client`` the state again (a later hello), between changes."""
+        """Send ``client`` the chat's newest messages and the state again (a later hello),
+        each between its changes."""
+        async with self.chat_lock:
+            await self._send_chat_log(client)
         async with self.lock:
             client.send_text(self.state_text(client.seat))
 
@@ -751,8 +758,9 @@ class TableRuntime:
                 ) from error
             self._send_chat(chat_message(stored.as_json(self.seat_of_person(person))))
 
-    async def send_chat_log(self, client: Client) -> None:
-        """Send ``client`` the table's newest chat messages (after its hello)."""
+    async def _send_chat_log(self, client: Client) -> None:
+        """Send ``client`` the table's newest chat messages (after its hello). Caller holds
+        the chat's lock."""
         slot = self.state.slots[client.seat]
         call = functools.partial(self.store.chat_messages, self.id, self.settings.chat_history)
         try:
@@ -825,7 +833,8 @@ class TableRuntime:
         """A replica: the owner's chat message, for the players connected here."""
         if self.owning or data.get("type") not in ("chat", "chat_removed"):
             return
-        self._send_chat(data)
+        async with self.chat_lock:  # after a connection's chat log, if one is being read
+            self._send_chat(data)
 
     # --- histories ------------------------------------------------------------------------
 

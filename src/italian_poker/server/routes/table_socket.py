@@ -1,5 +1,5 @@
 """The table's WebSocket ``/ws/tables/{invite}``: the Origin check, the ``hello`` that says
-whose seat it is (answered with the state, then the chat's newest messages), then a reader
+whose seat it is (answered with the chat's newest messages, then the state), then a reader
 (size and rate limits, the player's messages: actions, sitting out and in, chat) and a
 writer (the table's messages for that seat) until either side leaves."""
 
@@ -71,7 +71,6 @@ async def table_socket(websocket: WebSocket, invite: str, server: ServerDep) -> 
     client = await runtime.connect(seat)
     writer = asyncio.get_running_loop().create_task(_writer(websocket, client))
     try:
-        await runtime.send_chat_log(client)
         await _reader(websocket, runtime, client, server.settings)
     except WebSocketDisconnect:
         pass
@@ -204,7 +203,6 @@ async def _reader(
                 client.send({"type": "pong"})
             elif isinstance(sent, Hello):
                 await runtime.send_state(client)
-                await runtime.send_chat_log(client)
             elif isinstance(sent, SitOut | SitIn):
                 await runtime.sit(client.seat, isinstance(sent, SitOut))
             elif isinstance(sent, Chat):
