@@ -29,6 +29,7 @@ from starlette.websockets import WebSocketDisconnect
 from italian_poker.server.database import make_engine
 from italian_poker.server.models import ChatMessageRow
 from italian_poker.server.registry import Server
+from italian_poker.server.store import NewTable, Store
 from italian_poker.server.table_runtime import Refusal
 
 MARKER = "zebra-parol-42"
@@ -376,3 +377,49 @@ def test_the_chat_outlasts_a_restart(make_app: AppFactory) -> None:
         assert next_message(ws, "chat_removed")["ids"] == [4]
         chat(ws, "after the restart")
         assert next_message(ws, "chat")["message"]["id"] == 6
+
+
+def test_a_message_the_database_refuses_is_not_sent_and_costs_nothing(
+    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(make_app(chat_burst=1)) as client:
+        table = create_table(client)
+        store = server_of(client).store
+        saved = store.add_chat
+
+        def broken(*args: Any) -> Any:
+            raise OSError("the disk is full")
+
+        with connect(client, table["invite"], "") as ws:
+            say_hello(ws, table["player_token"])
+            monkeypatch.setattr(store, "add_chat", broken)
+            chat(ws, "lost?")
+            refused = next_message(ws, "error")
+            assert refused["code"] == "chat_not_sent" and "send it again" in refused["message"]
+            monkeypatch.setattr(store, "add_chat", saved)
+            chat(ws, "again")  # the refused one took nothing of the burst of 1
+            assert chat_with(ws, "again")["id"] == 1
+            assert [m["text"] for m in _log_of(ws)] == ["again"]
+
+
+def test_the_stores_chat_is_each_tables_own(engine: Engine) -> None:
+    store = Store(engine)
+    first = store.create_table("a" * 64, NewTable("one", {}, {}, "h" * 64))
+    second = store.create_table("b" * 64, NewTable("two", {}, {}, "h" * 64))
+    ids = [
+        store.add_chat(table, 7, "Anna", f"{table}:{n}").id
+        for n in range(3)
+        for table in (first, second)
+    ]
+    assert ids == sorted(ids) and len(set(ids)) == 6
+    assert [m.text for m in store.chat_messages(first, 2)] == [f"{first}:1", f"{first}:2"]
+    assert [m.text for m in store.chat_messages(second, 10)] == [f"{second}:{n}" for n in range(3)]
+    mine = [m.id for m in store.chat_messages(first, 10)]
+    assert not store.delete_chat(second, mine[0])  # not that table's message
+    assert store.delete_chat(first, mine[0]) and not store.delete_chat(first, mine[0])
+    assert store.delete_chat_of(second, 8) == []
+    assert store.delete_chat_of(first, 7) == mine[1:]
+    assert store.chat_messages(first, 10) == [] and len(store.chat_messages(second, 10)) == 3
+    store.delete_table(second)
+    with engine.connect() as connection:
+        assert connection.execute(select(func.count()).select_from(ChatMessageRow)).scalar() == 0

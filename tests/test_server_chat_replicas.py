@@ -1,11 +1,16 @@
 """The chat with several server processes on one PostgreSQL and one Redis (issue 12's
 servers, run in this process as in tests/test_server_replicas.py): a message written on any
 process reaches the table's players on every process, the rate limit is the person's
-wherever they write from, the host removes messages through any process, and the chat goes
-on when the table changes owner."""
+wherever they write from, the host removes messages through any process, the chat goes on
+when the table changes owner, and a message while no process owns the table is refused
+(``chat_not_sent``), stored nowhere."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import redis
 from server_fixtures import bearer, connect, create_table, join, next_message
 from starlette.testclient import WebSocketTestSession
 from test_server_chat import chat, chat_with, say_hello
@@ -97,3 +102,34 @@ def test_the_chat_goes_on_when_the_table_changes_owner(servers: Servers) -> None
             assert [m["text"] for m in log["messages"]] == ["before", "after"]
             chat(anna_ws, "both here")
             assert chat_with(bruno_ws, "both here") == chat_with(anna_ws, "both here")
+
+
+def test_a_message_while_no_process_owns_the_table_is_not_sent(
+    servers: Servers, redis_socket: Path
+) -> None:
+    one = servers.start("one")
+    table = create_table(one)
+    invite = table["invite"]
+    bruno = join(one, invite, "Bruno")
+    runtime = server_of(one).here(invite)
+    assert runtime is not None
+    table_id = runtime.id
+    servers.stop(one)  # leaves: gives the lease up
+    with redis.Redis(unix_socket_path=str(redis_socket)) as client:  # a process that hangs
+        client.set(f"italian-poker:table:{{{table_id}}}:owner", "99:ghost", px=60_000)
+    two = servers.start("two")
+    with connect(two, invite, "") as bruno_ws:
+        log, _ = say_hello(bruno_ws, bruno["player_token"])
+        assert log["messages"] == []
+        chat(bruno_ws, "anyone?")
+        refused = next_message(bruno_ws, "error")
+        assert refused["code"] == "chat_not_sent" and "try again" in refused["message"]
+        bruno_ws.send_json({"type": "ping"})  # the connection goes on
+        assert next_message(bruno_ws, "pong") == {"type": "pong"}
+    assert stored_texts(two, invite) == []
+
+
+def stored_texts(client: Any, invite: str) -> list[str]:
+    runtime = server_of(client).here(invite)
+    assert runtime is not None
+    return [m.text for m in runtime.store.chat_messages(runtime.id, 50)]

@@ -719,8 +719,10 @@ class TableRuntime:
     async def chat(self, seat: int, text: str, player: int | None = None) -> None:
         """A chat message of the person in ``seat`` (``player``: that person, as the process
         that heard them knew it): checked, stored, then sent to every connection at the
-        table; refused (:class:`Refusal` with the chat's code, nothing stored) when the text
-        breaks the rules, the person writes too fast, or holds no seat here any more."""
+        table; refused (:class:`Refusal` with a ``chat_`` code, nothing stored) when the text
+        breaks the rules, the person writes too fast, holds no seat here any more, or the
+        message could not be stored (``chat_not_sent``: the database failed, or, forwarded
+        from another process, the table is between owners)."""
         try:
             message = check_text(text, self.settings.chat_max_length)
         except ChatRefusal as refusal:
@@ -730,7 +732,12 @@ class TableRuntime:
             player = slot.player
         if not self.owning:
             # The owner sends it to everyone, this process's players through the bus.
-            await self._forward("chat", {"seat": seat, "text": message, "player": player})
+            try:
+                await self._forward("chat", {"seat": seat, "text": message, "player": player})
+            except Refusal as refusal:
+                if refusal.code.startswith("chat_"):
+                    raise
+                raise Refusal("chat_not_sent", refusal.message, refusal.status) from None
             return
         if slot is None or slot.bot is not None or seat not in self.tokens or slot.player != player:
             raise Refusal(
@@ -754,7 +761,7 @@ class TableRuntime:
                 else:
                     self.chat_buckets[person] = before
                 raise Refusal(
-                    "not_saved", "the server could not save your message: send it again", 503
+                    "chat_not_sent", "the server could not save your message: send it again", 503
                 ) from error
             self._send_chat(chat_message(stored.as_json(self.seat_of_person(person))))
 

@@ -835,6 +835,14 @@ PAGE_MESSAGES: dict[str, Pair] = {
         "Only the players seated at this table can write in its chat.",
         "Solo chi è seduto a questo tavolo può scrivere nella sua chat.",
     ),
+    "chat_error_not_sent": (
+        "Your message was not sent: send it again in a moment.",
+        "Il messaggio non è partito: invialo di nuovo tra un momento.",
+    ),
+    "chat_error_unavailable": (
+        "The chat could not be loaded: reload the page.",
+        "Non è stato possibile caricare la chat: ricarica la pagina.",
+    ),
 }
 """The labels of the browser's pages, key -> (English, Italian) template (the same
 ``{count:one|many}`` notation). The first entries are the terminal game's or the engine's

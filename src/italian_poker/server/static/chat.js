@@ -17,6 +17,8 @@ const ERRORS = {
   chat_bad_character: "chat_error_bad_character",
   chat_rate_limited: "chat_error_rate_limited",
   chat_not_seated: "chat_error_not_seated",
+  chat_not_sent: "chat_error_not_sent",
+  chat_unavailable: "chat_error_unavailable",
 };
 const $ = (id) => document.getElementById(id);
 
