@@ -1,8 +1,8 @@
 """Accessibility (issue 13): axe-core, from npm (`npm install` at the repository root puts it
 in node_modules; no lock file is kept), run by Playwright in Debian's Chromium on the lobby,
-a table during a turn, the table with its ledger shown after a deal, the hand replayer and
-the statistics across the browser's tables (``/stats``), at 1280x800 and at 390x844 on a
-touch screen: no serious or critical violation.
+a table during a turn (its chat holding a message, with the host's tools), the table with its
+ledger shown after a deal, the hand replayer and the statistics across the browser's tables
+(``/stats``), at 1280x800 and at 390x844 on a touch screen: no serious or critical violation.
 
 Without axe-core the test is skipped, saying how to get it; CI (which sets
 ``ITALIAN_POKER_REQUIRE_BROWSER=1``) installs it, and there a missing copy fails the test.
@@ -70,6 +70,9 @@ def test_the_pages_have_no_serious_accessibility_violation(
     page = open_seat(context, server, table)
     start(table)
     wait_for_my_turn(page)
+    page.fill("#chat-input", "Buona fortuna a tutti")  # the chat with a message and its tools
+    page.press("#chat-input", "Enter")
+    page.wait_for_selector("#chat-lines li .chat-tools button")
     seen["table"] = violations(page)
     play_to_the_result(page)
     page.click("#ledger-show")

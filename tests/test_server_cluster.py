@@ -5,6 +5,8 @@ client and REST (``httpx2``), as browsers behind a proxy would be.
 - two players on two processes play full deals and see the same table, each only their own
   cards;
 - nothing on a shared Redis channel holds a hidden card (``PSUBSCRIBE *`` for the whole run);
+- the chat: a message written on either process reaches the other's player, on the table's
+  chat channel, never its log channel; the host removes one through the replica;
 - the owner killed (SIGKILL) mid-deal: the other process takes the table within the lease and
   play goes on, the log without a gap or a duplicate;
 - the owner paused (SIGSTOP) past its lease and resumed: it writes nothing (the fence), and
@@ -255,6 +257,51 @@ async def test_bus_audit_no_hidden_card_on_a_shared_channel(
     kinds = {m.channel.rsplit(":", 1)[-1] for m in audit.messages}
     print(f"{len(audit.messages)} bus messages audited on {sorted(kinds)}")
     assert_own_cards_only(players)
+
+
+def chat_texts(player: Player, kind: str = "chat") -> list[Any]:
+    """What the ``chat`` (the texts) or ``chat_removed`` (the ids) messages sent to
+    ``player`` held, in order."""
+    found: list[Any] = []
+    for raw in player.texts:
+        message = json.loads(raw)
+        if message.get("type") == kind == "chat":
+            found.append(message["message"]["text"])
+        elif message.get("type") == kind == "chat_removed":
+            found.extend(message["ids"])
+    return found
+
+
+async def test_chat_between_players_on_two_processes(
+    cluster: Cluster, lobby: Lobby, cluster_engine: Engine, redis_socket: Any
+) -> None:
+    """Bruno writes on the replica (node-2), Anna on the owner: each is sent the other's
+    message; the host removes Bruno's through node-2. The chat travels on the table's chat
+    channel (and Bruno's as a command to the owner), never on its log channel."""
+    players: list[Player] = []
+    async with BusAudit(redis_socket, lambda: players) as audit:
+        table = await set_up(cluster, lobby, cluster_engine)
+        anna, bruno = table.players
+        players.extend(table.players)
+        try:
+            assert await bruno.send({"type": "chat", "text": "ciao da node-2"})
+            await anna.wait(lambda: "ciao da node-2" in chat_texts(anna), "Bruno's message")
+            await bruno.wait(lambda: "ciao da node-2" in chat_texts(bruno), "his own message")
+            assert await anna.send({"type": "chat", "text": "ciao da node-1"})
+            await bruno.wait(lambda: "ciao da node-1" in chat_texts(bruno), "Anna's message")
+            url = f"{table.two.base_url}/api/tables/{table.invite}/chat/1"
+            answer = await lobby.client.delete(
+                url, headers={"Authorization": f"Bearer {table.host_token}"}
+            )
+            assert answer.status_code == 200 and answer.json() == {"ids": [1]}
+            for player in table.players:
+                await player.wait(lambda p=player: chat_texts(p, "chat_removed") == [1], "removed")
+        finally:
+            await close(table)
+    assert chat_texts(anna) == chat_texts(bruno) == ["ciao da node-2", "ciao da node-1"]
+    assert not any("ciao da" in m.data for m in audit.on(":log"))
+    assert any("ciao da node-1" in m.data for m in audit.on(":chat"))
+    assert any("ciao da node-2" in m.data for m in audit.on(":commands"))
 
 
 async def test_failover_after_the_owner_is_killed(

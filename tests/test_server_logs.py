@@ -121,6 +121,7 @@ def test_no_token_appears_in_the_servers_log_lines(running: Running) -> None:
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
     with ws_connect(f"{ws_base}/ws/tables/{invite}", additional_headers=origin) as ws:
         ws.send(json.dumps({"type": "hello", "token": theirs}))
+        assert json.loads(ws.recv(timeout=5))["type"] == "chat_log"  # the chat, then the state
         assert json.loads(ws.recv(timeout=5))["type"] == "state"
     with pytest.raises(InvalidStatus), ws_connect(f"{ws_base}/ws/tables/{invite}?token={host}"):
         pass  # no Origin: refused, 403

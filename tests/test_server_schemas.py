@@ -127,7 +127,7 @@ def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
         for path, methods in openapi["paths"].items()
         for method, operation in methods.items()
     ]
-    assert len(operations) == 20
+    assert len(operations) == 22
     for method, path, operation in operations:
         where = f"{method.upper()} {path}"
         assert path.startswith("/api/"), where
@@ -215,7 +215,9 @@ def test_a_client_message_is_read_into_its_model() -> None:
         ('{"type": "action", "hand": 1, "seq": -1}', "an action's 'seq' must be 0 to"),
         ('{"type": "action", "hand": 1, "seq": 1}', "an action needs an 'action' object"),
         ('{"type": "action", "hand": 1, "seq": 1, "action": {}}', "unknown action kind None"),
-        ('{"type": "shout"}', "unknown message type 'shout'; use one of ['action', 'hello'"),
+        ('{"type": "shout"}', "unknown message type 'shout'; use one of ['action', 'chat'"),
+        ('{"type": "chat"}', "a chat message needs its 'text', a string"),
+        ('{"type": "chat", "text": ["hi"]}', "a chat message needs its 'text', a string"),
         ('{"type": ["hello"]}', "unknown message type ['hello']"),
         ("[1]", "a message must be a JSON object"),
     ],

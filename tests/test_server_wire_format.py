@@ -25,9 +25,13 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "d22cec163e265335296ad81f06049fa2ea8163b8e735d48e556e7e6469f6edcb"
-COUNT = 31
-"""Issue 13: the English log says "Bot 1 stands pat", no longer "Bot 1: servito (stands
+DIGEST = "15f3be7676bedc8543657a91fc0f5750b5458be3a70e9b662b28ff567cff8441"
+COUNT = 32
+"""Issue 13's chat: a connection is sent the chat's newest messages (``chat_log``) before
+its first state, and nothing else of the messages changed: without it they give
+:data:`BEFORE_CHAT_DIGEST` exactly (:func:`test_only_the_chat_log_was_added`).
+
+Issue 13: the English log says "Bot 1 stands pat", no longer "Bot 1: servito (stands
 pat)"; with those two lines written back as before, the messages gave the earlier digests
 (cba410dd..., 5311076e...) exactly. Each pot of a state's ``result.awards`` also carries its
 sentence of the report (``line``, issue 13); with it taken out, the messages gave the
@@ -36,6 +40,8 @@ digests before it (7e361a88..., 98ec7d89...) exactly.
 Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
 of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
+BEFORE_CHAT_DIGEST = "d22cec163e265335296ad81f06049fa2ea8163b8e735d48e556e7e6469f6edcb"
+"""The digest of the 31 messages before the chat; the tests below it read them so."""
 WHOLE_LOG_DIGEST = "4032f6f0383d7646ee92a212a92e53c7d3870f36ca39350d8bf11f23363f69ef"
 """The digest of the same 31 messages when every ``state`` carried the whole recent log.
 Since issue 12 only a connection's first state (and one that is no event's) does: the
@@ -96,6 +102,11 @@ def _game(client: TestClient) -> list[str]:
     return [text.replace(invite, "INVITE") for text in texts]
 
 
+def _without_chat(texts: list[str]) -> list[str]:
+    """The messages but the chat's (``chat_log``, ``chat``, ``chat_removed``)."""
+    return [text for text in texts if not text.startswith('{"type":"chat')]
+
+
 def _digest(texts: list[str]) -> str:
     return hashlib.sha256("\n".join(texts).encode()).hexdigest()
 
@@ -122,16 +133,28 @@ def test_a_seeded_game_sends_the_same_messages(client: TestClient) -> None:
     assert (len(texts), _digest(texts)) == (COUNT, DIGEST)
 
 
+def test_only_the_chat_log_was_added(client: TestClient) -> None:
+    texts = _game(client)
+    assert json.loads(texts[0]) == {
+        "type": "chat_log",
+        "you": 1,
+        "max_length": 200,
+        "messages": [],
+    }
+    assert _without_chat(texts) == texts[1:]
+    assert (len(texts[1:]), _digest(texts[1:])) == (31, BEFORE_CHAT_DIGEST)
+
+
 def test_the_log_rebuilt_from_the_events_is_the_log_every_state_carried(
     client: TestClient,
 ) -> None:
-    texts = _game(client)
+    texts = _without_chat(_game(client))
     assert sum('"log":' in text for text in texts) == 1  # the hello's answer only
     assert _digest(_with_whole_log(texts)) == WHOLE_LOG_DIGEST
 
 
 def test_only_the_ledgers_visibility_was_added(client: TestClient) -> None:
-    texts = _game(client)
+    texts = _without_chat(_game(client))
     member = ',"players_see_ledger":false'
     assert all(text.count(member) == 2 for text in texts if '"type":"state"' in text)
     before = [text.replace(member, "") for text in texts]

@@ -1,6 +1,6 @@
 """The messages between server processes, on Redis pub/sub (several processes, issue 12).
 
-Three kinds of channel, under the leases' prefix (``italian-poker``), for table 42 and the
+Four kinds of channel, under the leases' prefix (``italian-poker``), for table 42 and the
 process named ``node-a``:
 
 - ``italian-poker:table:{42}:log``: the owner's word that the table changed, read by every
@@ -8,6 +8,10 @@ process named ``node-a``:
   seq, who is connected, the turn's clock, the owner's name. **Never a card**: a process
   reads the events themselves from the database, and each seat's view is built, by the
   process its connection is on, from the engine's observer.
+- ``italian-poker:table:{42}:chat``: the table's chat as the owner sends it to its own
+  players (a new message, the messages the host removed), read by every other process with
+  a player of the table connected, which sends it on to its players as it is. Public at the
+  table: the chat is no table event, and holds no card but what a player typed.
 - ``italian-poker:table:{42}:commands``: what a player on another process asks of the table
   (an action, a seat, a host's command) and who is connected there, read by the owner only.
   A draw names the cards its player throws: that player's own.
@@ -74,6 +78,10 @@ class Bus:
     def log_channel(self, table_id: int) -> str:
         """The table's public channel."""
         return f"{self.prefix}:table:{{{table_id}}}:log"
+
+    def chat_channel(self, table_id: int) -> str:
+        """The table's chat, from its owner to the other processes."""
+        return f"{self.prefix}:table:{{{table_id}}}:chat"
 
     def commands_channel(self, table_id: int) -> str:
         """The channel the table's owner reads commands on."""

@@ -68,6 +68,11 @@ SeatInPath = Annotated[
 HandInPath = Annotated[
     int, _check(1, MAX_INT, "a hand id (e.g. 3 or 3.phh)", text=True), _schema(1, MAX_INT)
 ]
+ChatMessageInPath = Annotated[
+    int, _check(1, MAX_INT, "a chat message's id", text=True), _schema(1, MAX_INT)
+]
+PlayerInPath = Annotated[int, _check(1, MAX_INT, "a player id", text=True), _schema(1, MAX_INT)]
+"""A person's id: the seq of the event that seated them."""
 TurnSeconds = Annotated[int, _check(1, 600, "the turn's seconds"), _schema(1, 600)]
 BankSeconds = Annotated[
     int, _check(0, MAX_SECONDS, "the time bank's seconds"), _schema(0, MAX_SECONDS)

@@ -26,8 +26,11 @@ import unicodedata
 
 MAX_LENGTH = 20
 
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-_INVISIBLE = frozenset(
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Unicode categories never shown to a table: controls, format characters (zero-width
+spaces and joiners, bidirectional controls, soft hyphens), surrogates, private use,
+unassigned, line and paragraph separators."""
+BLANK_FILLERS = frozenset(
     {
         0x034F,  # combining grapheme joiner
         0x115F,  # Hangul fillers
@@ -37,11 +40,18 @@ _INVISIBLE = frozenset(
         0x17B4,  # Khmer inherent vowels
         0x17B5,
         0x2800,  # Braille pattern blank
-        *range(0x180B, 0x1810),  # Mongolian variation selectors
-        *range(0xFE00, 0xFE10),  # variation selectors
-        *range(0xE0100, 0xE01F0),
     }
 )
+"""Characters of a shown category that show nothing (a blank name or message)."""
+VARIATION_SELECTORS = frozenset(
+    {
+        *range(0x180B, 0x1810),  # Mongolian variation selectors
+        *range(0xFE00, 0xFE10),  # variation selectors (VS16 makes an emoji of ❤)
+        *range(0xE0100, 0xE01F0),  # ideographic variation selectors
+    }
+)
+"""Selectors of a variant of the character before them: invisible on their own."""
+_INVISIBLE = BLANK_FILLERS | VARIATION_SELECTORS
 
 _SCRIPT_NAMES = {
     "CJK": "Han",
@@ -123,7 +133,7 @@ def check_text(text: str, what: str, max_length: int) -> str:
         raise BadName(f"{what} is 1 to {max_length} characters")
     for char in name:
         code = ord(char)
-        if unicodedata.category(char) in _REFUSED_CATEGORIES or code in _INVISIBLE:
+        if unicodedata.category(char) in REFUSED_CATEGORIES or code in _INVISIBLE:
             raise BadName(f"{what} cannot hold control or invisible characters (U+{code:04X})")
         if char.isspace() and unicodedata.category(char) != "Zs":
             raise BadName(f"{what} cannot hold tabs or line breaks (U+{code:04X})")

@@ -9,7 +9,8 @@ database as it grows, from which it builds its own players' views (so a card nev
 between processes). What a replica's player asks is forwarded to the owner
 (:meth:`TablePeers.forward`), and the owner tells the replicas when the table changed
 (:meth:`TablePeers.notify`): its seq, who is connected (on every process) and the turn's
-clock, nothing else.
+clock, nothing else. The table's chat, which is no event, goes from the owner to the
+replicas on a channel of its own (:meth:`TablePeers.chat`).
 """
 
 from __future__ import annotations
@@ -105,6 +106,11 @@ class TablePeers:
             "owner": self.node,
         }
         self.bus.publish(self.bus.log_channel(self.table_id), message)
+
+    def chat(self, message: dict[str, Any]) -> None:
+        """Send the replicas a chat message of the WebSocket's (``chat``, ``chat_removed``),
+        for their players."""
+        self.bus.publish(self.bus.chat_channel(self.table_id), message)
 
     # --- as a replica ---------------------------------------------------------------------
 

@@ -322,6 +322,28 @@ def error_message(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
+# --- the chat (server/chat.py; never part of a state) ---------------------------------------
+
+
+def chat_message(message: dict[str, Any]) -> dict[str, Any]:
+    """A new chat message (:meth:`ChatMessage.as_json`) for every connection at the table."""
+    return {"type": "chat", "message": message}
+
+
+def chat_log_message(
+    messages: Sequence[dict[str, Any]], you: int | None, max_length: int
+) -> dict[str, Any]:
+    """The newest chat messages, oldest first, for a connection after its hello; ``you``:
+    the connection's person id (their messages' ``player``), ``max_length``: the longest
+    message the server takes."""
+    return {"type": "chat_log", "you": you, "max_length": max_length, "messages": list(messages)}
+
+
+def chat_removed_message(ids: Sequence[int]) -> dict[str, Any]:
+    """Chat messages the host removed, for every connection at the table."""
+    return {"type": "chat_removed", "ids": list(ids)}
+
+
 # --- what a client sends ---------------------------------------------------------------------
 
 
@@ -394,7 +416,21 @@ class Ping(BaseModel):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | ActionMessage | SitOut | SitIn | Ping
+def _chat_text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("a chat message needs its 'text', a string")
+    return value
+
+
+class Chat(BaseModel):
+    """``{"type": "chat", "text": ...}``: a message to the table's chat, from a seated
+    player; what it may hold, and how often, is :mod:`italian_poker.server.chat`'s."""
+
+    type: Literal["chat"]
+    text: Annotated[str, PlainValidator(_chat_text)] = Field(default=None, validate_default=True)
+
+
+ClientMessage = Hello | ActionMessage | SitOut | SitIn | Ping | Chat
 """What a client may send; any other member of a message is left out."""
 _MODELS: dict[str, type[ClientMessage]] = {
     "hello": Hello,
@@ -402,6 +438,7 @@ _MODELS: dict[str, type[ClientMessage]] = {
     "sit_out": SitOut,
     "sit_in": SitIn,
     "ping": Ping,
+    "chat": Chat,
 }
 MESSAGE_TYPES = frozenset(_MODELS)
 

@@ -282,6 +282,14 @@ class Ledger(Model):
     summary: LedgerSummary
 
 
+class ChatRemoved(Model):
+    """What the host's removal of chat messages removed."""
+
+    ids: list[int]
+    """The ids of the messages removed, oldest first (none for a person seated here who
+    wrote nothing); every page at the table is sent ``chat_removed`` with them."""
+
+
 class Hands(Model):
     """``GET /api/tables/{invite}/histories``: the finished deals of the token's holder."""
 

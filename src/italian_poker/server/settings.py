@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from italian_poker.table.paths import data_dir
 
 DATABASE_FILE = "server.sqlite3"
+CHAT_STORED_LENGTH = 1000
+"""The longest chat text the database holds (``chat_messages.text``, ``String(1000)``)."""
 
 
 def default_database_url(environ: Mapping[str, str] | None = None) -> str:
@@ -51,6 +53,16 @@ class ServerSettings:
     the system's CSPRNG (``secrets``), no seed; the log records the deck and reshuffles. An
     int, for tests and replays only, seeds them so that play is reproducible."""
     log_size: int = 50
+    chat_max_length: int = 200
+    """The longest chat message, in characters (code points), once trimmed; at most
+    :data:`CHAT_STORED_LENGTH`."""
+    chat_burst: int = 5
+    chat_interval_seconds: float = 2.0
+    """A person may write ``chat_burst`` chat messages at once, then one every
+    ``chat_interval_seconds`` (a token bucket of their own, apart from the WebSocket's
+    :attr:`rate_per_second`)."""
+    chat_history: int = 50
+    """Chat messages a connection is sent after its hello (the newest)."""
     database_threads: int | None = None
     """Threads that write the tables' events to the database; None: one for SQLite (a
     single writer at a time: more would wait on its lock, and busy-wait), 8 otherwise."""
@@ -74,6 +86,18 @@ class ServerSettings:
     """How the table's timers wait (a turn running out, a bot's delay, the pause between
     deals, the reconnect grace period): seconds on :attr:`clock`. Tests pass one that ends
     when their clock has moved on."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.chat_max_length <= CHAT_STORED_LENGTH:
+            raise ValueError(
+                f"chat_max_length is 1 to {CHAT_STORED_LENGTH} (what chat_messages.text "
+                f"holds), got {self.chat_max_length}"
+            )
+        if self.chat_burst < 1 or not self.chat_interval_seconds > 0 or self.chat_history < 0:
+            raise ValueError(
+                "the chat needs a burst of at least 1, an interval over 0 s and a history "
+                "of 0 or more messages"
+            )
 
     def resolved_database_url(self) -> str:
         """The database URL to use."""

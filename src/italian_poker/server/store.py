@@ -1,4 +1,5 @@
-"""Reading and writing the database: tables, their event logs, seats and the ledger.
+"""Reading and writing the database: tables, their event logs, seats, the ledger and the
+chat (its own table, ``chat_messages``: never an event, so never in the log or a history).
 
 :meth:`Store.commit_events` writes events with everything they imply (ledger rows, the
 seats, the table's status) in a single transaction: the events are durable when it returns.
@@ -26,9 +27,11 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Table, case, delete, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from italian_poker.server.chat import ChatMessage
 from italian_poker.server.database import session_factory
 from italian_poker.server.models import (
     Base,
+    ChatMessageRow,
     LedgerRow,
     SeatRow,
     TableEventRow,
@@ -80,6 +83,7 @@ _TABLES = _table(TableRow)
 _SEATS = _table(SeatRow)
 _EVENTS = _table(TableEventRow)
 _LEDGER = _table(LedgerRow)
+_CHAT = _table(ChatMessageRow)
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,9 +376,63 @@ class Store:
                 for r in rows
             ]
 
+    # --- the chat ---------------------------------------------------------------------------
+
+    def add_chat(self, table_id: int, player: int, nickname: str, text: str) -> ChatMessage:
+        """Store a chat message of ``player`` (as ``nickname``) at the table, written now;
+        the message with its id."""
+        created = utcnow()
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                insert(_CHAT).values(
+                    table_id=table_id, player=player, nickname=nickname, text=text, created=created
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            found = int(key[0])
+        return ChatMessage(found, player, nickname, text, created)
+
+    def chat_messages(self, table_id: int, limit: int) -> list[ChatMessage]:
+        """The table's newest ``limit`` chat messages, oldest first."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(_CHAT.c.id, _CHAT.c.player, _CHAT.c.nickname, _CHAT.c.text, _CHAT.c.created)
+                .where(_CHAT.c.table_id == table_id)
+                .order_by(_CHAT.c.id.desc())
+                .limit(limit)
+            ).all()
+        return [
+            ChatMessage(int(n), int(player), nickname, text, _utc(created))
+            for n, player, nickname, text, created in reversed(rows)
+        ]
+
+    def delete_chat(self, table_id: int, message_id: int) -> bool:
+        """Delete chat message ``message_id`` of the table; whether there was one."""
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                delete(_CHAT).where(_CHAT.c.table_id == table_id, _CHAT.c.id == message_id)
+            )
+        return bool(result.rowcount)
+
+    def delete_chat_of(self, table_id: int, player: int) -> list[int]:
+        """Delete every chat message ``player`` wrote at the table; their ids, in order."""
+        where = (_CHAT.c.table_id == table_id) & (_CHAT.c.player == player)
+        with self.engine.begin() as connection:
+            ids = [
+                int(n)
+                for n in connection.execute(
+                    select(_CHAT.c.id).where(where).order_by(_CHAT.c.id)
+                ).scalars()
+            ]
+            if ids:
+                connection.execute(delete(_CHAT).where(where, _CHAT.c.id.in_(ids)))
+        return ids
+
     def delete_table(self, table_id: int) -> None:
         """Remove a table that could not be set up (its first event failed)."""
         with self.sessions.begin() as session:
+            session.execute(delete(ChatMessageRow).where(ChatMessageRow.table_id == table_id))
             session.execute(delete(TableEventRow).where(TableEventRow.table_id == table_id))
             session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             session.execute(delete(TableRow).where(TableRow.id == table_id))

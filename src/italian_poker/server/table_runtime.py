@@ -10,6 +10,11 @@ for the grace period, then sat out) and the next deal are asyncio tasks that act
 same path: a bot's turn and a turn that ran out are ``action`` events without an action, for
 the table's driver to play (:meth:`TableState.apply`), the bot's choice or the default action
 (:func:`~italian_poker.table.driver.default_action`) being written into the event.
+
+The chat is no event: the owner checks a message (:mod:`italian_poker.server.chat`), stores
+it in its own table and sends it to every connection at the table (and, through the bus, to
+the other processes' players); it never takes the table's lock, so a chat never waits for a
+deal's commits, nor a deal for a chat.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
 from italian_poker.engine.seeds import derive_seed
 from italian_poker.server.bus import NoOwner, Refused
+from italian_poker.server.chat import Bucket, ChatRate, ChatRefusal, check_text
 from italian_poker.server.collector import Collector
 from italian_poker.server.lease import Lease
 from italian_poker.server.ledger import Holding
@@ -40,6 +46,9 @@ from italian_poker.server.protocol import (
     Clock,
     LogText,
     PublicState,
+    chat_log_message,
+    chat_message,
+    chat_removed_message,
     encode,
     error_message,
     public_state,
@@ -159,6 +168,12 @@ class TableRuntime:
         self.tasks: set[asyncio.Task[None]] = set()
         self._pending: asyncio.Task[None] | None = None
         self._pending_key: tuple[Any, ...] | None = None
+        self.chat_rate = ChatRate(settings.chat_burst, settings.chat_interval_seconds)
+        self.chat_buckets: dict[int, Bucket] = {}
+        """Each person's chat allowance (the owner's), by person id."""
+        self.chat_lock = asyncio.Lock()
+        """Held while a chat message is stored or removed: the table's chat is written one
+        change at a time, and sent in the order of its ids."""
 
     @property
     def owning(self) -> bool:
@@ -400,21 +415,28 @@ class TableRuntime:
     # --- connections ----------------------------------------------------------------------
 
     async def connect(self, seat: int) -> Client:
-        """Register a connection of ``seat`` and send it the state. Between changes only (the
-        table's lock): during a change's commit the table already holds the change, but not
-        its clock, and the change is not durable yet."""
+        """Register a connection of ``seat`` and send it the chat's newest messages, then the
+        state. The state between changes only (the table's lock): during a change's commit
+        the table already holds the change, but not its clock, and the change is not
+        durable yet. The chat between its changes (its lock): a message stored after the
+        chat was read is sent to the connection, registered by then."""
         client = Client(seat)
         if not self.clients and not self.owning:
             await self._follow()
-        async with self.lock:
-            before = self.connected_seats()
-            self.clients.setdefault(seat, set()).add(client)
-            if not self._connected_changed(before):
-                client.send_text(self.state_text(seat))
+        async with self.chat_lock:
+            await self._send_chat_log(client)
+            async with self.lock:
+                before = self.connected_seats()
+                self.clients.setdefault(seat, set()).add(client)
+                if not self._connected_changed(before):
+                    client.send_text(self.state_text(seat))
         return client
 
     async def send_state(self, client: Client) -> None:
-        """Send ``client`` the state again (a later hello), between changes."""
+        """Send ``client`` the chat's newest messages and the state again (a later hello),
+        each between its changes."""
+        async with self.chat_lock:
+            await self._send_chat_log(client)
         async with self.lock:
             client.send_text(self.state_text(client.seat))
 
@@ -431,6 +453,7 @@ class TableRuntime:
             self._connected_changed(before)
         if not self.clients and not self.owning and self.peers is not None:
             await self.peers.bus.unlisten(self.peers.bus.log_channel(self.id))
+            await self.peers.bus.unlisten(self.peers.bus.chat_channel(self.id))
 
     def connected_seats(self) -> set[int]:
         """Seats with a connection: here, or on another process (as its owner heard)."""
@@ -684,6 +707,142 @@ class TableRuntime:
             except SeatError:
                 log.info("table %s: no deal (%s)", self.id, state.status)
 
+    # --- the chat -------------------------------------------------------------------------
+
+    def seat_of_person(self, player: int) -> int | None:
+        """The seat of the person ``player`` now (None once they left)."""
+        for seat, slot in enumerate(self.state.slots):
+            if slot is not None and slot.player == player:
+                return seat
+        return None
+
+    async def chat(self, seat: int, text: str, player: int | None = None) -> None:
+        """A chat message of the person in ``seat`` (``player``: that person, as the process
+        that heard them knew it): checked, stored, then sent to every connection at the
+        table; refused (:class:`Refusal` with a ``chat_`` code, nothing stored) when the text
+        breaks the rules, the person writes too fast, holds no seat here any more, or the
+        message could not be stored (``chat_not_sent``: the database failed, or, forwarded
+        from another process, the table is between owners)."""
+        try:
+            message = check_text(text, self.settings.chat_max_length)
+        except ChatRefusal as refusal:
+            raise Refusal(refusal.code, refusal.message, refusal.status) from None
+        slot = self.state.slots[seat] if 0 <= seat < len(self.state.slots) else None
+        if player is None and slot is not None:
+            player = slot.player
+        if not self.owning:
+            # The owner sends it to everyone, this process's players through the bus.
+            try:
+                await self._forward("chat", {"seat": seat, "text": message, "player": player})
+            except Refusal as refusal:
+                if refusal.code.startswith("chat_"):
+                    raise
+                raise Refusal("chat_not_sent", refusal.message, refusal.status) from None
+            return
+        if slot is None or slot.bot is not None or seat not in self.tokens or slot.player != player:
+            raise Refusal(
+                "chat_not_seated", "only a player seated at this table can write in its chat", 403
+            )
+        person = slot.player
+        before = self.chat_buckets.get(person)
+        try:
+            self.chat_buckets[person] = self.chat_rate.take(before, self.settings.clock())
+        except ChatRefusal as refusal:
+            raise Refusal(refusal.code, refusal.message, refusal.status) from None
+        async with self.chat_lock:
+            try:
+                stored = await self._database(
+                    functools.partial(self.store.add_chat, self.id, person, slot.nickname, message)
+                )
+            except Exception as error:
+                log.exception("table %s: a chat message could not be saved", self.id)
+                if before is None:
+                    self.chat_buckets.pop(person, None)
+                else:
+                    self.chat_buckets[person] = before
+                raise Refusal(
+                    "chat_not_sent", "the server could not save your message: send it again", 503
+                ) from error
+            self._send_chat(chat_message(stored.as_json(self.seat_of_person(person))))
+
+    async def _send_chat_log(self, client: Client) -> None:
+        """Send ``client`` the table's newest chat messages (after its hello). Caller holds
+        the chat's lock."""
+        slot = self.state.slots[client.seat]
+        call = functools.partial(self.store.chat_messages, self.id, self.settings.chat_history)
+        try:
+            messages = await self._database(call)
+        except Exception:
+            log.exception("table %s: the chat could not be read", self.id)
+            client.send(
+                error_message("chat_unavailable", "the chat could not be read: reload the page")
+            )
+            return
+        client.send(
+            chat_log_message(
+                [m.as_json(self.seat_of_person(m.player)) for m in messages],
+                None if slot is None else slot.player,
+                self.settings.chat_max_length,
+            )
+        )
+
+    async def remove_chat(self, message_id: int) -> list[int]:
+        """The host removes chat message ``message_id``: deleted, and gone from every page;
+        404 ``no_message`` when the table has no such message."""
+        if not self.owning:
+            return [int(n) for n in await self._forward("remove_chat", {"message": message_id})]
+        async with self.chat_lock:
+            call = functools.partial(self.store.delete_chat, self.id, message_id)
+            if not await self._chat_write(call):
+                raise Refusal("no_message", "the chat has no such message (removed already?)", 404)
+            self._send_chat(chat_removed_message([message_id]))
+        return [message_id]
+
+    async def remove_chat_of(self, player: int) -> list[int]:
+        """The host removes every chat message of the person ``player``: their ids (none for
+        someone seated who wrote nothing); 404 ``no_player`` for a person who neither sits
+        here nor wrote here."""
+        if not self.owning:
+            return [int(n) for n in await self._forward("remove_chat_of", {"player": player})]
+        async with self.chat_lock:
+            ids = await self._chat_write(
+                functools.partial(self.store.delete_chat_of, self.id, player)
+            )
+            if not ids and self.seat_of_person(player) is None:
+                raise Refusal(
+                    "no_player", "no one with this player id sits or wrote at this table", 404
+                )
+            if ids:
+                self._send_chat(chat_removed_message(ids))
+        return ids
+
+    async def _chat_write(self, call: Callable[[], T]) -> T:
+        """A store call that changes the chat, off the event loop; a failure is a 503."""
+        try:
+            return await self._database(call)
+        except Exception as error:
+            log.exception("table %s: the chat could not be changed", self.id)
+            raise Refusal(
+                "not_saved", "the server could not change the chat, so nothing changed", 503
+            ) from error
+
+    def _send_chat(self, message: dict[str, Any]) -> None:
+        """A chat message to every connection here and, from the owner, to the other
+        processes' (:meth:`heard_chat`)."""
+        text = encode(message)
+        for clients in self.clients.values():
+            for client in clients:
+                client.send_text(text)
+        if self.peers is not None and self.owning:
+            self.peers.chat(message)
+
+    async def heard_chat(self, data: dict[str, Any]) -> None:
+        """A replica: the owner's chat message, for the players connected here."""
+        if self.owning or data.get("type") not in ("chat", "chat_removed"):
+            return
+        async with self.chat_lock:  # after a connection's chat log, if one is being read
+            self._send_chat(data)
+
     # --- histories ------------------------------------------------------------------------
 
     def hands_of(self, seat: int) -> list[int]:
@@ -844,6 +1003,15 @@ class TableRuntime:
             await self.sit(int(args["seat"]), bool(args["out"]))
         elif op == "host":
             await self.host(EventKind(args["kind"]), dict(args.get("payload") or {}))
+        elif op == "chat":
+            player = args.get("player")
+            await self.chat(
+                int(args["seat"]), str(args["text"]), None if player is None else int(player)
+            )
+        elif op == "remove_chat":
+            return await self.remove_chat(int(args["message"]))
+        elif op == "remove_chat_of":
+            return await self.remove_chat_of(int(args["player"]))
         else:
             raise Refusal("bad_message", f"no such command: {op!r}", 400)
         return None
@@ -905,9 +1073,11 @@ class TableRuntime:
                 self._broadcast_state(events_after=before)
 
     async def _follow(self) -> None:
-        """A replica: hear the owner's word from now on, and catch up."""
+        """A replica: hear the owner's word and chat from now on, and catch up."""
         assert self.peers is not None
-        await self.peers.bus.listen(self.peers.bus.log_channel(self.id), self.heard)
+        bus = self.peers.bus
+        await bus.listen(bus.log_channel(self.id), self.heard)
+        await bus.listen(bus.chat_channel(self.id), self.heard_chat)
         await self.sync()
 
     async def own(self, lease: Lease) -> None:
@@ -924,6 +1094,7 @@ class TableRuntime:
             bus = peers.bus
             await bus.listen(bus.commands_channel(self.id), self.command)
             await bus.unlisten(bus.log_channel(self.id))
+            await bus.unlisten(bus.chat_channel(self.id))
             self.start()
             self._broadcast_state()
         # Replicas learn of their new owner from its first word on the log channel.
@@ -944,6 +1115,7 @@ class TableRuntime:
         await self._reload()
         if self.clients:
             await peers.bus.listen(peers.bus.log_channel(self.id), self.heard)
+            await peers.bus.listen(peers.bus.chat_channel(self.id), self.heard_chat)
             peers.tell_presence(frozenset(self.clients))
         self._broadcast_state()
 

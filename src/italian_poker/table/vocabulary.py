@@ -828,6 +828,60 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "back_to_lobby": ("Lobby", "Ingresso"),
     "lang_switch": ("Italiano", "English"),
     "lang_switch_label": ("Passa all'italiano", "Switch to English"),
+    # The table's chat (static/chat.js).
+    "chat": ("Chat", "Chat"),
+    "chat_label": ("Message to the table", "Messaggio al tavolo"),
+    "chat_placeholder": ("Write to the table", "Scrivi al tavolo"),
+    "chat_send": ("Send", "Invia"),
+    "chat_count": ("{count}/{max}", "{count}/{max}"),
+    "chat_none": ("No messages yet.", "Ancora nessun messaggio."),
+    "chat_mute": ("Mute", "Silenzia"),
+    "chat_mute_label": ("Mute {name}", "Silenzia {name}"),
+    "chat_unmute": ("Unmute", "Riattiva"),
+    "chat_unmute_label": ("Unmute {name}", "Riattiva {name}"),
+    "chat_muted": ("You muted {name}", "Hai silenziato {name}"),
+    "chat_hidden": (
+        "{count:message hidden|messages hidden}",
+        "{count:messaggio nascosto|messaggi nascosti}",
+    ),
+    "chat_mute_note": (
+        "Only you stop seeing what a muted player writes; they are not told.",
+        "Solo tu smetti di vedere ciò che scrive chi hai silenziato; non viene avvisato.",
+    ),
+    "chat_remove": ("Remove", "Elimina"),
+    "chat_remove_label": (
+        "Remove the message of {name} at {time}",
+        "Elimina il messaggio di {name} delle {time}",
+    ),
+    "chat_remove_all": ("Remove all from {name}", "Elimina tutti quelli di {name}"),
+    "chat_says": ("{name}: {text}", "{name}: {text}"),
+    "chat_error_empty": ("Write something first.", "Scrivi qualcosa prima."),
+    "chat_error_too_long": (
+        "A message is 1 to {max} characters.",
+        "Un messaggio ha da 1 a {max} caratteri.",
+    ),
+    "chat_error_bad_character": (
+        "The message holds a character that cannot be sent (an invisible or control "
+        "character, a line break, or too many accents on a letter).",
+        "Il messaggio contiene un carattere che non si può inviare (invisibile o di "
+        "controllo, un a capo, o troppi accenti su una lettera).",
+    ),
+    "chat_error_rate_limited": (
+        "You are writing too fast: wait a moment, then send it again.",
+        "Stai scrivendo troppo in fretta: aspetta un momento, poi invialo di nuovo.",
+    ),
+    "chat_error_not_seated": (
+        "Only the players seated at this table can write in its chat.",
+        "Solo chi è seduto a questo tavolo può scrivere nella sua chat.",
+    ),
+    "chat_error_not_sent": (
+        "Your message was not sent: send it again in a moment.",
+        "Il messaggio non è partito: invialo di nuovo tra un momento.",
+    ),
+    "chat_error_unavailable": (
+        "The chat could not be loaded: reload the page.",
+        "Non è stato possibile caricare la chat: ricarica la pagina.",
+    ),
 }
 """The labels of the browser's pages, key -> (English, Italian) template (the same
 ``{count:one|many}`` notation). The first entries are the terminal game's or the engine's

@@ -8,7 +8,9 @@
   allows it), and who may see it (the host's);
 - :mod:`.player`: sit out and in, hand histories (a player's token);
 - :mod:`.group_stats`: the statistics of several tables together (a seat's token at each);
-- :mod:`.table_socket`: the table's WebSocket (a player's token, in its ``hello``).
+- :mod:`.chat`: the host's removal of chat messages (the host's token);
+- :mod:`.table_socket`: the table's WebSocket (a player's token, in its ``hello``), which
+  carries the chat too.
 
 Who may call a route is in its signature (:mod:`italian_poker.server.dependencies`), what it
 takes and answers in :mod:`italian_poker.server.schemas`.
@@ -19,6 +21,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from italian_poker.server.routes import (
+    chat,
     group_stats,
     host,
     ledger,
@@ -35,6 +38,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     ledger.router,
     player.router,
     group_stats.router,
+    chat.router,
     table_socket.router,
 )
 """Every router, in the order they are included."""

@@ -1,6 +1,7 @@
 """The table's WebSocket ``/ws/tables/{invite}``: the Origin check, the ``hello`` that says
-whose seat it is, then a reader (size and rate limits, the player's messages) and a writer
-(the table's messages for that seat) until either side leaves."""
+whose seat it is (answered with the chat's newest messages, then the state), then a reader
+(size and rate limits, the player's messages: actions, sitting out and in, chat) and a
+writer (the table's messages for that seat) until either side leaves."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from starlette.websockets import WebSocketState
 from italian_poker.server.dependencies import ServerDep
 from italian_poker.server.protocol import (
     BadMessage,
+    Chat,
     ClientMessage,
     Hello,
     Ping,
@@ -203,6 +205,8 @@ async def _reader(
                 await runtime.send_state(client)
             elif isinstance(sent, SitOut | SitIn):
                 await runtime.sit(client.seat, isinstance(sent, SitOut))
+            elif isinstance(sent, Chat):
+                await runtime.chat(client.seat, sent.text)
             else:
                 await runtime.act(client.seat, sent.hand, sent.seq, sent.action)
         except Refusal as refusal:

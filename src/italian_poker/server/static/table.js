@@ -7,6 +7,7 @@ import { cardBack as backOf, cardFace as faceOf } from "/static/cards.js";
 import { api, forgetSeat, loadSeat, saveSeat } from "/static/seat_store.js";
 import { breaksOpening, maxDraw } from "/static/draw_rules.js";
 import { showStats } from "/static/stats.js";
+import { isChatMessage, onChatMessage, renderChat, setupChat } from "/static/chat.js";
 import {
   downloadLedger, renderLedgerAccess, setLedgerVisibility, showLedger as showLedgerIn,
 } from "/static/ledger.js";
@@ -123,6 +124,7 @@ function render() {
   document.body.classList.toggle("offline", app.offline);
   if ($("conn").dataset.state) $("conn").textContent = tr($("conn").dataset.state);
   const st = state();
+  renderChat({ lang: app.lang, host: Boolean(st && st.host), offline: app.offline });
   if (!st) return;
   const focused = document.activeElement && document.activeElement.dataset
     ? document.activeElement.dataset.fkey : null;
@@ -802,6 +804,10 @@ function connect() {
 }
 
 function onMessage(message) {
+  if (isChatMessage(message)) {
+    onChatMessage(message); // chat.js: the chat's messages and refusals
+    return;
+  }
   if (message.type === "state") {
     const before = state();
     app.message = message;
@@ -913,6 +919,7 @@ $("ledger-show").addEventListener("click", showLedger);
 $("ledger-csv").addEventListener("click", downloadLedgerCsv);
 $("ledger-players").addEventListener("change", switchLedger);
 $("histories-show").addEventListener("click", showHistories);
+setupChat({ invite, send, remove: (path) => hostCall("DELETE", path) });
 $("stats-show").addEventListener("click", () => showStats($("stats"), invite, app.seat.player_token, app.lang).catch(showFailure));
 document.addEventListener("keydown", onKey);
 setInterval(() => {
