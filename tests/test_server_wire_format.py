@@ -25,9 +25,13 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "d22cec163e265335296ad81f06049fa2ea8163b8e735d48e556e7e6469f6edcb"
+DIGEST = "f6c63ce73317484124c420ea9da5b27cac434436a82e1e62d367c5fae8c5ec42"
 COUNT = 31
-"""Issue 13: the English log says "Bot 1 stands pat", no longer "Bot 1: servito (stands
+"""Issue 13's spectators: the ``table`` object ends with ``watch`` (``{"open", "delay"}``);
+with it taken out, the messages give the digests before it (:data:`BEFORE_WATCH_DIGESTS`)
+exactly (:func:`test_only_the_watch_link_was_added`).
+
+Issue 13: the English log says "Bot 1 stands pat", no longer "Bot 1: servito (stands
 pat)"; with those two lines written back as before, the messages gave the earlier digests
 (cba410dd..., 5311076e...) exactly. Each pot of a state's ``result.awards`` also carries its
 sentence of the report (``line``, issue 13); with it taken out, the messages gave the
@@ -36,7 +40,7 @@ digests before it (7e361a88..., 98ec7d89...) exactly.
 Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
 of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
-WHOLE_LOG_DIGEST = "4032f6f0383d7646ee92a212a92e53c7d3870f36ca39350d8bf11f23363f69ef"
+WHOLE_LOG_DIGEST = "b8eab059a7c00e0d67a1edc094ac9b8940cef0fb228ed67f6017a6e690a4e6f0"
 """The digest of the same 31 messages when every ``state`` carried the whole recent log.
 Since issue 12 only a connection's first state (and one that is no event's) does: the
 others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them
@@ -48,6 +52,13 @@ BEFORE_LEDGER_DIGESTS = (
 """:data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before issue 13's ledger gave the ``table`` object,
 and its ``options``, the member ``players_see_ledger``: the messages without it give them
 back exactly (:func:`test_only_the_ledgers_visibility_was_added`)."""
+BEFORE_WATCH_DIGESTS = (
+    "d22cec163e265335296ad81f06049fa2ea8163b8e735d48e556e7e6469f6edcb",
+    "4032f6f0383d7646ee92a212a92e53c7d3870f36ca39350d8bf11f23363f69ef",
+)
+""":data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before the ``table`` object had ``watch``."""
+WATCH_MEMBER = ',"watch":{"open":false,"delay":false}'
+"""The ``table`` object's ``watch`` on a table the host has not opened to spectators."""
 
 
 def _texts(ws: WebSocketTestSession) -> str:
@@ -130,8 +141,15 @@ def test_the_log_rebuilt_from_the_events_is_the_log_every_state_carried(
     assert _digest(_with_whole_log(texts)) == WHOLE_LOG_DIGEST
 
 
-def test_only_the_ledgers_visibility_was_added(client: TestClient) -> None:
+def test_only_the_watch_link_was_added(client: TestClient) -> None:
     texts = _game(client)
+    assert all(text.count(WATCH_MEMBER) == 1 for text in texts if '"type":"state"' in text)
+    before = [text.replace(WATCH_MEMBER, "") for text in texts]
+    assert (_digest(before), _digest(_with_whole_log(before))) == BEFORE_WATCH_DIGESTS
+
+
+def test_only_the_ledgers_visibility_was_added(client: TestClient) -> None:
+    texts = [text.replace(WATCH_MEMBER, "") for text in _game(client)]
     member = ',"players_see_ledger":false'
     assert all(text.count(member) == 2 for text in texts if '"type":"state"' in text)
     before = [text.replace(member, "") for text in texts]

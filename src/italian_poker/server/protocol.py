@@ -166,6 +166,8 @@ class PublicState:
     state: TableState
     table: str
     """The ``table`` object's JSON text."""
+    table_object: dict[str, Any]
+    """The same object (a spectator's is it without the invite)."""
     before_seats: str
     """The members ``dealer`` to ``requirement`` as JSON text (``"dealer":0,...``)."""
     seats: tuple[dict[str, Any], ...]
@@ -235,6 +237,7 @@ def public_state(
         "turn_seconds": state.options.get("turn_seconds"),
         "lang": state.options.get("lang", "it"),
         "players_see_ledger": state.players_see_ledger,
+        "watch": watch_object(state),
     }
     actor = state.actor_slot()
     before_seats = {
@@ -258,6 +261,7 @@ def public_state(
     return PublicState(
         state=state,
         table=_ENCODE(table),
+        table_object=table,
         before_seats=_ENCODE(before_seats)[1:-1],
         seats=tuple(seats),
         seat_texts=tuple(_ENCODE(entry) for entry in seats),
@@ -269,6 +273,12 @@ def public_state(
         live=live,
         actor=actor,
     )
+
+
+def watch_object(state: TableState) -> dict[str, bool]:
+    """The ``table`` object's ``watch``: whether the host offers a watch link to spectators
+    (``open``), and whether they see each deal only once it has ended (``delay``)."""
+    return {"open": state.watch_hash is not None, "delay": state.watch_delay}
 
 
 def state_text(public: PublicState, slot: int, *, host: bool) -> str:

@@ -46,6 +46,7 @@ from italian_poker.server.protocol import (
     state_text,
 )
 from italian_poker.server.settings import ServerSettings
+from italian_poker.server.spectators import Spectator, Spectators
 from italian_poker.server.store import EventWrite, StaleOwner, Store, StoredTable
 from italian_poker.server.table_state import (
     Effects,
@@ -149,6 +150,9 @@ class TableRuntime:
         self.settings = settings
         self.bot_factory = bot_factory
         self.tokens: dict[int, str] = dict(stored.tokens)
+        self.spectators = Spectators()
+        """The connections of the table's watch link on this process
+        (:mod:`italian_poker.server.spectators`)."""
         self.state = self._replay(stored)
         self.log_text = LogText()
         self.lock = asyncio.Lock()
@@ -167,10 +171,21 @@ class TableRuntime:
         return self.peers is None or self.peers.lease is not None
 
     def _replay(self, stored: StoredTable) -> TableState:
+        """The table rebuilt from its log, and the table as it was before its last deal for
+        the spectators (only that deal's: the one that may be under way)."""
         state = TableState(
             stored.name, rules_from(stored), dict(stored.options), self.settings.log_size
         )
-        state.replay(stored.events)
+        events = stored.events
+        deals = [i for i, (_, kind, _) in enumerate(events) if kind == EventKind.DEAL.value]
+        before = None
+        if deals:
+            state.replay(events[: deals[-1]])
+            before = self.spectators.snapshot(state, EventKind.DEAL, set)
+            state.replay(events[deals[-1] :])
+        else:
+            state.replay(events)
+        self.spectators.rebuilt(state, before)
         return state
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -200,6 +215,7 @@ class TableRuntime:
         for clients in self.clients.values():
             for client in clients:
                 client.queue.put_nowait(None)
+        self.spectators.stop()
 
     async def _cancel_tasks(self) -> None:
         """Cancel the bots, the clocks and the grace periods (not the task calling this)."""
@@ -231,7 +247,9 @@ class TableRuntime:
         goes on meanwhile."""
         state = self.state
         seq = state.seq + 1
+        before = self.spectators.snapshot(state, kind, self.connected_seats)
         effects = state.apply(seq, kind, payload, policy)
+        self.spectators.applied(state, before)
         event = EventWrite(
             self.id,
             seq,
@@ -241,6 +259,7 @@ class TableRuntime:
             tuple(state.slots),
             dict(self.tokens),
             state.status.value,
+            state.watch_hash,
         )
         try:
             await self._write(event)
@@ -404,7 +423,7 @@ class TableRuntime:
         table's lock): during a change's commit the table already holds the change, but not
         its clock, and the change is not durable yet."""
         client = Client(seat)
-        if not self.clients and not self.owning:
+        if not self._connections() and not self.owning:
             await self._follow()
         async with self.lock:
             before = self.connected_seats()
@@ -429,8 +448,46 @@ class TableRuntime:
             if not clients:
                 del self.clients[client.seat]
             self._connected_changed(before)
-        if not self.clients and not self.owning and self.peers is not None:
+        await self._unfollow()
+
+    def _connections(self) -> bool:
+        """Whether a player or a spectator is connected here."""
+        return bool(self.clients or self.spectators.clients)
+
+    async def _unfollow(self) -> None:
+        """A replica left without connections: stop hearing the owner's word."""
+        if not self._connections() and not self.owning and self.peers is not None:
             await self.peers.bus.unlisten(self.peers.bus.log_channel(self.id))
+
+    # --- spectators -----------------------------------------------------------------------
+
+    async def watch(self, watch_hash: str) -> Spectator | None:
+        """Register a connection of the watch link ``watch_hash`` and send it the state
+        (between changes); None if the link is not the table's (any more)."""
+        if not self._connections() and not self.owning:
+            await self._follow()
+        async with self.lock:
+            if self.state.watch_hash != watch_hash:
+                spectator = None
+            else:
+                spectator = Spectator(watch_hash)
+                self.spectators.first(spectator, self.state, self.public_state())
+        if spectator is None:
+            await self._unfollow()
+        return spectator
+
+    async def send_watch_state(self, spectator: Spectator) -> None:
+        """Send ``spectator`` the state again (a hello), between changes."""
+        async with self.lock:
+            if spectator in self.spectators.clients:
+                self.spectators.clients.discard(spectator)
+                self.spectators.first(spectator, self.state, self.public_state())
+
+    async def unwatch(self, spectator: Spectator) -> None:
+        """Forget a spectator's connection."""
+        async with self.lock:
+            self.spectators.clients.discard(spectator)
+        await self._unfollow()
 
     def connected_seats(self) -> set[int]:
         """Seats with a connection: here, or on another process (as its owner heard)."""
@@ -532,7 +589,7 @@ class TableRuntime:
             turn = self.turn
             clock = None if turn is None else (turn.since, turn.seat, turn.started, turn.bank)
             peers.notify(self.state.seq, self.connected_seats(), clock)
-        if not self.clients:
+        if not self._connections():
             return
         public = self.public_state(events_after)
         for seat, clients in self.clients.items():
@@ -541,6 +598,18 @@ class TableRuntime:
             text = self.state_text(seat, public)
             for client in clients:
                 client.send_text(text)
+        if self.spectators.clients:
+            whole = public if events_after is None else None
+
+            def spectators_public(whole_log: bool) -> PublicState:
+                nonlocal whole
+                if not whole_log:
+                    return public
+                if whole is None:
+                    whole = self.public_state()
+                return whole
+
+            self.spectators.broadcast(self.state, spectators_public)
 
     # --- who acts next --------------------------------------------------------------------
 
@@ -885,7 +954,10 @@ class TableRuntime:
             before = self.state.seq
             try:
                 for seq, kind, payload in events:
-                    self.state.apply(seq, EventKind(kind), payload)
+                    state, event_kind = self.state, EventKind(kind)
+                    deal = self.spectators.snapshot(state, event_kind, self.connected_seats)
+                    state.apply(seq, event_kind, payload)
+                    self.spectators.applied(state, deal)
                     if self.collector is not None:
                         self.collector.freeze_soon()
             except Exception:
@@ -937,7 +1009,7 @@ class TableRuntime:
         self.turn = None
         await peers.bus.unlisten(peers.bus.commands_channel(self.id))
         await self._reload()
-        if self.clients:
+        if self._connections():
             await peers.bus.listen(peers.bus.log_channel(self.id), self.heard)
             peers.tell_presence(frozenset(self.clients))
         self._broadcast_state()

@@ -3,11 +3,12 @@
 
 - :mod:`.pages`: the HTML pages and the pages' words (anyone);
 - :mod:`.lobby`: create a table, look at one, take a seat (anyone with the link);
-- :mod:`.host`: bots, seats, start, pause, resume, stacks (the host's token);
+- :mod:`.host`: bots, seats, start, pause, resume, stacks, the watch link (the host's token);
 - :mod:`.ledger`: the ledger, as JSON and CSV (the host's token, or a player's when the host
   allows it), and who may see it (the host's);
 - :mod:`.player`: sit out and in, hand histories (a player's token);
-- :mod:`.table_socket`: the table's WebSocket (a player's token, in its ``hello``).
+- :mod:`.table_socket`: the table's WebSocket (a player's token, in its ``hello``);
+- :mod:`.spectators`: the spectators' page and WebSocket (the watch link).
 
 Who may call a route is in its signature (:mod:`italian_poker.server.dependencies`), what it
 takes and answers in :mod:`italian_poker.server.schemas`.
@@ -17,7 +18,15 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from italian_poker.server.routes import host, ledger, lobby, pages, player, table_socket
+from italian_poker.server.routes import (
+    host,
+    ledger,
+    lobby,
+    pages,
+    player,
+    spectators,
+    table_socket,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -26,5 +35,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     ledger.router,
     player.router,
     table_socket.router,
+    spectators.router,
 )
 """Every router, in the order they are included."""
