@@ -25,9 +25,10 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "f6c63ce73317484124c420ea9da5b27cac434436a82e1e62d367c5fae8c5ec42"
+DIGEST = "a00d95fbd2463ef515f392d967eed57128cc726afb032d285e25d990fc8f2105"
 COUNT = 31
-"""Issue 13's spectators: the ``table`` object ends with ``watch`` (``{"open", "delay"}``);
+"""Issue 13's spectators: the ``table`` object ends with ``watch`` (``{"open", "delay",
+"spectators"}``);
 with it taken out, the messages give the digests before it (:data:`BEFORE_WATCH_DIGESTS`)
 exactly (:func:`test_only_the_watch_link_was_added`).
 
@@ -40,7 +41,7 @@ digests before it (7e361a88..., 98ec7d89...) exactly.
 Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
 of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
-WHOLE_LOG_DIGEST = "b8eab059a7c00e0d67a1edc094ac9b8940cef0fb228ed67f6017a6e690a4e6f0"
+WHOLE_LOG_DIGEST = "201ad17c3e1a91d63da296443c3b646a0c6a425e9eb74acd328e2a6351111366"
 """The digest of the same 31 messages when every ``state`` carried the whole recent log.
 Since issue 12 only a connection's first state (and one that is no event's) does: the
 others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them
@@ -57,7 +58,7 @@ BEFORE_WATCH_DIGESTS = (
     "4032f6f0383d7646ee92a212a92e53c7d3870f36ca39350d8bf11f23363f69ef",
 )
 """:data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before the ``table`` object had ``watch``."""
-WATCH_MEMBER = ',"watch":{"open":false,"delay":false}'
+WATCH_MEMBER = ',"watch":{"open":false,"delay":false,"spectators":0}'
 """The ``table`` object's ``watch`` on a table the host has not opened to spectators."""
 
 

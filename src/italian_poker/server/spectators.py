@@ -98,9 +98,12 @@ class BeforeDeal:
     """The log then, as a JSON list of ``{"seq", "en", "it"}``."""
 
 
-def _spectators_table(table: dict[str, Any]) -> dict[str, Any]:
-    """The ``table`` object without the invite: a watch link grants watching only."""
-    return {key: value for key, value in table.items() if key != "invite"}
+def _spectators_table(table: dict[str, Any], state: TableState) -> dict[str, Any]:
+    """The ``table`` object without the invite (a watch link grants watching only), and its
+    ``watch`` without the count of spectators (which changes as they come and go)."""
+    table = {key: value for key, value in table.items() if key != "invite"}
+    table["watch"] = watch_object(state)
+    return table
 
 
 def before_deal(state: TableState, connected: set[int]) -> BeforeDeal:
@@ -112,7 +115,7 @@ def before_deal(state: TableState, connected: set[int]) -> BeforeDeal:
         number=(len(match.completed) if match is not None else 0) + 1,
         seq=state.seq,
         hand=state.hand,
-        table=_spectators_table(public.table_object),
+        table=_spectators_table(public.table_object, state),
         seats=public.seats,
         body=f'{public.before_seats},"seats":[{",".join(public.seat_texts)}],{public.after_legal}',
         log=text.text(state.log),
@@ -122,7 +125,7 @@ def before_deal(state: TableState, connected: set[int]) -> BeforeDeal:
 def live_text(public: PublicState) -> str:
     """A spectator's ``state`` of the table as it is (no delay, or between deals)."""
     state = public.state
-    table = _spectators_table(public.table_object)
+    table = _spectators_table(public.table_object, state)
     watching = {"delay": state.watch_delay, "under_way": None, "line": None}
     payload = (
         f'{{"table":{encode(table)},{public.before_seats},'

@@ -426,7 +426,7 @@ class TableRuntime:
         if not self._connections() and not self.owning:
             await self._follow()
         async with self.lock:
-            before = self.connected_seats()
+            before = self._presence()
             self.clients.setdefault(seat, set()).add(client)
             if not self._connected_changed(before):
                 client.send_text(self.state_text(seat))
@@ -443,7 +443,7 @@ class TableRuntime:
             clients = self.clients.get(client.seat)
             if clients is None:
                 return
-            before = self.connected_seats()
+            before = self._presence()
             clients.discard(client)
             if not clients:
                 del self.clients[client.seat]
@@ -453,6 +453,12 @@ class TableRuntime:
     def _connections(self) -> bool:
         """Whether a player or a spectator is connected here."""
         return bool(self.clients or self.spectators.clients)
+
+    def tell_presence(self) -> None:
+        """A replica with connections: tell the owner who is connected here (the cluster's
+        tick does it every third of a lease)."""
+        if self.peers is not None and not self.owning and self._connections():
+            self.peers.tell_presence(frozenset(self.clients), len(self.spectators.clients))
 
     async def _unfollow(self) -> None:
         """A replica left without connections: stop hearing the owner's word."""
@@ -470,8 +476,10 @@ class TableRuntime:
             if self.state.watch_hash != watch_hash:
                 spectator = None
             else:
+                before = self._presence()
                 spectator = Spectator(watch_hash)
                 self.spectators.first(spectator, self.state, self.public_state())
+                self._connected_changed(before)
         if spectator is None:
             await self._unfollow()
         return spectator
@@ -486,7 +494,9 @@ class TableRuntime:
     async def unwatch(self, spectator: Spectator) -> None:
         """Forget a spectator's connection."""
         async with self.lock:
+            before = self._presence()
             self.spectators.clients.discard(spectator)
+            self._connected_changed(before)
         await self._unfollow()
 
     def connected_seats(self) -> set[int]:
@@ -500,23 +510,41 @@ class TableRuntime:
                 seats |= peers.heard.connected - (peers.told or frozenset())
         return seats
 
-    def _connected_changed(self, before: set[int]) -> bool:
-        """After a connection came or went, here or elsewhere: a seat with a connection
-        again leaves its grace period, one left with none starts it (the owner's clocks),
-        and everyone is told, between changes (:meth:`_broadcast_between_changes`). True if
-        who is connected changed."""
-        after = self.connected_seats()
+    def spectator_count(self) -> int:
+        """Spectators watching: here, or on another process (as its owner heard)."""
+        count = len(self.spectators.clients)
+        peers = self.peers
+        if peers is not None:
+            if self.owning:
+                count += peers.remote_spectators()
+            elif peers.heard is not None:
+                count += max(0, peers.heard.spectators - peers.told_spectators)
+        return count
+
+    def _presence(self) -> tuple[set[int], int]:
+        """Who is connected: the seats (:meth:`connected_seats`) and how many spectators."""
+        return self.connected_seats(), self.spectator_count()
+
+    def _connected_changed(self, before: tuple[set[int], int]) -> bool:
+        """After a connection came or went, here or elsewhere (``before``: the
+        :meth:`_presence` before): a seat with a connection again leaves its grace period,
+        one left with none starts it (the owner's clocks), and everyone is told, between
+        changes (:meth:`_broadcast_between_changes`). True if who is connected changed."""
+        after = self._presence()
+        seats, was = after[0], before[0]
         if self.owning:
             now = self.settings.clock()
-            for seat in after - before:
+            for seat in seats - was:
                 self.disconnected.pop(seat, None)
-            for seat in before - after:
+            for seat in was - seats:
                 slot = self.state.slots[seat]
                 if slot is not None and slot.bot is None and seat not in self.disconnected:
                     self.disconnected[seat] = now
                     self._spawn(self._grace(seat, slot.player))
-        elif self.peers is not None and frozenset(self.clients) != self.peers.told:
-            self.peers.tell_presence(frozenset(self.clients))
+        elif self.peers is not None:
+            here = (frozenset(self.clients), len(self.spectators.clients))
+            if here != (self.peers.told, self.peers.told_spectators):
+                self.peers.tell_presence(*here)
         if after == before:
             return False
         self._broadcast_between_changes()
@@ -569,6 +597,7 @@ class TableRuntime:
             self.state,
             invite=self.invite or "",
             connected=self.connected_seats(),
+            spectators=self.spectator_count(),
             clock=self.clock(),
             log=self.log_text,
             events_after=events_after,
@@ -588,7 +617,7 @@ class TableRuntime:
         if peers is not None and peers.lease is not None and peers.remote:
             turn = self.turn
             clock = None if turn is None else (turn.since, turn.seat, turn.started, turn.bank)
-            peers.notify(self.state.seq, self.connected_seats(), clock)
+            peers.notify(self.state.seq, self.connected_seats(), clock, self.spectator_count())
         if not self._connections():
             return
         public = self.public_state(events_after)
@@ -867,8 +896,11 @@ class TableRuntime:
         node, number, args = str(data.get("node") or ""), data.get("id"), data.get("args") or {}
         op = data.get("op")
         if op == "presence":
-            before = self.connected_seats()
-            peers.presence(node, frozenset(int(s) for s in args.get("seats") or ()), self._now())
+            before = self._presence()
+            seats = frozenset(int(s) for s in args.get("seats") or ())
+            watching = args.get("spectators")
+            count = watching if isinstance(watching, int) and watching > 0 else 0
+            peers.presence(node, seats, self._now(), count)
             self._connected_changed(before)
             return
         try:
@@ -919,7 +951,7 @@ class TableRuntime:
         """The owner: forget processes that stopped saying who is connected there."""
         if self.peers is None or not self.owning:
             return
-        before = self.connected_seats()
+        before = self._presence()
         if self.peers.expire(self._now()):
             self._connected_changed(before)
 
@@ -932,12 +964,16 @@ class TableRuntime:
         peers.heard = word
         since = word.turn
         self.turn = None if since is None else Turn(*since)
-        if self.clients and (before is None or before.owner != word.owner):
+        if before is None or before.owner != word.owner:
             # An owner heard of for the first time may not know who is here yet.
-            peers.tell_presence(frozenset(self.clients))
+            self.tell_presence()
         if word.seq > self.state.seq:
             await self.sync()
-        elif before is None or (before.connected, before.turn) != (word.connected, word.turn):
+        elif before is None or (before.connected, before.turn, before.spectators) != (
+            word.connected,
+            word.turn,
+            word.spectators,
+        ):
             self._broadcast_between_changes()  # who is connected, or the clock, changed
 
     async def sync(self) -> None:
@@ -994,7 +1030,7 @@ class TableRuntime:
             self.start()
             self._broadcast_state()
         # Replicas learn of their new owner from its first word on the log channel.
-        peers.notify(self.state.seq, self.connected_seats(), None)
+        peers.notify(self.state.seq, self.connected_seats(), None, self.spectator_count())
 
     async def step_down(self) -> None:
         """Stop owning the table (its lease was lost, or another process wrote): the bots
@@ -1011,7 +1047,7 @@ class TableRuntime:
         await self._reload()
         if self._connections():
             await peers.bus.listen(peers.bus.log_channel(self.id), self.heard)
-            peers.tell_presence(frozenset(self.clients))
+            self.tell_presence()
         self._broadcast_state()
 
 
