@@ -1,7 +1,8 @@
 """Accessibility (issue 13): axe-core, from npm (`npm install` at the repository root puts it
 in node_modules; no lock file is kept), run by Playwright in Debian's Chromium on the lobby,
-a table during a turn, the table with its ledger shown after a deal, and the hand replayer,
-at 1280x800 and at 390x844 on a touch screen: no serious or critical violation.
+a table during a turn, the table with its ledger shown after a deal, the hand replayer and
+the spectators' page (the watch link), at 1280x800 and at 390x844 on a touch screen: no
+serious or critical violation.
 
 Without axe-core the test is skipped, saying how to get it; CI (which sets
 ``ITALIAN_POKER_REQUIRE_BROWSER=1``) installs it, and there a missing copy fails the test.
@@ -78,6 +79,13 @@ def test_the_pages_have_no_serious_accessibility_violation(
     page.wait_for_selector("#felt .seat")
     time.sleep(0.3)
     seen["replayer"] = violations(page)
+    watch = table["call"](
+        f"/api/tables/{table['invite']}/watch", {"open": True}, table["host_token"]
+    )
+    page.goto(server.base_url + watch["watch_url"])
+    page.wait_for_selector("#watching:not([hidden])")
+    page.wait_for_selector("#felt .seat")
+    seen["watch"] = violations(page)
     severe = {name: [v for v in found if v["impact"] in SEVERE] for name, found in seen.items()}
     assert severe == {name: [] for name in seen}
     # The check is not vacuous: an image without a text alternative is caught.

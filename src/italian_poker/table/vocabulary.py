@@ -854,6 +854,10 @@ PAGE_MESSAGES: dict[str, Pair] = {
         "di funzionare).",
     ),
     "watch_note": ("Open to spectators", "Aperto agli spettatori"),
+    "watch_count": (
+        "{n:# spectator watching|# spectators watching}",
+        "{n:# spettatore sta guardando|# spettatori stanno guardando}",
+    ),
     "watch_note_delayed": (
         "Open to spectators, one deal behind",
         "Aperto agli spettatori, una mano indietro",
