@@ -150,6 +150,7 @@ def test_a_spectator_never_receives_a_hidden_card(server: WatchServer, browser: 
     url = host.input_value("#watch-url")
     assert re.fullmatch(rf"{re.escape(server.base_url)}/w/[A-Za-z0-9_-]{{24}}", url), url
     assert "Open to spectators, one deal behind" in host.inner_text("#watch-note")
+    assert host.is_visible("#watch-copy") and host.is_hidden("#watch-unknown")
     player = seated_page(
         browser.new_context(viewport={"width": 1280, "height": 800}), server, invite, bruno
     )
@@ -167,6 +168,8 @@ def test_a_spectator_never_receives_a_hidden_card(server: WatchServer, browser: 
         "() => document.querySelector('#watch-count').textContent.startsWith('2 ')"
     )
     assert "2 spectators watching" in player.inner_text("#watch-note")
+    assert player.is_hidden("#host")  # a player sees the note, not the control
+    shot(host, "watch-host-1280x800")
     host.click("#start")
     # Deal 1 under way: the spectators see the table as it was before it, and say so.
     line = "() => document.getElementById('watching-line').textContent"
