@@ -228,7 +228,7 @@ def _frame_state(
 
 class Spectators:
     """A table's spectators on this process and what they have been sent: the table before
-    the deal under way, a replay due before the next state, the last state sent."""
+    the deal under way, the replays due before the next state, the last state sent."""
 
     def __init__(self) -> None:
         self.clients: set[Spectator] = set()
@@ -236,8 +236,8 @@ class Spectators:
         """The table before the deal under way (or the last one)."""
         self._done = 0
         """Finished deals seen."""
-        self._replay: str | None = None
-        """The replay of the deal just ended, sent before the next state."""
+        self._replays: list[str] = []
+        """The replays of the deals just ended, sent before the next state."""
         self._last: str | None = None
         """The last state sent to every spectator."""
         self._whole_log = True
@@ -267,9 +267,12 @@ class Spectators:
         prior = self.before
         if self.clients and state.watch_delay and prior is not None and prior.number == done:
             try:
-                self._replay = replay_text(state, prior)
+                replay = replay_text(state, prior)
             except Exception:  # a replay that fails is not shown; the table goes on
                 log.exception("deal %s: the spectators' replay could not be built", done)
+                return
+            if replay is not None:
+                self._replays.append(replay)
 
     def rebuilt(self, state: TableState, before: BeforeDeal | None) -> None:
         """The table was rebuilt from its log (``before``: the table before its last deal):
@@ -277,7 +280,7 @@ class Spectators:
         self.before = before
         match = state.match
         self._done = len(match.completed) if match is not None else 0
-        self._replay, self._last, self._whole_log = None, None, True
+        self._replays, self._last, self._whole_log = [], None, True
 
     # --- telling spectators ---------------------------------------------------------------
 
@@ -322,13 +325,12 @@ class Spectators:
         """After a change: close the connections of a link the host closed or replaced, send
         a replay that is due, then the state if it is not the one last sent."""
         self.close_void(state)
-        if not self.clients:
-            self._replay = None
-            return
-        replay, self._replay = self._replay, None
-        if replay is not None:
+        replays, self._replays = self._replays, []
+        for replay in replays:
             for spectator in self.clients:
                 spectator.send_text(replay)
+        if not self.clients:
+            return
         text = self.text(state, public)
         if text == self._last:
             return

@@ -492,8 +492,9 @@ class TableRuntime:
                 self.spectators.first(spectator, self.state, self.public_state())
 
     async def unwatch(self, spectator: Spectator) -> None:
-        """Forget a spectator's connection."""
-        async with self.lock:
+        """Forget a spectator's connection: at once, before anything is awaited (a socket
+        handler cancelled as it ends still gets here), everyone told between changes."""
+        if spectator in self.spectators.clients:
             before = self._presence()
             self.spectators.clients.discard(spectator)
             self._connected_changed(before)
