@@ -1,8 +1,9 @@
 """Accessibility (issue 13): axe-core, from npm (`npm install` at the repository root puts it
 in node_modules; no lock file is kept), run by Playwright in Debian's Chromium on the lobby,
 a table during a turn (its chat holding a message, with the host's tools), the table with its
-ledger shown after a deal, the hand replayer and the statistics across the browser's tables
-(``/stats``), at 1280x800 and at 390x844 on a touch screen: no serious or critical violation.
+ledger shown after a deal, the hand replayer, the statistics across the browser's tables
+(``/stats``) and the spectators' page (the watch link), at 1280x800 and at 390x844 on a touch
+screen: no serious or critical violation.
 
 Without axe-core the test is skipped, saying how to get it; CI (which sets
 ``ITALIAN_POKER_REQUIRE_BROWSER=1``) installs it, and there a missing copy fails the test.
@@ -85,6 +86,13 @@ def test_the_pages_have_no_serious_accessibility_violation(
     page.goto(f"{server.base_url}/stats")  # the group's statistics: this table's seat
     page.wait_for_selector("#group-stats table")
     seen["group statistics"] = violations(page)
+    watch = table["call"](
+        f"/api/tables/{table['invite']}/watch", {"open": True}, table["host_token"]
+    )
+    page.goto(server.base_url + watch["watch_url"])
+    page.wait_for_selector("#watching:not([hidden])")
+    page.wait_for_selector("#felt .seat")
+    seen["watch"] = violations(page)
     severe = {name: [v for v in found if v["impact"] in SEVERE] for name, found in seen.items()}
     assert severe == {name: [] for name in seen}
     # The check is not vacuous: an image without a text alternative is caught.

@@ -51,6 +51,8 @@ def test_the_schema_documents_the_response_models(openapi: dict[str, Any]) -> No
         "host_token",
         "player_token",
         "seat",
+        "watch",
+        "watch_url",
     ]
     assert created["properties"]["seat"]["type"] == "integer"
     lobby = _answer(openapi, "get", "/api/tables/{invite}", "200")
@@ -97,6 +99,8 @@ def test_the_schema_documents_the_response_models(openapi: dict[str, Any]) -> No
     assert list(totals["properties"]) == ["bought_in", "cashed_out", "stack", "net"]
     visibility = _answer(openapi, "post", "/api/tables/{invite}/ledger-visibility", "200")
     assert visibility["title"] == "LobbyTable"
+    watch = _answer(openapi, "post", "/api/tables/{invite}/watch", "200")
+    assert list(watch["properties"]) == ["open", "delay", "watch", "watch_url"]
     hands = _answer(openapi, "get", "/api/tables/{invite}/histories", "200")
     assert hands["properties"]["hands"] == {
         "items": {"type": "integer"},
@@ -127,7 +131,7 @@ def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
         for path, methods in openapi["paths"].items()
         for method, operation in methods.items()
     ]
-    assert len(operations) == 22
+    assert len(operations) == 23
     for method, path, operation in operations:
         where = f"{method.upper()} {path}"
         assert path.startswith("/api/"), where

@@ -25,11 +25,16 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "15f3be7676bedc8543657a91fc0f5750b5458be3a70e9b662b28ff567cff8441"
+DIGEST = "41f603a69e47a253d4650b5b713698119fdc0938d06ca751b545be47f711c55f"
 COUNT = 32
 """Issue 13's chat: a connection is sent the chat's newest messages (``chat_log``) before
-its first state, and nothing else of the messages changed: without it they give
-:data:`BEFORE_CHAT_DIGEST` exactly (:func:`test_only_the_chat_log_was_added`).
+its first state; without it the messages give :data:`BEFORE_CHAT_DIGEST` exactly
+(:func:`test_only_the_chat_log_was_added`).
+
+Issue 13's spectators: the ``table`` object ends with ``watch`` (``{"open", "delay",
+"spectators"}``);
+with it taken out, the messages give the digests before it (:data:`BEFORE_WATCH_DIGESTS`)
+exactly (:func:`test_only_the_watch_link_was_added`).
 
 Issue 13: the English log says "Bot 1 stands pat", no longer "Bot 1: servito (stands
 pat)"; with those two lines written back as before, the messages gave the earlier digests
@@ -40,9 +45,9 @@ digests before it (7e361a88..., 98ec7d89...) exactly.
 Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
 of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
-BEFORE_CHAT_DIGEST = "d22cec163e265335296ad81f06049fa2ea8163b8e735d48e556e7e6469f6edcb"
-"""The digest of the 31 messages before the chat; the tests below it read them so."""
-WHOLE_LOG_DIGEST = "4032f6f0383d7646ee92a212a92e53c7d3870f36ca39350d8bf11f23363f69ef"
+BEFORE_CHAT_DIGEST = "a00d95fbd2463ef515f392d967eed57128cc726afb032d285e25d990fc8f2105"
+"""The digest of the 31 messages but the chat's; the tests below it read them so."""
+WHOLE_LOG_DIGEST = "201ad17c3e1a91d63da296443c3b646a0c6a425e9eb74acd328e2a6351111366"
 """The digest of the same 31 messages when every ``state`` carried the whole recent log.
 Since issue 12 only a connection's first state (and one that is no event's) does: the
 others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them
@@ -54,6 +59,13 @@ BEFORE_LEDGER_DIGESTS = (
 """:data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before issue 13's ledger gave the ``table`` object,
 and its ``options``, the member ``players_see_ledger``: the messages without it give them
 back exactly (:func:`test_only_the_ledgers_visibility_was_added`)."""
+BEFORE_WATCH_DIGESTS = (
+    "d22cec163e265335296ad81f06049fa2ea8163b8e735d48e556e7e6469f6edcb",
+    "4032f6f0383d7646ee92a212a92e53c7d3870f36ca39350d8bf11f23363f69ef",
+)
+""":data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before the ``table`` object had ``watch``."""
+WATCH_MEMBER = ',"watch":{"open":false,"delay":false,"spectators":0}'
+"""The ``table`` object's ``watch`` on a table the host has not opened to spectators."""
 
 
 def _texts(ws: WebSocketTestSession) -> str:
@@ -153,8 +165,15 @@ def test_the_log_rebuilt_from_the_events_is_the_log_every_state_carried(
     assert _digest(_with_whole_log(texts)) == WHOLE_LOG_DIGEST
 
 
-def test_only_the_ledgers_visibility_was_added(client: TestClient) -> None:
+def test_only_the_watch_link_was_added(client: TestClient) -> None:
     texts = _without_chat(_game(client))
+    assert all(text.count(WATCH_MEMBER) == 1 for text in texts if '"type":"state"' in text)
+    before = [text.replace(WATCH_MEMBER, "") for text in texts]
+    assert (_digest(before), _digest(_with_whole_log(before))) == BEFORE_WATCH_DIGESTS
+
+
+def test_only_the_ledgers_visibility_was_added(client: TestClient) -> None:
+    texts = [text.replace(WATCH_MEMBER, "") for text in _without_chat(_game(client))]
     member = ',"players_see_ledger":false'
     assert all(text.count(member) == 2 for text in texts if '"type":"state"' in text)
     before = [text.replace(member, "") for text in texts]

@@ -4,17 +4,19 @@ Four kinds of channel, under the leases' prefix (``italian-poker``), for table 4
 process named ``node-a``:
 
 - ``italian-poker:table:{42}:log``: the owner's word that the table changed, read by every
-  process with a player of the table connected. Public, as a lobby is: the last event's
-  seq, who is connected, the turn's clock, the owner's name. **Never a card**: a process
-  reads the events themselves from the database, and each seat's view is built, by the
-  process its connection is on, from the engine's observer.
+  process with a player (or a spectator) of the table connected. Public, as a lobby is: the
+  last event's seq, who is connected (and how many spectators watch), the turn's clock, the
+  owner's name. **Never a card**: a process reads the events themselves from the database,
+  and each seat's view is built, by the process its connection is on, from the engine's
+  observer.
 - ``italian-poker:table:{42}:chat``: the table's chat as the owner sends it to its own
   players (a new message, the messages the host removed), read by every other process with
   a player of the table connected, which sends it on to its players as it is. Public at the
   table: the chat is no table event, and holds no card but what a player typed.
 - ``italian-poker:table:{42}:commands``: what a player on another process asks of the table
-  (an action, a seat, a host's command) and who is connected there, read by the owner only.
-  A draw names the cards its player throws: that player's own.
+  (an action, a seat, a host's command) and who is connected there (the seats, and how
+  many spectators), read by the owner only. A draw names the cards its player throws: that
+  player's own.
 - ``italian-poker:node:node-a:replies``: the owner's answer to a command of ``node-a``'s,
   read by that process: a value (a seat number) or a refusal's code and message.
 

@@ -10,8 +10,8 @@ if shorter) :meth:`Cluster.tick`:
   table whose lease could not be renewed (it expired: the process was paused, or lost Redis
   for a lease's time) is given up
   (:meth:`~italian_poker.server.table_runtime.TableRuntime.step_down`);
-- tells each owner which of its players are connected here, and forgets, as an owner, the
-  processes that stopped saying so;
+- tells each owner which of its players are connected here (and how many spectators watch),
+  and forgets, as an owner, the processes that stopped saying so;
 - adopts the tables that have no owner (their owner died, or none ever started them):
   first the ones whose players are connected here, the others a tick later, so that a
   table tends to go where its players are. The new owner raises the table's fence in the
@@ -150,8 +150,8 @@ class Cluster:
             for runtime in list(server.tables.values()):
                 if runtime.owning:
                     runtime.expire_peers()
-                elif runtime.clients and runtime.peers is not None:
-                    runtime.peers.tell_presence(frozenset(runtime.clients))
+                else:
+                    runtime.tell_presence()
         await self._adopt(server, first)
 
     async def _renew(self, server: Server) -> None:

@@ -166,6 +166,8 @@ class PublicState:
     state: TableState
     table: str
     """The ``table`` object's JSON text."""
+    table_object: dict[str, Any]
+    """The same object (a spectator's is it without the invite)."""
     before_seats: str
     """The members ``dealer`` to ``requirement`` as JSON text (``"dealer":0,...``)."""
     seats: tuple[dict[str, Any], ...]
@@ -186,6 +188,7 @@ def public_state(
     clock: Clock,
     log: LogText,
     events_after: int | None = None,
+    spectators: int = 0,
 ) -> PublicState:
     """The public part of every seat's ``state``, from the table and the public view only
     (never a seat's own view). After events (``events_after``: the seq the last state sent
@@ -193,7 +196,8 @@ def public_state(
     the first to show, and the log is not sent again: the page adds them to the lines it
     has. Otherwise (``None``: a connection's first state, a hello, or a change that is no
     event, such as who is connected or the clock) ``"log"`` holds the whole recent log, which
-    replaces what the page shows, and ``"events"`` is empty."""
+    replaces what the page shows, and ``"events"`` is empty. ``spectators``: how many watch
+    (``table.watch.spectators``)."""
     public = state.public_view()
     match = state.match
     live = match is not None and match.phase is MatchPhase.IN_DEAL
@@ -235,6 +239,7 @@ def public_state(
         "turn_seconds": state.options.get("turn_seconds"),
         "lang": state.options.get("lang", "it"),
         "players_see_ledger": state.players_see_ledger,
+        "watch": dict(watch_object(state), spectators=spectators),
     }
     actor = state.actor_slot()
     before_seats = {
@@ -258,6 +263,7 @@ def public_state(
     return PublicState(
         state=state,
         table=_ENCODE(table),
+        table_object=table,
         before_seats=_ENCODE(before_seats)[1:-1],
         seats=tuple(seats),
         seat_texts=tuple(_ENCODE(entry) for entry in seats),
@@ -269,6 +275,13 @@ def public_state(
         live=live,
         actor=actor,
     )
+
+
+def watch_object(state: TableState) -> dict[str, bool]:
+    """The ``table`` object's ``watch``: whether the host offers a watch link to spectators
+    (``open``), and whether they see each deal only once it has ended (``delay``); the
+    players' adds how many watch (``spectators``), the spectators' does not."""
+    return {"open": state.watch_hash is not None, "delay": state.watch_delay}
 
 
 def state_text(public: PublicState, slot: int, *, host: bool) -> str:

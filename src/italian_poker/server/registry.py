@@ -1,7 +1,7 @@
 """The server's live tables: one :class:`~italian_poker.server.table_runtime.TableRuntime`
-per table, found by its invite, on one database store; with several processes
-(:mod:`italian_poker.server.cluster`), the tables this one owns and the replicas of those
-its players are at."""
+per table, found by its invite (or by its watch link, for spectators), on one database
+store; with several processes (:mod:`italian_poker.server.cluster`), the tables this one
+owns and the replicas of those its players (or spectators) are at."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from italian_poker.server.table_runtime import BotFactory, TableRuntime
 from italian_poker.server.writer import EventWriter
 
 INVITE = re.compile(r"[A-Za-z0-9_-]{16,64}")
-"""What an invite looks like (``secrets.token_urlsafe(18)`` gives 24 of these characters)."""
+"""What an invite looks like (``secrets.token_urlsafe(18)`` gives 24 of these characters);
+a watch link's secret looks the same."""
 
 
 class Server:
@@ -126,6 +127,25 @@ class Server:
         find = functools.partial(self.store.table_of_invite, token_hash(invite))
         table_id = await asyncio.get_running_loop().run_in_executor(None, find)
         return None if table_id is None else await self.replica(table_id)
+
+    async def watched(self, watch: str) -> TableRuntime | None:
+        """The table whose watch link's secret is ``watch`` (caught up with its log, if a
+        replica); None for a link no table offers (never made, closed, replaced) and for
+        anything that is not such a secret. With several processes, a table owned by another
+        is found by the link's hash in the database (``tables.watch_hash``) and read as a
+        replica the first time."""
+        if not INVITE.fullmatch(watch):
+            return None
+        hashed = token_hash(watch)
+        runtime = next((r for r in self.tables.values() if r.state.watch_hash == hashed), None)
+        if runtime is None and self.cluster is not None:
+            find = functools.partial(self.store.table_of_watch, hashed)
+            table_id = await asyncio.get_running_loop().run_in_executor(None, find)
+            runtime = None if table_id is None else await self.replica(table_id)
+        if runtime is None:
+            return None
+        await runtime.sync()  # a replica: the link may have changed since it last looked
+        return runtime if runtime.state.watch_hash == hashed else None
 
     async def table(self, invite: str) -> TableRuntime:
         """The table of ``invite``, which it now knows (a table rebuilt from its log has only

@@ -58,6 +58,10 @@ class CreateTable(Model):
     lang: str = Field(default="it", pattern="^(it|en)$")
     players_see_ledger: bool = Field(default=False, strict=True)
     """Whether the players may read the ledger from the start (the host may change it)."""
+    watch: bool = Field(default=False, strict=True)
+    """Whether spectators may watch from the start: the answer then has the watch link."""
+    watch_delay: bool = Field(default=False, strict=True)
+    """Whether spectators see each deal only once it has ended (the delay of one deal)."""
 
 
 class TakeSeat(Model):
@@ -78,6 +82,19 @@ class SetStack(Model):
 
     seat: SeatNumber
     amount: Chips
+
+
+class WatchSettings(Model):
+    """``POST /api/tables/{invite}/watch``."""
+
+    open: bool = Field(strict=True)
+    """Whether spectators may watch through a watch link: ``true`` makes one if there is
+    none; ``false`` closes it, and its spectators' connections, at once."""
+    delay: bool | None = Field(default=None, strict=True)
+    """Whether spectators see each deal only once it has ended (the delay of one deal);
+    left out, as it is."""
+    new_link: bool = Field(default=False, strict=True)
+    """With ``open``: a new link, the one before void at once (its spectators closed)."""
 
 
 class LedgerVisibility(Model):
@@ -124,6 +141,25 @@ class TableCreated(Model):
     host_token: str
     player_token: str
     seat: int
+    watch: str | None = None
+    """The watch link's secret when ``watch`` was asked for (the server keeps only its
+    hash); else None."""
+    watch_url: str | None = None
+    """The spectators' page, ``/w/{watch}``; None without a watch link."""
+
+
+class WatchLink(Model):
+    """``POST /api/tables/{invite}/watch``: the spectators' access now. The link's secret is
+    in the answer that made it only (the server keeps its hash): keep it."""
+
+    open: bool
+    delay: bool
+    """Spectators see each deal only once it has ended."""
+    watch: str | None
+    """The new link's secret when this call made one; else None (the link, if open, is the
+    one given before)."""
+    watch_url: str | None
+    """The spectators' page, ``/w/{watch}``; None as ``watch``."""
 
 
 class SeatTaken(Model):

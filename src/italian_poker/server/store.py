@@ -2,12 +2,14 @@
 chat (its own table, ``chat_messages``: never an event, so never in the log or a history).
 
 :meth:`Store.commit_events` writes events with everything they imply (ledger rows, the
-seats, the table's status) in a single transaction: the events are durable when it returns.
+seats, the table's status and its watch link's hash) in a single transaction: the events are
+durable when it returns.
 The server's :class:`~italian_poker.server.writer.EventWriter` hands it the events of several
 tables at once when they queue up (a group commit).
 It is on the path of every action, so it uses SQLAlchemy Core statements, and it touches the
-``seats`` rows and the table's status only when they differ from what it last wrote (the
-:class:`Store` remembers that per table; after a failed commit it reads the rows again).
+``seats`` rows, the table's status and its watch hash only when they differ from what it last
+wrote (the :class:`Store` remembers that per table; after a failed commit it reads the rows
+again).
 
 Fencing (several processes, ``server/cluster.py``): an owner holding a table's lease
 (``server/lease.py``) passes its fencing token to :meth:`Store.commit_events` (or first to
@@ -88,10 +90,12 @@ _CHAT = _table(ChatMessageRow)
 
 @dataclass(frozen=True, slots=True)
 class _Written:
-    """What the database holds for a table's seats and status, as last written or read."""
+    """What the database holds for a table's seats, status and watch link's hash, as last
+    written or read."""
 
     seating: Seating
     status: str
+    watch_hash: str | None = None
 
 
 def seating_of(slots: Sequence[Slot | None], tokens: Mapping[int, str]) -> Seating:
@@ -106,7 +110,7 @@ def seating_of(slots: Sequence[Slot | None], tokens: Mapping[int, str]) -> Seati
 @dataclass(frozen=True, slots=True)
 class EventWrite:
     """One event to append to a table's log, with what it implies: its ledger rows, and the
-    seats and the status the table has after it."""
+    seats, the status and the watch link's hash (None: no link) the table has after it."""
 
     table_id: int
     seq: int
@@ -116,6 +120,7 @@ class EventWrite:
     slots: tuple[Slot | None, ...]
     tokens: Mapping[int, str]
     status: str
+    watch_hash: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +178,7 @@ class Store:
             session.add(row)
             session.flush()
             table_id = row.id
-        self._written[table_id] = _Written((), "lobby")
+        self._written[table_id] = _Written((), "lobby", None)
         return table_id
 
     def load_all(self) -> list[StoredTable]:
@@ -194,6 +199,7 @@ class Store:
                 (s.seat, s.nickname, s.bot_level, s.sitting_out, s.player_token_hash) for s in seats
             ),
             row.status,
+            row.watch_hash,
         )
         return StoredTable(
             id=row.id,
@@ -244,6 +250,15 @@ class Store:
             ).scalar()
         return None if found is None else int(found)
 
+    def table_of_watch(self, watch_hash: str) -> int | None:
+        """The id of the table whose watch link has this hash, if any (``tables.watch_hash``,
+        kept in step with the table's ``watch`` events)."""
+        with self.engine.connect() as connection:
+            found = connection.execute(
+                select(_TABLES.c.id).where(_TABLES.c.watch_hash == watch_hash)
+            ).scalar()
+        return None if found is None else int(found)
+
     def table_ids(self) -> list[int]:
         """Every table's id, oldest first."""
         with self.engine.connect() as connection:
@@ -274,11 +289,24 @@ class Store:
         slots: Sequence[Slot | None],
         tokens: Mapping[int, str],
         status: str,
+        watch_hash: str | None = None,
     ) -> None:
-        """Append event ``seq`` with its ledger rows, and bring the seats and the status in
-        line, in one transaction."""
+        """Append event ``seq`` with its ledger rows, and bring the seats, the status and the
+        watch hash in line, in one transaction."""
         self.commit_events(
-            [EventWrite(table_id, seq, kind, payload, tuple(ledger), tuple(slots), tokens, status)]
+            [
+                EventWrite(
+                    table_id,
+                    seq,
+                    kind,
+                    payload,
+                    tuple(ledger),
+                    tuple(slots),
+                    tokens,
+                    status,
+                    watch_hash,
+                )
+            ]
         )
 
     def commit_events(self, events: Sequence[EventWrite], fence: Fences | None = None) -> None:
@@ -301,7 +329,8 @@ class Store:
         event, seating = writes[0]
         single = len(events) == 1 and not event.ledger and fences is None
         autocommit = self._autocommit if single else None
-        if autocommit is not None and written[event.table_id] == _Written(seating, event.status):
+        unchanged = _Written(seating, event.status, event.watch_hash)
+        if autocommit is not None and written[event.table_id] == unchanged:
             # The common case, one action: one INSERT that commits by itself.
             with autocommit.connect() as connection:
                 connection.execute(insert(_EVENTS), rows[0])
@@ -330,15 +359,18 @@ class Store:
                         before = _read_written(connection, event.table_id)
                     if seating != before.seating:
                         _write_seats(connection, event.table_id, before.seating, seating)
+                    changed: dict[str, Any] = {}
                     if event.status != before.status:
+                        changed["status"] = event.status
+                    if event.watch_hash != before.watch_hash:
+                        changed["watch_hash"] = event.watch_hash
+                    if changed:
                         connection.execute(
-                            update(_TABLES)
-                            .where(_TABLES.c.id == event.table_id)
-                            .values(status=event.status)
+                            update(_TABLES).where(_TABLES.c.id == event.table_id).values(**changed)
                         )
         # Only once committed: after a failure there is no entry, and the next commit reads.
         for event, seating in writes:
-            self._written[event.table_id] = _Written(seating, event.status)
+            self._written[event.table_id] = _Written(seating, event.status, event.watch_hash)
 
     def fence(self, table_id: int) -> int:
         """The largest fencing token that has written to the table (0 if none has)."""
@@ -501,7 +533,7 @@ def _seating_of_rows(rows: Iterable[tuple[int, str, str | None, bool, str | None
 
 
 def _read_written(connection: Connection, table_id: int) -> _Written:
-    """The seats and status of a table as the database holds them now."""
+    """The seats, status and watch hash of a table as the database holds them now."""
     rows = connection.execute(
         select(
             _SEATS.c.seat,
@@ -512,10 +544,10 @@ def _read_written(connection: Connection, table_id: int) -> _Written:
         ).where(_SEATS.c.table_id == table_id)
     )
     seating = _seating_of_rows((r[0], r[1], r[2], r[3], r[4]) for r in rows)
-    status = connection.execute(
-        select(_TABLES.c.status).where(_TABLES.c.id == table_id)
-    ).scalar_one()
-    return _Written(seating, status)
+    status, watch_hash = connection.execute(
+        select(_TABLES.c.status, _TABLES.c.watch_hash).where(_TABLES.c.id == table_id)
+    ).one()
+    return _Written(seating, status, watch_hash)
 
 
 def _write_seats(connection: Connection, table_id: int, old: Seating, new: Seating) -> None:

@@ -55,6 +55,7 @@ from italian_poker.server.protocol import (
     state_text,
 )
 from italian_poker.server.settings import ServerSettings
+from italian_poker.server.spectators import Spectator, Spectators
 from italian_poker.server.store import EventWrite, StaleOwner, Store, StoredTable
 from italian_poker.server.table_state import (
     Effects,
@@ -158,6 +159,9 @@ class TableRuntime:
         self.settings = settings
         self.bot_factory = bot_factory
         self.tokens: dict[int, str] = dict(stored.tokens)
+        self.spectators = Spectators()
+        """The connections of the table's watch link on this process
+        (:mod:`italian_poker.server.spectators`)."""
         self.state = self._replay(stored)
         self.log_text = LogText()
         self.lock = asyncio.Lock()
@@ -182,10 +186,21 @@ class TableRuntime:
         return self.peers is None or self.peers.lease is not None
 
     def _replay(self, stored: StoredTable) -> TableState:
+        """The table rebuilt from its log, and the table as it was before its last deal for
+        the spectators (only that deal's: the one that may be under way)."""
         state = TableState(
             stored.name, rules_from(stored), dict(stored.options), self.settings.log_size
         )
-        state.replay(stored.events)
+        events = stored.events
+        deals = [i for i, (_, kind, _) in enumerate(events) if kind == EventKind.DEAL.value]
+        before = None
+        if deals:
+            state.replay(events[: deals[-1]])
+            before = self.spectators.snapshot(state, EventKind.DEAL, set)
+            state.replay(events[deals[-1] :])
+        else:
+            state.replay(events)
+        self.spectators.rebuilt(state, before)
         return state
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -215,6 +230,7 @@ class TableRuntime:
         for clients in self.clients.values():
             for client in clients:
                 client.queue.put_nowait(None)
+        self.spectators.stop()
 
     async def _cancel_tasks(self) -> None:
         """Cancel the bots, the clocks and the grace periods (not the task calling this)."""
@@ -246,7 +262,9 @@ class TableRuntime:
         goes on meanwhile."""
         state = self.state
         seq = state.seq + 1
+        before = self.spectators.snapshot(state, kind, self.connected_seats)
         effects = state.apply(seq, kind, payload, policy)
+        self.spectators.applied(state, before)
         event = EventWrite(
             self.id,
             seq,
@@ -256,6 +274,7 @@ class TableRuntime:
             tuple(state.slots),
             dict(self.tokens),
             state.status.value,
+            state.watch_hash,
         )
         try:
             await self._write(event)
@@ -421,12 +440,12 @@ class TableRuntime:
         durable yet. The chat between its changes (its lock): a message stored after the
         chat was read is sent to the connection, registered by then."""
         client = Client(seat)
-        if not self.clients and not self.owning:
+        if not self._connections() and not self.owning:
             await self._follow()
         async with self.chat_lock:
             await self._send_chat_log(client)
             async with self.lock:
-                before = self.connected_seats()
+                before = self._presence()
                 self.clients.setdefault(seat, set()).add(client)
                 if not self._connected_changed(before):
                     client.send_text(self.state_text(seat))
@@ -446,14 +465,63 @@ class TableRuntime:
             clients = self.clients.get(client.seat)
             if clients is None:
                 return
-            before = self.connected_seats()
+            before = self._presence()
             clients.discard(client)
             if not clients:
                 del self.clients[client.seat]
             self._connected_changed(before)
-        if not self.clients and not self.owning and self.peers is not None:
+        await self._unfollow()
+
+    def _connections(self) -> bool:
+        """Whether a player or a spectator is connected here."""
+        return bool(self.clients or self.spectators.clients)
+
+    def tell_presence(self) -> None:
+        """A replica with connections: tell the owner who is connected here (the cluster's
+        tick does it every third of a lease)."""
+        if self.peers is not None and not self.owning and self._connections():
+            self.peers.tell_presence(frozenset(self.clients), len(self.spectators.clients))
+
+    async def _unfollow(self) -> None:
+        """A replica left without connections: stop hearing the owner's word."""
+        if not self._connections() and not self.owning and self.peers is not None:
             await self.peers.bus.unlisten(self.peers.bus.log_channel(self.id))
             await self.peers.bus.unlisten(self.peers.bus.chat_channel(self.id))
+
+    # --- spectators -----------------------------------------------------------------------
+
+    async def watch(self, watch_hash: str) -> Spectator | None:
+        """Register a connection of the watch link ``watch_hash`` and send it the state
+        (between changes); None if the link is not the table's (any more)."""
+        if not self._connections() and not self.owning:
+            await self._follow()
+        async with self.lock:
+            if self.state.watch_hash != watch_hash:
+                spectator = None
+            else:
+                before = self._presence()
+                spectator = Spectator(watch_hash)
+                self.spectators.first(spectator, self.state, self.public_state())
+                self._connected_changed(before)
+        if spectator is None:
+            await self._unfollow()
+        return spectator
+
+    async def send_watch_state(self, spectator: Spectator) -> None:
+        """Send ``spectator`` the state again (a hello), between changes."""
+        async with self.lock:
+            if spectator in self.spectators.clients:
+                self.spectators.clients.discard(spectator)
+                self.spectators.first(spectator, self.state, self.public_state())
+
+    async def unwatch(self, spectator: Spectator) -> None:
+        """Forget a spectator's connection: at once, before anything is awaited (a socket
+        handler cancelled as it ends still gets here), everyone told between changes."""
+        if spectator in self.spectators.clients:
+            before = self._presence()
+            self.spectators.clients.discard(spectator)
+            self._connected_changed(before)
+        await self._unfollow()
 
     def connected_seats(self) -> set[int]:
         """Seats with a connection: here, or on another process (as its owner heard)."""
@@ -466,23 +534,41 @@ class TableRuntime:
                 seats |= peers.heard.connected - (peers.told or frozenset())
         return seats
 
-    def _connected_changed(self, before: set[int]) -> bool:
-        """After a connection came or went, here or elsewhere: a seat with a connection
-        again leaves its grace period, one left with none starts it (the owner's clocks),
-        and everyone is told, between changes (:meth:`_broadcast_between_changes`). True if
-        who is connected changed."""
-        after = self.connected_seats()
+    def spectator_count(self) -> int:
+        """Spectators watching: here, or on another process (as its owner heard)."""
+        count = len(self.spectators.clients)
+        peers = self.peers
+        if peers is not None:
+            if self.owning:
+                count += peers.remote_spectators()
+            elif peers.heard is not None:
+                count += max(0, peers.heard.spectators - peers.told_spectators)
+        return count
+
+    def _presence(self) -> tuple[set[int], int]:
+        """Who is connected: the seats (:meth:`connected_seats`) and how many spectators."""
+        return self.connected_seats(), self.spectator_count()
+
+    def _connected_changed(self, before: tuple[set[int], int]) -> bool:
+        """After a connection came or went, here or elsewhere (``before``: the
+        :meth:`_presence` before): a seat with a connection again leaves its grace period,
+        one left with none starts it (the owner's clocks), and everyone is told, between
+        changes (:meth:`_broadcast_between_changes`). True if who is connected changed."""
+        after = self._presence()
+        seats, was = after[0], before[0]
         if self.owning:
             now = self.settings.clock()
-            for seat in after - before:
+            for seat in seats - was:
                 self.disconnected.pop(seat, None)
-            for seat in before - after:
+            for seat in was - seats:
                 slot = self.state.slots[seat]
                 if slot is not None and slot.bot is None and seat not in self.disconnected:
                     self.disconnected[seat] = now
                     self._spawn(self._grace(seat, slot.player))
-        elif self.peers is not None and frozenset(self.clients) != self.peers.told:
-            self.peers.tell_presence(frozenset(self.clients))
+        elif self.peers is not None:
+            here = (frozenset(self.clients), len(self.spectators.clients))
+            if here != (self.peers.told, self.peers.told_spectators):
+                self.peers.tell_presence(*here)
         if after == before:
             return False
         self._broadcast_between_changes()
@@ -535,6 +621,7 @@ class TableRuntime:
             self.state,
             invite=self.invite or "",
             connected=self.connected_seats(),
+            spectators=self.spectator_count(),
             clock=self.clock(),
             log=self.log_text,
             events_after=events_after,
@@ -554,8 +641,8 @@ class TableRuntime:
         if peers is not None and peers.lease is not None and peers.remote:
             turn = self.turn
             clock = None if turn is None else (turn.since, turn.seat, turn.started, turn.bank)
-            peers.notify(self.state.seq, self.connected_seats(), clock)
-        if not self.clients:
+            peers.notify(self.state.seq, self.connected_seats(), clock, self.spectator_count())
+        if not self._connections():
             return
         public = self.public_state(events_after)
         for seat, clients in self.clients.items():
@@ -564,6 +651,18 @@ class TableRuntime:
             text = self.state_text(seat, public)
             for client in clients:
                 client.send_text(text)
+        if self.spectators.clients:
+            whole = public if events_after is None else None
+
+            def spectators_public(whole_log: bool) -> PublicState:
+                nonlocal whole
+                if not whole_log:
+                    return public
+                if whole is None:
+                    whole = self.public_state()
+                return whole
+
+            self.spectators.broadcast(self.state, spectators_public)
 
     # --- who acts next --------------------------------------------------------------------
 
@@ -962,8 +1061,11 @@ class TableRuntime:
         node, number, args = str(data.get("node") or ""), data.get("id"), data.get("args") or {}
         op = data.get("op")
         if op == "presence":
-            before = self.connected_seats()
-            peers.presence(node, frozenset(int(s) for s in args.get("seats") or ()), self._now())
+            before = self._presence()
+            seats = frozenset(int(s) for s in args.get("seats") or ())
+            watching = args.get("spectators")
+            count = watching if isinstance(watching, int) and watching > 0 else 0
+            peers.presence(node, seats, self._now(), count)
             self._connected_changed(before)
             return
         try:
@@ -1023,7 +1125,7 @@ class TableRuntime:
         """The owner: forget processes that stopped saying who is connected there."""
         if self.peers is None or not self.owning:
             return
-        before = self.connected_seats()
+        before = self._presence()
         if self.peers.expire(self._now()):
             self._connected_changed(before)
 
@@ -1036,12 +1138,16 @@ class TableRuntime:
         peers.heard = word
         since = word.turn
         self.turn = None if since is None else Turn(*since)
-        if self.clients and (before is None or before.owner != word.owner):
+        if before is None or before.owner != word.owner:
             # An owner heard of for the first time may not know who is here yet.
-            peers.tell_presence(frozenset(self.clients))
+            self.tell_presence()
         if word.seq > self.state.seq:
             await self.sync()
-        elif before is None or (before.connected, before.turn) != (word.connected, word.turn):
+        elif before is None or (before.connected, before.turn, before.spectators) != (
+            word.connected,
+            word.turn,
+            word.spectators,
+        ):
             self._broadcast_between_changes()  # who is connected, or the clock, changed
 
     async def sync(self) -> None:
@@ -1058,7 +1164,10 @@ class TableRuntime:
             before = self.state.seq
             try:
                 for seq, kind, payload in events:
-                    self.state.apply(seq, EventKind(kind), payload)
+                    state, event_kind = self.state, EventKind(kind)
+                    deal = self.spectators.snapshot(state, event_kind, self.connected_seats)
+                    state.apply(seq, event_kind, payload)
+                    self.spectators.applied(state, deal)
                     if self.collector is not None:
                         self.collector.freeze_soon()
             except Exception:
@@ -1098,7 +1207,7 @@ class TableRuntime:
             self.start()
             self._broadcast_state()
         # Replicas learn of their new owner from its first word on the log channel.
-        peers.notify(self.state.seq, self.connected_seats(), None)
+        peers.notify(self.state.seq, self.connected_seats(), None, self.spectator_count())
 
     async def step_down(self) -> None:
         """Stop owning the table (its lease was lost, or another process wrote): the bots
@@ -1113,10 +1222,10 @@ class TableRuntime:
         self.turn = None
         await peers.bus.unlisten(peers.bus.commands_channel(self.id))
         await self._reload()
-        if self.clients:
+        if self._connections():
             await peers.bus.listen(peers.bus.log_channel(self.id), self.heard)
             await peers.bus.listen(peers.bus.chat_channel(self.id), self.heard_chat)
-            peers.tell_presence(frozenset(self.clients))
+            self.tell_presence()
         self._broadcast_state()
 
 

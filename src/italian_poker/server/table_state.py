@@ -15,6 +15,7 @@ player of the match and a seat of a deal are matched by that id, never by a name
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -75,6 +76,10 @@ class EventKind(StrEnum):
     SIT_IN = "sit_in"
     LEDGER_VISIBILITY = "ledger_visibility"
     """The host lets the players see the ledger, or no longer: ``{players}`` (a bool)."""
+    WATCH = "watch"
+    """The host opens the table to spectators, gives them a new link, closes it, or sets the
+    delay of one deal: ``{hash, delay}``, ``hash`` the sha256 of the watch link's secret
+    (null: no link), ``delay`` a bool (spectators see each deal once it has ended)."""
     DEAL = "deal"
     """The next deal begins: ``{deck, players}`` once dealt (the full deck order, and the
     person in each seat); ``seed`` only on tables set up with ``settings.seed`` (tests,
@@ -160,6 +165,9 @@ PLAYERS_SEE_LEDGER = "players_see_ledger"
 """The table's option (``options``) that lets the players read the ledger from the start;
 a table created without it keeps the ledger for the host until the host says otherwise."""
 
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+"""A ``watch`` event's ``hash``: a sha256 hex digest, as ``store.token_hash`` writes it."""
+
 _LEGACY_IDS = 1 << 40
 """Match ids given when re-seating as before: above any :attr:`Slot.player` (a seq)."""
 
@@ -204,6 +212,12 @@ class TableState:
         self.players_see_ledger = bool(options.get(PLAYERS_SEE_LEDGER, False))
         """Whether the players may read the ledger (the host always may): the table's option
         at creation, then as the last ``ledger_visibility`` event set it."""
+        self.watch_hash: str | None = None
+        """The sha256 hash of the spectators' watch link, as the last ``watch`` event set it;
+        None while the host offers none."""
+        self.watch_delay = False
+        """Whether spectators see each deal only once it has ended (the last ``watch``
+        event's ``delay``)."""
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -565,6 +579,27 @@ class TableState:
             raise ValueError(f"'players' is true or false, not {players!r}")
         self.players_see_ledger = players
         return Effects([line("table_ledger_shown" if players else "table_ledger_hidden")])
+
+    def _on_watch(self, payload: dict[str, Any]) -> Effects:
+        hashed, delay = payload.get("hash"), payload.get("delay")
+        if hashed is not None and not (isinstance(hashed, str) and _SHA256.fullmatch(hashed)):
+            raise ValueError("'hash' is a sha256 hex digest or null")
+        if not isinstance(delay, bool):
+            raise ValueError(f"'delay' is true or false, not {delay!r}")
+        before, delayed = self.watch_hash, self.watch_delay
+        self.watch_hash, self.watch_delay = hashed, delay
+        lines: list[Line] = []
+        if hashed is None:
+            if before is not None:
+                lines.append(line("table_watch_closed"))
+        elif before is None:
+            lines.append(line("table_watch_opened_delayed" if delay else "table_watch_opened"))
+        else:
+            if hashed != before:
+                lines.append(line("table_watch_new_link"))
+            if delay != delayed:
+                lines.append(line("table_watch_delay_on" if delay else "table_watch_delay_off"))
+        return Effects(lines)
 
     def _slot(self, payload: dict[str, Any]) -> Slot:
         seat = int(payload["seat"])

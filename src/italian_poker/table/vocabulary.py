@@ -507,6 +507,34 @@ MESSAGES: dict[str, Pair] = {
         "Only the host sees the ledger now",
         "Ora solo l'organizzatore vede il registro",
     ),
+    "table_watch_opened": (
+        "The host opens the table to spectators",
+        "L'organizzatore apre il tavolo agli spettatori",
+    ),
+    "table_watch_opened_delayed": (
+        "The host opens the table to spectators, who see each deal once it has ended",
+        "L'organizzatore apre il tavolo agli spettatori, che vedono ogni mano quando è finita",
+    ),
+    "table_watch_closed": (
+        "The host closes the table to spectators",
+        "L'organizzatore chiude il tavolo agli spettatori",
+    ),
+    "table_watch_new_link": (
+        "The host gives spectators a new watch link: the old one no longer works",
+        "L'organizzatore dà agli spettatori un nuovo link: il vecchio non funziona più",
+    ),
+    "table_watch_delay_on": (
+        "Spectators now see each deal once it has ended",
+        "Ora gli spettatori vedono ogni mano quando è finita",
+    ),
+    "table_watch_delay_off": (
+        "Spectators now see each deal as it is played",
+        "Ora gli spettatori vedono ogni mano mentre si gioca",
+    ),
+    "watch_under_way": (
+        "Deal {number} is under way: spectators see it when it ends",
+        "La mano {number} è in corso: gli spettatori la vedono quando finisce",
+    ),
     "table_sit_out": ("{name} sits out", "{name} sta fuori"),
     "table_sit_in": ("{name} is back", "{name} rientra"),
     "table_automatic": ("{line} (automatic)", "{line} (automatico)"),
@@ -825,6 +853,54 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "phase_between-deals": ("Between deals", "Tra una mano e l'altra"),
     "phase_make-up": ("Make-up after the parol (5.5)", "Rientro dopo la parola (5.5)"),
     "phase_over": ("The match is over", "La partita è finita"),
+    # Spectators: the watch page, the host's control, the players' note.
+    "watching": ("Watching", "Spettatore"),
+    "watching_text": (
+        "You are watching: you see what everyone at the table sees, never a hidden card. "
+        "Spectators cannot play or take a seat from this page.",
+        "Stai guardando: vedi ciò che vede tutto il tavolo, mai una carta coperta. "
+        "Da questa pagina non si gioca e non ci si siede.",
+    ),
+    "watching_delayed": (
+        "One deal behind: each deal is shown, step by step, once it has ended.",
+        "Una mano indietro: ogni mano si vede, passo per passo, quando è finita.",
+    ),
+    "watching_replay": (
+        "Deal {number} as it was played: step {n} of {total}",
+        "La mano {number} come si è giocata: passo {n} di {total}",
+    ),
+    "watch_void": (
+        "This watch link does not work: the host may have closed it or made a new one.",
+        "Questo link per guardare non funziona: l'organizzatore può averlo chiuso o cambiato.",
+    ),
+    "watch_closed": (
+        "The host closed this watch link: ask the host for the new one.",
+        "L'organizzatore ha chiuso questo link per guardare: chiedigli quello nuovo.",
+    ),
+    "spectators": ("Spectators", "Spettatori"),
+    "watch_open": ("Spectators may watch", "Gli spettatori possono guardare"),
+    "watch_delay": (
+        "Spectators one deal behind",
+        "Spettatori indietro di una mano",
+    ),
+    "watch_link": ("Watch link", "Link per guardare"),
+    "watch_copy": ("Copy watch link", "Copia il link per guardare"),
+    "watch_new": ("New watch link", "Nuovo link per guardare"),
+    "watch_copied": ("Watch link copied.", "Link per guardare copiato."),
+    "watch_link_unknown": (
+        "The watch link is open: make a new one to see it here (the old one stops working).",
+        "Il link per guardare è aperto: creane uno nuovo per vederlo qui (il vecchio smette "
+        "di funzionare).",
+    ),
+    "watch_note": ("Open to spectators", "Aperto agli spettatori"),
+    "watch_count": (
+        "{n:# spectator watching|# spectators watching}",
+        "{n:# spettatore sta guardando|# spettatori stanno guardando}",
+    ),
+    "watch_note_delayed": (
+        "Open to spectators, one deal behind",
+        "Aperto agli spettatori, una mano indietro",
+    ),
     "back_to_lobby": ("Lobby", "Ingresso"),
     "lang_switch": ("Italiano", "English"),
     "lang_switch_label": ("Passa all'italiano", "Switch to English"),

@@ -3,7 +3,7 @@
 
 - :mod:`.pages`: the HTML pages and the pages' words (anyone);
 - :mod:`.lobby`: create a table, look at one, take a seat (anyone with the link);
-- :mod:`.host`: bots, seats, start, pause, resume, stacks (the host's token);
+- :mod:`.host`: bots, seats, start, pause, resume, stacks, the watch link (the host's token);
 - :mod:`.ledger`: the ledger, as JSON and CSV (the host's token, or a player's when the host
   allows it), and who may see it (the host's);
 - :mod:`.player`: sit out and in, hand histories (a player's token);
@@ -11,6 +11,7 @@
 - :mod:`.chat`: the host's removal of chat messages (the host's token);
 - :mod:`.table_socket`: the table's WebSocket (a player's token, in its ``hello``), which
   carries the chat too.
+- :mod:`.spectators`: the spectators' page and WebSocket (the watch link).
 
 Who may call a route is in its signature (:mod:`italian_poker.server.dependencies`), what it
 takes and answers in :mod:`italian_poker.server.schemas`.
@@ -28,6 +29,7 @@ from italian_poker.server.routes import (
     lobby,
     pages,
     player,
+    spectators,
     table_socket,
 )
 
@@ -40,5 +42,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     group_stats.router,
     chat.router,
     table_socket.router,
+    spectators.router,
 )
 """Every router, in the order they are included."""

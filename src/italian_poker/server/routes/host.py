@@ -1,8 +1,10 @@
 """What only the host may do (the host's token): bots, seats, start, pause and resume,
-stacks. Every call answers the table as the lobby shows it (the ledger is
-:mod:`.ledger`'s)."""
+stacks, the spectators' watch link. Every call but the last answers the table as the lobby
+shows it (the ledger is :mod:`.ledger`'s)."""
 
 from __future__ import annotations
+
+import secrets
 
 from fastapi import APIRouter
 
@@ -10,7 +12,16 @@ from italian_poker.server.dependencies import HostTableDep
 from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import SeatInPath
 from italian_poker.server.nicknames import nickname_key
-from italian_poker.server.schemas import BOT_LEVELS, AddBot, BotAdded, LobbyTable, SetStack
+from italian_poker.server.schemas import (
+    BOT_LEVELS,
+    AddBot,
+    BotAdded,
+    LobbyTable,
+    SetStack,
+    WatchLink,
+    WatchSettings,
+)
+from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import EventKind
 
@@ -71,3 +82,36 @@ async def set_stack(runtime: HostTableDep, body: SetStack) -> LobbyTable:
     """A seat's chips for the next deal (between deals only)."""
     await runtime.host(EventKind.STACK, {"seat": body.seat, "amount": body.amount})
     return LobbyTable.of(runtime)
+
+
+async def set_watch(
+    runtime: TableRuntime, *, open_: bool, delay: bool | None, new_link: bool = False
+) -> WatchLink:
+    """Open the table to spectators (a new link's secret, ``secrets.token_urlsafe(18)``, when
+    there is none or ``new_link``; only its hash is kept), or close it; set the delay of one
+    deal (``None``: as it is). A ``watch`` event, none when nothing changes."""
+    state = runtime.state
+    delayed = state.watch_delay if delay is None else delay
+    secret = None
+    hashed = state.watch_hash if open_ else None
+    if open_ and (hashed is None or new_link):
+        secret = secrets.token_urlsafe(18)
+        hashed = token_hash(secret)
+    if (hashed, delayed) != (state.watch_hash, state.watch_delay):
+        await runtime.host(EventKind.WATCH, {"hash": hashed, "delay": delayed})
+    return WatchLink(
+        open=hashed is not None,
+        delay=delayed,
+        watch=secret,
+        watch_url=None if secret is None else f"/w/{secret}",
+    )
+
+
+@router.post("/watch", responses=error_responses(409))
+async def watch(runtime: HostTableDep, body: WatchSettings) -> WatchLink:
+    """Let spectators watch through a watch link (its secret in the answer that makes it),
+    give them a new one, or close it (its spectators are closed at once); and whether they
+    see each deal only once it has ended."""
+    if body.new_link and not body.open:
+        raise ApiError(422, "bad_watch", "new_link: a new watch link needs open: true")
+    return await set_watch(runtime, open_=body.open, delay=body.delay, new_link=body.new_link)

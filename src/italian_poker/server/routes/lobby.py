@@ -13,6 +13,7 @@ from italian_poker.server.dependencies import ServerDep, TableDep
 from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.nicknames import BadName, check_nickname, check_text
+from italian_poker.server.routes.host import set_watch
 from italian_poker.server.schemas import CreateTable, LobbyTable, SeatTaken, TableCreated, TakeSeat
 from italian_poker.server.store import NewTable, token_hash
 from italian_poker.server.table_state import PLAYERS_SEE_LEDGER
@@ -81,12 +82,17 @@ async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
     )
     seat = await runtime.take_seat(nickname, token_hash(player_token), None, 0)
     runtime.start()
+    watch = None
+    if body.watch or body.watch_delay:
+        watch = (await set_watch(runtime, open_=body.watch, delay=body.watch_delay)).watch
     return TableCreated(
         invite=invite,
         invite_url=f"/t/{invite}",
         host_token=host_token,
         player_token=player_token,
         seat=seat,
+        watch=watch,
+        watch_url=None if watch is None else f"/w/{watch}",
     )
 
 

@@ -52,6 +52,8 @@ document.getElementById("create-form").addEventListener("submit", (event) => {
     host_nickname: data.get("host_nickname").trim(),
     lang: data.get("lang"),
     players_see_ledger: data.get("players_see_ledger") !== null,
+    watch: data.get("watch") !== null,
+    watch_delay: data.get("watch_delay") !== null,
   };
   submitting(form, async () => {
     const created = await api("POST", "/api/tables", body);

@@ -1,10 +1,11 @@
-// The seat a browser holds at each table: its player token (and host token), kept per invite
+// The seat a browser holds at each table: its player token (and host token, and the host's
+// watch link for spectators, whose secret the server gives once), kept per invite
 // in sessionStorage (this tab) and localStorage (this browser), so a reload reconnects to the
 // same seat. Tokens never appear in the page.
 
 const PREFIX = "italian-poker.seat.";
 
-/** The saved seat for `invite`: {player_token, host_token, seat} or null. */
+/** The saved seat for `invite`: {player_token, host_token, seat, watch} or null. */
 export function loadSeat(invite) {
   const key = PREFIX + invite;
   const text = sessionStorage.getItem(key) ?? localStorage.getItem(key);
@@ -25,6 +26,7 @@ export function saveSeat(invite, seat) {
     host_token: seat.host_token ?? null,
     seat: seat.seat ?? null,
     saved: (before && before.player_token === seat.player_token && before.saved) || new Date().toISOString(),
+    watch: seat.watch ?? null,
   });
   sessionStorage.setItem(PREFIX + invite, text);
   localStorage.setItem(PREFIX + invite, text);

@@ -1,6 +1,7 @@
 // The browser table: one seat's view of the game, over the table's WebSocket.
 // The page holds no game data of its own: everything shown comes from the server's "state"
-// messages, which carry only what this seat may see.
+// messages, which carry only what this seat may see. At /w/{watch} it is the spectators'
+// page (watch.js): the spectators' socket, the public view only, no seat and no action.
 
 import { actionLabel, initialLang, pick, saveLang, t, translatePage } from "/static/i18n.js";
 import { cardBack as backOf, cardFace as faceOf } from "/static/cards.js";
@@ -12,6 +13,10 @@ import {
   downloadLedger, renderLedgerAccess, setLedgerVisibility, showLedger as showLedgerIn,
 } from "/static/ledger.js";
 import { el } from "/static/dom.js";
+import {
+  DealReplays, hideSeatControls, renderWatchControls, renderWatchNote, renderWatching, setWatch,
+  watchOf, watchUrl,
+} from "/static/watch.js";
 
 const AMOUNT_KINDS = new Set(["open", "bet", "raise"]);
 const LIVE_PHASES = new Set(["blinds", "opening", "first-round", "draw", "second-round", "showdown"]);
@@ -20,13 +25,14 @@ const TOUCH = window.matchMedia("(hover: none) and (pointer: coarse)").matches; 
 const STILL = window.matchMedia("(prefers-reduced-motion: reduce)"); // no flying chips
 const CHIP_MS = 900;
 
-const invite = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
+const watch = watchOf(window.location.pathname); // a spectator's page: the watch link's secret
+const invite = watch ? "" : decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
 
 const app = {
   lang: initialLang(),
   langChosen: localStorage.getItem("italian-poker.lang") !== null,
-  seat: loadSeat(invite),
+  seat: watch ? null : loadSeat(invite),
   socket: null,
   retries: 0,
   closedForGood: false,
@@ -47,6 +53,12 @@ const app = {
 };
 
 const meBox = $("me"); // your cards, moved to your own seat on the felt at every render
+// A spectator one deal behind: each deal once it has ended, step by step (watch.js).
+const replays = new DealReplays((frame, line) => {
+  render();
+  if (line) announce(pick(app.lang, line));
+  if (frame && frame.result) flyChips(frame, false);
+});
 
 // ---------------------------------------------------------------- helpers
 
@@ -75,7 +87,7 @@ function announce(text) {
 }
 
 function state() {
-  return app.message ? app.message.state : null;
+  return replays.frame || (app.message ? app.message.state : null);
 }
 
 function mySeat(st) {
@@ -136,9 +148,14 @@ function render() {
   renderActions(st);
   renderResult(st);
   renderLog();
-  renderHost(st);
-  renderLedgerAccess(st, app.lang);
-  renderSitToggle(st);
+  renderWatchNote(st, app.lang);
+  if (watch) {
+    renderWatching(st, app.lang, replays);
+  } else {
+    renderHost(st);
+    renderLedgerAccess(st, app.lang);
+    renderSitToggle(st);
+  }
   if (focused) {
     const again = document.querySelector(`[data-fkey="${CSS.escape(focused)}"]`);
     if (again && again !== document.activeElement) again.focus();
@@ -153,7 +170,7 @@ function phaseText(st) {
 }
 
 function pageTitle(st) {
-  return `${st.table.name} · ${tr("title")}`;
+  return `${watch ? `${tr("watching")}: ` : ""}${st.table.name} · ${tr("title")}`;
 }
 
 /** What each seat won in the deal just ended, by seat: {seat: chips}. */
@@ -423,7 +440,7 @@ function keepLog(st) {
 function renderLog() {
   const list = $("log-lines");
   list.replaceChildren();
-  for (const entry of app.log) {
+  for (const entry of replays.log() || app.log) {
     list.append(el("li", { text: pick(app.lang, entry) }));
   }
   list.scrollTop = list.scrollHeight;
@@ -446,6 +463,7 @@ function renderHost(st) {
   $("start").hidden = status !== "lobby";
   $("pause").hidden = status !== "playing";
   $("resume").hidden = status !== "paused";
+  renderWatchControls(st, watchContext());
   const list = $("host-seats");
   list.replaceChildren();
   for (const seat of st.seats) {
@@ -606,6 +624,36 @@ async function switchLedger(event) {
   }
 }
 
+function watchContext() {
+  return { invite, seat: app.seat, lang: app.lang };
+}
+
+/** The host's Spectators control: the link on or off, the delay, a new link. */
+async function changeWatch(body) {
+  const st = state();
+  if (!st || !app.seat) return;
+  const watching = st.table.watch || { open: false, delay: false };
+  try {
+    await setWatch(watchContext(), { open: watching.open, delay: watching.delay, ...body });
+    showError("");
+  } catch (error) {
+    showFailure(error);
+  }
+  render();
+}
+
+async function copyWatch() {
+  const url = app.seat && app.seat.watch ? watchUrl(app.seat.watch) : "";
+  if (!url) return;
+  try {
+    await navigator.clipboard.writeText(url);
+    announce(tr("watch_copied"));
+    showError("");
+  } catch {
+    showError(tr("copy_failed", { url }));
+  }
+}
+
 async function showHistories() {
   const box = $("histories");
   try {
@@ -751,14 +799,16 @@ function setConn(key) {
 }
 
 function connect() {
-  if (!app.seat) return;
+  if (!app.seat && !watch) return;
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${invite}`);
+  const path = watch ? `/ws/watch/${watch}` : `/ws/tables/${invite}`;
+  const socket = new WebSocket(`${scheme}://${window.location.host}${path}`);
   app.socket = socket;
   setConn(app.retries ? "reconnecting" : "connecting");
   let ping = null;
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ type: "hello", token: app.seat.player_token }));
+    // A spectator has no token: the server sends the state as soon as the socket opens.
+    if (!watch) socket.send(JSON.stringify({ type: "hello", token: app.seat.player_token }));
     ping = setInterval(() => send({ type: "ping" }), PING_MS);
   });
   socket.addEventListener("message", (event) => {
@@ -774,6 +824,13 @@ function connect() {
     clearInterval(ping);
     if (app.socket !== socket) return;
     app.waiting = false;
+    if (watch && (event.code === 4404 || event.code === 4410)) {
+      app.closedForGood = true; // the host closed (or replaced) the watch link
+      showError(tr(event.code === 4404 ? "watch_void" : "watch_closed"));
+      $("conn").textContent = "";
+      delete $("conn").dataset.state;
+      return;
+    }
     if (event.code === 4401) {
       forgetSeat(invite);
       app.seat = null;
@@ -808,6 +865,10 @@ function onMessage(message) {
     onChatMessage(message); // chat.js: the chat's messages and refusals
     return;
   }
+  if (message.type === "replay") {
+    replays.push(message); // a deal that has ended, shown step by step
+    return;
+  }
   if (message.type === "state") {
     const before = state();
     app.message = message;
@@ -835,7 +896,7 @@ function onMessage(message) {
       notifyTurn();
     }
     if (st.to_act !== st.you) stopBlink();
-    flyChips(st, !before);
+    if (!replays.frame) flyChips(st, !before); // else at the deal's last step
     app.lastTurnAnnounced = st.to_act === st.you ? turnKey : null;
   } else if (message.type === "error") {
     app.waiting = false;
@@ -915,6 +976,10 @@ $("pause").addEventListener("click", () => hostCall("POST", "/pause"));
 $("resume").addEventListener("click", () => hostCall("POST", "/resume"));
 $("add-bot").addEventListener("click", () => hostCall("POST", "/bots", { level: $("bot-level").value }));
 $("copy-invite").addEventListener("click", copyInvite);
+$("watch-open").addEventListener("change", (event) => changeWatch({ open: event.target.checked }));
+$("watch-delay").addEventListener("change", (event) => changeWatch({ delay: event.target.checked }));
+$("watch-new").addEventListener("click", () => changeWatch({ open: true, new_link: true }));
+$("watch-copy").addEventListener("click", copyWatch);
 $("ledger-show").addEventListener("click", showLedger);
 $("ledger-csv").addEventListener("click", downloadLedgerCsv);
 $("ledger-players").addEventListener("change", switchLedger);
@@ -927,8 +992,9 @@ setInterval(() => {
   if (st && st.deadline) renderTurn(st);
 }, 500);
 
+if (watch) hideSeatControls();
 render();
-if (app.seat) {
+if (app.seat || watch) {
   connect();
 } else {
   showJoin();

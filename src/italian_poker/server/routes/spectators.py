@@ -1,0 +1,134 @@
+"""The spectators' page ``/w/{watch}`` and WebSocket ``/ws/watch/{watch}`` (issue 13). The
+watch link's secret is in the path, as the invite is in a table's: it grants watching only,
+what everyone at the table sees (:mod:`italian_poker.server.spectators`), and never a seat.
+
+The socket has the table's Origin check, message size limit and rate limit; a spectator sends
+nothing but ``ping`` (answered ``pong``) and ``hello`` (answered with the state again). A
+link that no table offers is a page answered 404 (which says so) and a socket closed with
+4404; a link the host closes or replaces closes its spectators' sockets with 4410.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
+
+from italian_poker.server.dependencies import ServerDep
+from italian_poker.server.protocol import (
+    BadMessage,
+    Hello,
+    Ping,
+    encode,
+    error_message,
+    parse_message,
+)
+from italian_poker.server.routes.pages import page
+from italian_poker.server.routes.table_socket import (
+    RateLimit,
+    _close,
+    _send_and_close,
+    allowed_origins,
+)
+from italian_poker.server.settings import ServerSettings
+from italian_poker.server.spectators import Spectator
+from italian_poker.server.store import token_hash
+from italian_poker.server.table_runtime import TableRuntime
+
+router = APIRouter()
+
+VOID = 4404
+"""The close code for a watch link that no table offers."""
+
+
+@router.get("/w/{watch}", include_in_schema=False)
+async def watch_page(watch: str, server: ServerDep) -> Response:
+    # The table's page in watch mode; it says itself when the link does not work.
+    return page("table.html", 200 if await server.watched(watch) is not None else 404)
+
+
+@router.websocket("/ws/watch/{watch}")
+async def watch_socket(websocket: WebSocket, watch: str, server: ServerDep) -> None:
+    origin = websocket.headers.get("origin", "").rstrip("/").lower()
+    if origin not in allowed_origins(websocket, server.settings):
+        await websocket.close(code=4403)
+        return
+    runtime = await server.watched(watch)
+    await websocket.accept()
+    spectator = None if runtime is None else await runtime.watch(token_hash(watch))
+    if runtime is None or spectator is None:
+        void = "no table offers this watch link: the host may have closed it"
+        await _send_and_close(websocket, error_message("no_watch", void), VOID)
+        return
+    writer = asyncio.get_running_loop().create_task(_writer(websocket, spectator))
+    try:
+        await _reader(websocket, runtime, spectator, server.settings)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await runtime.unwatch(spectator)
+        spectator.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await writer
+
+
+async def _writer(websocket: WebSocket, spectator: Spectator) -> None:
+    """Send the spectator's queued messages (encoded once for every spectator), then close
+    with the code the connection was closed with."""
+    while True:
+        text = await spectator.queue.get()
+        if text is None:
+            await _close(websocket, spectator.close_code, spectator.close_reason)
+            return
+        await websocket.send_text(text)
+
+
+async def _reader(
+    websocket: WebSocket, runtime: TableRuntime, spectator: Spectator, settings: ServerSettings
+) -> None:
+    """What the spectator sends, under the table socket's size and rate limits."""
+    limit = RateLimit(settings.rate_per_second, settings.rate_burst)
+    strikes = 0
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
+        if size > settings.max_message_bytes:
+            limit_text = f"messages are limited to {settings.max_message_bytes} bytes"
+            await _send_and_close(websocket, error_message("too_large", limit_text), 1009)
+            return
+        if not limit.allow():
+            strikes += 1
+            spectator.send_text(_error("rate_limited", "too many messages: slow down"))
+            if strikes >= settings.rate_strikes:
+                await _send_and_close(
+                    websocket, error_message("rate_limited", "too many messages"), 1008
+                )
+                return
+            continue
+        strikes = 0
+        if text is None:
+            spectator.send_text(_error("bad_message", "send JSON text messages"))
+            continue
+        try:
+            sent = parse_message(text)
+        except BadMessage as error:
+            spectator.send_text(_error("bad_message", str(error)))
+            continue
+        if isinstance(sent, Ping):
+            spectator.send_text('{"type":"pong"}')
+        elif isinstance(sent, Hello):
+            await runtime.send_watch_state(spectator)
+        else:
+            spectator.send_text(
+                _error("watching", "a spectator only watches: take a seat with the invite link")
+            )
+
+
+def _error(code: str, message: str) -> str:
+    """An error message as JSON text."""
+    return encode(error_message(code, message))
