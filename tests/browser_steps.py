@@ -16,6 +16,7 @@ form), hold or take a seat, play a deal to its end, and save a screenshot.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import socket
@@ -85,7 +86,9 @@ class LiveServer:
     """The server (uvicorn in a thread) on one port and one database, which a test may stop
     and start again (the outage test)."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, **settings: Any) -> None:
+        self.settings = settings
+        """``ServerSettings`` in place of the felt tests' (bot delay, pause between deals)."""
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.database_url = database_url
@@ -94,14 +97,17 @@ class LiveServer:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        settings = ServerSettings(
-            database_url=self.database_url,
-            host="127.0.0.1",
-            port=self.port,
-            public_url=self.base_url,
-            seed=SEED,
-            bot_delay_seconds=0.0,
-            next_deal_seconds=600.0,  # the felt after the deal stays for the checks
+        settings = dataclasses.replace(
+            ServerSettings(
+                database_url=self.database_url,
+                host="127.0.0.1",
+                port=self.port,
+                public_url=self.base_url,
+                seed=SEED,
+                bot_delay_seconds=0.0,
+                next_deal_seconds=600.0,  # the felt after the deal stays for the checks
+            ),
+            **self.settings,
         )
         self.app = create_app(settings, bot_factory=bot_factory)
         config = uvicorn.Config(
@@ -261,12 +267,13 @@ def new_table(
 
 
 def hold_seat(context: Context, table: dict[str, Any]) -> None:
-    """Every page of ``context`` holds the host's seat at ``table``, as after creating it
-    now (the tokens in localStorage, where ``static/seat_store.js`` keeps them)."""
+    """Every page of ``context`` holds the seat of ``table``'s ``player_token`` (and its
+    ``host_token``, if any: the host's, as after creating it now), the tokens in
+    localStorage, where ``static/seat_store.js`` keeps them."""
     seat = json.dumps(
         {
             "player_token": table["player_token"],
-            "host_token": table["host_token"],
+            "host_token": table.get("host_token"),
             "seat": 0,
             "saved": datetime.now(UTC).isoformat(),
         }

@@ -13,23 +13,28 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_browser import SEED, bot_factory, table_state, uvicorn
-from test_server_browser_felt import TableServer, act_passively, browser, my_turn, new_table
-from test_server_browser_replay import shot
+from browser_steps import (
+    LiveServer,
+    act_passively,
+    browser,
+    my_turn,
+    new_table,
+    open_seat,
+    shot,
+    table_state,
+)
 from test_server_watch import assert_nothing_hidden, card_names, public_cards
 
-from italian_poker.server.app import STATIC, create_app
-from italian_poker.server.settings import ServerSettings
+from italian_poker.server.app import STATIC
 from italian_poker.table.vocabulary import PAGE_MESSAGES
 
-__all__ = ["browser"]  # the fixture, from the felt tests
+__all__ = ["browser"]  # the fixture, from browser_steps
 
 Page = Any  # playwright.sync_api.Page
 
@@ -50,37 +55,15 @@ PAGE_WATCH = """
 """Records the page at every change: the cards it shows (by code), its text, its actions."""
 
 
-class WatchServer(TableServer):
-    """The felt tests' server with bots that wait 0.3 s and 1.5 s between deals."""
-
-    def start(self) -> None:
-        settings = ServerSettings(
-            database_url=f"sqlite:///{self.database}",
-            host="127.0.0.1",
-            port=self.port,
-            public_url=self.base_url,
-            seed=SEED,
-            bot_delay_seconds=0.3,
-            default_turn_seconds=None,
-            next_deal_seconds=1.5,
-        )
-        self.app = create_app(settings, bot_factory=bot_factory)
-        config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
-        )
-        self._uv = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._uv.run, daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 15
-        while not self._uv.started:
-            assert self._thread.is_alive(), "the server did not start"
-            assert time.monotonic() < deadline, "the server took too long to start"
-            time.sleep(0.05)
-
-
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[WatchServer]:
-    running = WatchServer(tmp_path / "server.sqlite3")
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    """The felt tests' server with bots that wait 0.3 s, and 1.5 s between deals."""
+    running = LiveServer(
+        f"sqlite:///{tmp_path / 'server.sqlite3'}",
+        bot_delay_seconds=0.3,
+        default_turn_seconds=None,
+        next_deal_seconds=1.5,
+    )
     running.start()
     try:
         yield running
@@ -88,18 +71,9 @@ def server(tmp_path: Path) -> Iterator[WatchServer]:
         running.stop()
 
 
-def seated_page(context: Any, server: TableServer, invite: str, seat: dict[str, Any]) -> Page:
+def seated_page(context: Any, server: LiveServer, invite: str, seat: dict[str, Any]) -> Page:
     """The table's page holding ``seat`` (its tokens in the browser's storage)."""
-    saved = json.dumps(
-        {"player_token": seat["player_token"], "host_token": seat.get("host_token"), "seat": 0}
-    )
-    key = f"italian-poker.seat.{invite}"
-    context.add_init_script(f"localStorage.setItem({json.dumps(key)}, {json.dumps(saved)});")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(f"{server.base_url}/t/{invite}")
-    page.wait_for_selector("li.seat.you")
-    return page
+    return open_seat(context, server, {"invite": invite, **seat})
 
 
 def spectator_page(context: Any, url: str) -> tuple[Page, list[str]]:
@@ -134,7 +108,7 @@ def replaying(page: Page) -> bool:
     return "as it was played" in page.inner_text("#watching-line")
 
 
-def test_a_spectator_never_receives_a_hidden_card(server: WatchServer, browser: Any) -> None:
+def test_a_spectator_never_receives_a_hidden_card(server: LiveServer, browser: Any) -> None:
     table = new_table(server, nickname="Alice", bots=1)
     invite = table["invite"]
     bruno = table["call"](f"/api/tables/{invite}/seats", {"nickname": "Bruno"})
@@ -235,7 +209,7 @@ def assert_pages_show_nothing_hidden(pages: list[dict[str, Any]], state: Any) ->
     assert any(seen["cards"] for seen in pages), "no shown card ever reached the page"
 
 
-def test_a_void_watch_link_says_so(server: WatchServer, browser: Any) -> None:
+def test_a_void_watch_link_says_so(server: LiveServer, browser: Any) -> None:
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     response = page.goto(f"{server.base_url}/w/AAAAAAAAAAAAAAAAAAAAAAAA")
     assert response is not None and response.status == 404
