@@ -44,7 +44,7 @@ from italian_poker.table.replay_frames import Frame, HandFrames, hand_frames
 log = logging.getLogger(__name__)
 
 encode = json.JSONEncoder(separators=(",", ":")).encode
-"""Compact JSON text, as the players' messages are written (``protocol.encode``)."""
+"""Compact JSON text of any value, as ``protocol.encode`` writes the players' messages."""
 
 QUEUE_LIMIT = 200
 """Messages waiting for a spectator before they are dropped as too slow."""
@@ -64,6 +64,10 @@ class Spectator:
     close_code: int = 1000
     close_reason: str = "bye"
 
+    def send(self, message: dict[str, Any]) -> None:
+        """Encode and queue ``message``."""
+        self.send_text(encode(message))
+
     def send_text(self, text: str) -> None:
         """Queue an encoded message; a spectator too far behind is disconnected."""
         if self.queue.qsize() >= QUEUE_LIMIT:
@@ -73,7 +77,7 @@ class Spectator:
 
     def close(self, code: str, message: str, close_code: int) -> None:
         """Say why, then close with ``close_code``."""
-        self.send_text(encode(error_message(code, message)))
+        self.send(error_message(code, message))
         self.close_code, self.close_reason = close_code, message
         self.queue.put_nowait(None)
 

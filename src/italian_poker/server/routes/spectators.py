@@ -18,19 +18,16 @@ from fastapi.responses import Response
 
 from italian_poker.server.dependencies import ServerDep
 from italian_poker.server.protocol import (
-    BadMessage,
     Hello,
     Ping,
-    encode,
     error_message,
-    parse_message,
 )
 from italian_poker.server.routes.pages import page
 from italian_poker.server.routes.table_socket import (
-    RateLimit,
     _close,
     _send_and_close,
     allowed_origins,
+    checked_messages,
 )
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.spectators import Spectator
@@ -89,46 +86,14 @@ async def _reader(
     websocket: WebSocket, runtime: TableRuntime, spectator: Spectator, settings: ServerSettings
 ) -> None:
     """What the spectator sends, under the table socket's size and rate limits."""
-    limit = RateLimit(settings.rate_per_second, settings.rate_burst)
-    strikes = 0
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
-        if size > settings.max_message_bytes:
-            limit_text = f"messages are limited to {settings.max_message_bytes} bytes"
-            await _send_and_close(websocket, error_message("too_large", limit_text), 1009)
-            return
-        if not limit.allow():
-            strikes += 1
-            spectator.send_text(_error("rate_limited", "too many messages: slow down"))
-            if strikes >= settings.rate_strikes:
-                await _send_and_close(
-                    websocket, error_message("rate_limited", "too many messages"), 1008
-                )
-                return
-            continue
-        strikes = 0
-        if text is None:
-            spectator.send_text(_error("bad_message", "send JSON text messages"))
-            continue
-        try:
-            sent = parse_message(text)
-        except BadMessage as error:
-            spectator.send_text(_error("bad_message", str(error)))
-            continue
+    async for sent in checked_messages(websocket, settings, spectator.send):
         if isinstance(sent, Ping):
             spectator.send_text('{"type":"pong"}')
         elif isinstance(sent, Hello):
             await runtime.send_watch_state(spectator)
         else:
-            spectator.send_text(
-                _error("watching", "a spectator only watches: take a seat with the invite link")
+            spectator.send(
+                error_message(
+                    "watching", "a spectator only watches: take a seat with the invite link"
+                )
             )
-
-
-def _error(code: str, message: str) -> str:
-    """An error message as JSON text."""
-    return encode(error_message(code, message))

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -161,9 +162,14 @@ class RateLimit:
         return False
 
 
-async def _reader(
-    websocket: WebSocket, runtime: TableRuntime, client: Client, settings: ServerSettings
-) -> None:
+async def checked_messages(
+    websocket: WebSocket, settings: ServerSettings, reply: Callable[[dict[str, Any]], None]
+) -> AsyncIterator[ClientMessage]:
+    """The client's messages, read until it leaves, under the socket's limits: a message
+    over ``max_message_bytes`` closes the socket (1009); beyond the rate limit a message is
+    refused (``rate_limited``), and after ``rate_strikes`` refusals in a row the socket is
+    closed (1008); a binary or malformed message is a ``bad_message`` and the connection goes
+    on. ``reply`` sends a refusal to this connection. Shared by players and spectators."""
     limit = RateLimit(settings.rate_per_second, settings.rate_burst)
     strikes = 0
     while True:
@@ -171,18 +177,14 @@ async def _reader(
         if message["type"] == "websocket.disconnect":
             return
         text = message.get("text")
-        if text is None:
-            data = message.get("bytes") or b""
-            size = len(data)
-        else:
-            size = len(text.encode())
+        size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
         if size > settings.max_message_bytes:
             limit_text = f"messages are limited to {settings.max_message_bytes} bytes"
             await _send_and_close(websocket, error_message("too_large", limit_text), 1009)
             return
         if not limit.allow():
             strikes += 1
-            client.send(error_message("rate_limited", "too many messages: slow down"))
+            reply(error_message("rate_limited", "too many messages: slow down"))
             if strikes >= settings.rate_strikes:
                 await _send_and_close(
                     websocket, error_message("rate_limited", "too many messages"), 1008
@@ -191,13 +193,20 @@ async def _reader(
             continue
         strikes = 0
         if text is None:
-            client.send(error_message("bad_message", "send JSON text messages"))
+            reply(error_message("bad_message", "send JSON text messages"))
             continue
         try:
             sent = parse_message(text)
         except BadMessage as error:
-            client.send(error_message("bad_message", str(error)))
+            reply(error_message("bad_message", str(error)))
             continue
+        yield sent
+
+
+async def _reader(
+    websocket: WebSocket, runtime: TableRuntime, client: Client, settings: ServerSettings
+) -> None:
+    async for sent in checked_messages(websocket, settings, client.send):
         try:
             if isinstance(sent, Ping):
                 client.send({"type": "pong"})
