@@ -345,6 +345,164 @@ def stats(
 
 
 @app.command()
+def advise(
+    hand: Annotated[
+        list[str],
+        typer.Argument(help='The five cards before the draw, e.g. "Jh Jd 7c 8s 9h".'),
+    ],
+    players: Annotated[int, typer.Option(help="Players at the table (2-9): sets the deck.")] = 4,
+    opponents: Annotated[
+        int | None,
+        typer.Option(help="Opponents still in the hand (1 to players - 1; default: all)."),
+    ] = None,
+    opener: Annotated[
+        bool,
+        typer.Option("--opener", help="You opened: mark the draws that break the opening (4.4)."),
+    ] = False,
+    min_pair: Annotated[
+        str, typer.Option(help="With --opener: the lowest pair that opened (J, Q, K or A).")
+    ] = "J",
+    tiebreak: Annotated[
+        Tiebreak, typer.Option(help="Suit tie-break: standard (7.4) or fantini.")
+    ] = Tiebreak.STANDARD,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help='Print a JSON list, best first, of {"keep", "discard", "categories", "ev"} '
+            '(and "split" with --opener).',
+        ),
+    ] = False,
+    lang: Annotated[
+        str | None, typer.Option(help="Language: it or en (default: from the locale).")
+    ] = None,
+) -> None:
+    """The advisor (consigliere): every legal draw of a hand (keep one to five cards, 31
+    choices), ranked best first, with the exact chance of each final hand and of improving,
+    and "win": the expected share of the pot at the showdown against the opponents, each
+    modelled as dealt five random cards of the deck and drawing the plain way (an estimate;
+    betting left out). See docs/advisor.md."""
+    import json
+    import os
+
+    from italian_poker.analysis.advisor import advise as advise_hand
+    from italian_poker.engine.cards import Card, parse_cards
+    from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, stripped_deck
+    from italian_poker.engine.errors import CardParseError
+    from italian_poker.engine.opening import OpeningRequirement, parse_min_pair
+    from italian_poker.table.vocabulary import Language, detect_language, tr
+
+    if lang is None:
+        language = detect_language(os.environ)
+    elif lang.lower() in ("it", "en"):
+        language = Language(lang.lower())
+    else:
+        raise fail(f"--lang must be it or en, got {lang!r}")
+
+    def stop(message: str, /, **values: object) -> typer.Exit:
+        text = tr(language, message, **values)
+        typer.echo(tr(language, "advise_error", message=text), err=True)
+        return typer.Exit(code=2)
+
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise stop("advise_players", players=players)
+    if opponents is not None and not 1 <= opponents <= players - 1:
+        raise stop("advise_opponents", max=players - 1, players=players, value=opponents)
+    try:
+        requirement = OpeningRequirement(parse_min_pair(min_pair)) if opener else None
+    except ItalianPokerError:
+        raise stop("advise_min_pair", value=min_pair) from None
+    cards: list[Card] = []
+    for word in " ".join(hand).replace(",", " ").replace(";", " ").split():
+        try:
+            cards.extend(parse_cards(word, unique=False))
+        except CardParseError:
+            raise stop("advise_bad_card", card=word) from None
+    if len(cards) != 5:
+        raise stop("advise_hand_size", count=len(cards))
+    twice = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
+    if twice is not None:
+        raise stop("advise_duplicate", card=str(twice))
+    deck = stripped_deck(players)
+    outside = next((c for c in cards if c not in deck), None)
+    if outside is not None:
+        low = deck.lowest_rank.label
+        raise stop(
+            "advise_not_in_deck", card=str(outside), players=players, deck=len(deck), low=low
+        )
+    shown = format_cards(cards)
+    if requirement is not None and not requirement.is_met(cards, players=players):
+        raise stop("advise_not_opener", hand=shown, requirement=requirement.describe(language))
+    rivals = players - 1 if opponents is None else opponents
+    choices = advise_hand(
+        cards, players=players, opponents=rivals, tiebreak=tiebreak, opening=requirement
+    )
+    if json_output:
+        report = []
+        for choice in choices:
+            item: dict[str, object] = {
+                "keep": [str(c) for c in choice.kept],
+                "discard": [str(c) for c in choice.discards],
+                "categories": {c.name.lower(): p for c, p in choice.probabilities.items()},
+                "ev": choice.ev,
+            }
+            if requirement is not None:
+                item["split"] = choice.split
+            report.append(item)
+        typer.echo(json.dumps(report, indent=2))
+        return
+
+    def percent(chance: float) -> str:
+        text = "<0.1%" if 0 < chance < 0.0005 else f"{100 * chance:.1f}%"
+        return text.replace(".", ",") if language is Language.IT else text
+
+    italian = language is Language.IT
+    rank = evaluate(cards, players=players, tiebreak=tiebreak)
+    typer.echo(
+        tr(
+            language,
+            "advise_hand",
+            hand=shown,
+            rank=rank.description_it if italian else rank.description,
+        )
+    )
+    unseen = len(deck) - len(cards)
+    typer.echo(
+        tr(
+            language,
+            "advise_model",
+            deck=len(deck),
+            players=players,
+            unseen=unseen,
+            opponents=rivals,
+        )
+    )
+    for position, choice in enumerate(choices, start=1):
+        if choice.discards:
+            kept, change = format_cards(choice.kept), format_cards(choice.discards)
+            what = tr(language, "advise_keep", kept=kept, change=change)
+        else:
+            what = tr(language, "advise_stand_pat")
+        line = tr(
+            language,
+            "advise_choice",
+            position=position,
+            choice=what,
+            ev=percent(choice.ev),
+            improve=percent(choice.improve),
+        )
+        typer.echo(line + (tr(language, "advise_split") if choice.split else ""))
+        odds = [
+            f"{c.italian if italian else c.english} {percent(p)}"
+            for c, p in reversed(choice.probabilities.items())
+            if p > 0
+        ]
+        typer.echo("   " + ", ".join(odds))
+    if requirement is not None:
+        typer.echo(tr(language, "advise_split_note"))
+
+
+@app.command()
 def simulate(
     hands: Annotated[int, typer.Option(help="Deals to play (1 or more).")] = 1000,
     players: Annotated[int, typer.Option(help="Bots at the table (2-9).")] = 4,
