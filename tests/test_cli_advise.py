@@ -27,7 +27,7 @@ def test_the_text_lists_every_draw_best_first_with_its_odds() -> None:
     assert lines[0] == "Hand: Jh Jd 7c 8s 9h (Pair of Jacks)"
     assert lines[1].startswith("Deck of 32 cards for 4 players; 27 cards unseen.")
     assert "against 3 opponents" in lines[1]
-    choices = lines[2:]
+    choices = lines[2:-1]
     assert len(choices) == 2 * 31
     assert choices[0].startswith("1. keep Jh Jd, change 7c 8s 9h: win ")
     assert choices[1] == "   Four of a kind 0.9%, Full house 2.9%, Three of a kind 18.3%, " + (
@@ -36,6 +36,11 @@ def test_the_text_lists_every_draw_best_first_with_its_odds() -> None:
     assert choices[-2].startswith("31. ")
     assert sum("stand pat (keep all five)" in line for line in choices) == 1
     assert "breaks the opening" not in result.stdout
+    assert lines[-1] == (
+        "If you opened with this hand, add --opener to see which draws break the opening (4.4)."
+    )
+    nothing = advise("Ah Kd 7c 8s 9h", "--lang", "en").stdout.splitlines()
+    assert nothing[-1].startswith("   ")  # cannot open: no word of the opener
 
 
 def test_italian_text_uses_the_tables_words_and_decimal_commas() -> None:
@@ -148,6 +153,11 @@ def test_the_hand_may_be_five_words() -> None:
             [HAND, "--opener", "--min-pair", "Z"],
             "--min-pair must be J, Q, K or A, got 'Z'",
             "--min-pair deve essere J, Q, K o A, non 'Z'",
+        ),
+        (
+            [HAND, "--min-pair", "Q"],
+            "--min-pair is the pair the opener opened with: give --opener too",
+            "--min-pair è la coppia con cui si è aperto: aggiungi anche --opener",
         ),
         (
             [HAND, "--opener", "--min-pair", "Q"],

@@ -360,8 +360,9 @@ def advise(
         typer.Option("--opener", help="You opened: mark the draws that break the opening (4.4)."),
     ] = False,
     min_pair: Annotated[
-        str, typer.Option(help="With --opener: the lowest pair that opened (J, Q, K or A).")
-    ] = "J",
+        str | None,
+        typer.Option(help="With --opener: the lowest pair that opened (J, Q, K or A; default J)."),
+    ] = None,
     tiebreak: Annotated[
         Tiebreak, typer.Option(help="Suit tie-break: standard (7.4) or fantini.")
     ] = Tiebreak.STANDARD,
@@ -408,8 +409,10 @@ def advise(
         raise stop("advise_players", players=players)
     if opponents is not None and not 1 <= opponents <= players - 1:
         raise stop("advise_opponents", max=players - 1, players=players, value=opponents)
+    if min_pair is not None and not opener:
+        raise stop("advise_min_pair_alone")
     try:
-        requirement = OpeningRequirement(parse_min_pair(min_pair)) if opener else None
+        requirement = OpeningRequirement(parse_min_pair(min_pair or "J")) if opener else None
     except ItalianPokerError:
         raise stop("advise_min_pair", value=min_pair) from None
     cards: list[Card] = []
@@ -500,6 +503,8 @@ def advise(
         typer.echo("   " + ", ".join(odds))
     if requirement is not None:
         typer.echo(tr(language, "advise_split_note"))
+    elif OpeningRequirement().is_met(cards, players=players):
+        typer.echo(tr(language, "advise_opener_hint"))
 
 
 @app.command()

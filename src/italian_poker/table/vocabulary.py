@@ -520,6 +520,15 @@ MESSAGES: dict[str, Pair] = {
         "--min-pair must be J, Q, K or A, got {value!r}",
         "--min-pair deve essere J, Q, K o A, non {value!r}",
     ),
+    "advise_min_pair_alone": (
+        "--min-pair is the pair the opener opened with: give --opener too",
+        "--min-pair è la coppia con cui si è aperto: aggiungi anche --opener",
+    ),
+    "advise_opener_hint": (
+        "If you opened with this hand, add --opener to see which draws break the opening (4.4).",
+        "Se hai aperto con questa mano, aggiungi --opener per vedere quali cambi spezzano "
+        "l'apertura (4.4).",
+    ),
     "advise_not_opener": (
         "--opener: {hand} does not open; it needs {requirement}",
         "--opener: {hand} non apre; serve {requirement}",
