@@ -11,6 +11,7 @@ from typer.testing import CliRunner, Result
 
 from italian_poker.analysis.advisor import advise as advise_hand
 from italian_poker.cli import app
+from italian_poker.engine.cards import parse_cards
 from italian_poker.engine.hand_rank import Category
 
 HAND = "Jh Jd 7c 8s 9h"
@@ -95,6 +96,18 @@ def test_a_straight_flush_stands_pat_for_certain() -> None:
     assert report[0]["categories"]["straight_flush"] == 1.0
 
 
+def test_seen_cards_leave_the_stock() -> None:
+    """003: discards lie face up; the two other jacks seen, no four jacks can come."""
+    result = advise(HAND, "--seen", "Jc,Js", "--lang", "en")
+    assert result.exit_code == 0, result.output
+    assert "; 25 cards unseen." in result.stdout.splitlines()[1]
+    report = json.loads(advise(HAND, "--seen", "Jc Js", "--json").stdout)
+    pair = next(item for item in report if item["keep"] == ["Jh", "Jd"])
+    assert pair["categories"]["four_of_a_kind"] == 0.0
+    expected = advise_hand(HAND, players=4, known=parse_cards("Jc Js"))
+    assert report[0]["ev"] == expected[0].ev
+
+
 def test_the_hand_may_be_five_words() -> None:
     assert advise(*HAND.split(), "--json").stdout == advise(HAND, "--json").stdout
 
@@ -132,6 +145,28 @@ def test_the_hand_may_be_five_words() -> None:
             "cannot read card 'Xc': write a rank (2-9, T or 10, J, Q, K, A) followed by a suit "
             "(h, d, c, s or ♥ ♦ ♣ ♠), e.g. 'Ah 10d 7c'",
             "carta 'Xc' illeggibile: scrivi un valore (2-9, T o 10, J, Q, K, A) seguito da un "
+            "seme (h, d, c, s o ♥ ♦ ♣ ♠), per esempio 'Ah 10d 7c'",
+        ),
+        (
+            [HAND, "--seen", "Qs Jd"],
+            "--seen: Jd is in your hand; give only the other cards you have seen",
+            "--seen: Jd è nella tua mano; indica solo le altre carte viste",
+        ),
+        (
+            [HAND, "--seen", "Qs Qs"],
+            "--seen: Qs is given twice",
+            "--seen: Qs compare due volte",
+        ),
+        (
+            [HAND, "--seen", "Qs 6d"],
+            "6d is not in the deck for 4 players (32 cards, lowest rank 7)",
+            "6d non è nel mazzo per 4 giocatori (32 carte, valore più basso 7)",
+        ),
+        (
+            [HAND, "--seen", "Qs Zz"],
+            "cannot read card 'Zz': write a rank (2-9, T or 10, J, Q, K, A) followed by a suit "
+            "(h, d, c, s or ♥ ♦ ♣ ♠), e.g. 'Ah 10d 7c'",
+            "carta 'Zz' illeggibile: scrivi un valore (2-9, T o 10, J, Q, K, A) seguito da un "
             "seme (h, d, c, s o ♥ ♦ ♣ ♠), per esempio 'Ah 10d 7c'",
         ),
         (

@@ -363,6 +363,13 @@ def advise(
         str | None,
         typer.Option(help="With --opener: the lowest pair that opened (J, Q, K or A; default J)."),
     ] = None,
+    seen: Annotated[
+        str,
+        typer.Option(
+            help="Other cards you have seen, out of the stock: discards face up (003), "
+            'e.g. "Qs 8d".'
+        ),
+    ] = "",
     tiebreak: Annotated[
         Tiebreak, typer.Option(help="Suit tie-break: standard (7.4) or fantini.")
     ] = Tiebreak.STANDARD,
@@ -415,19 +422,29 @@ def advise(
         requirement = OpeningRequirement(parse_min_pair(min_pair or "J")) if opener else None
     except ItalianPokerError:
         raise stop("advise_min_pair", value=min_pair) from None
-    cards: list[Card] = []
-    for word in " ".join(hand).replace(",", " ").replace(";", " ").split():
-        try:
-            cards.extend(parse_cards(word, unique=False))
-        except CardParseError:
-            raise stop("advise_bad_card", card=word) from None
+
+    def read(text: str) -> list[Card]:
+        cards: list[Card] = []
+        for word in text.replace(",", " ").replace(";", " ").split():
+            try:
+                cards.extend(parse_cards(word, unique=False))
+            except CardParseError:
+                raise stop("advise_bad_card", card=word) from None
+        return cards
+
+    cards = read(" ".join(hand))
     if len(cards) != 5:
         raise stop("advise_hand_size", count=len(cards))
     twice = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
     if twice is not None:
         raise stop("advise_duplicate", card=str(twice))
+    known = read(seen)
+    both = next((c for i, c in enumerate(known) if c in cards or c in known[:i]), None)
+    if both is not None:
+        message = "advise_seen_in_hand" if both in cards else "advise_seen_twice"
+        raise stop(message, card=str(both))
     deck = stripped_deck(players)
-    outside = next((c for c in cards if c not in deck), None)
+    outside = next((c for c in (*cards, *known) if c not in deck), None)
     if outside is not None:
         low = deck.lowest_rank.label
         raise stop(
@@ -438,7 +455,12 @@ def advise(
         raise stop("advise_not_opener", hand=shown, requirement=requirement.describe(language))
     rivals = players - 1 if opponents is None else opponents
     choices = advise_hand(
-        cards, players=players, opponents=rivals, tiebreak=tiebreak, opening=requirement
+        cards,
+        players=players,
+        opponents=rivals,
+        known=known,
+        tiebreak=tiebreak,
+        opening=requirement,
     )
     if json_output:
         report = []
@@ -469,7 +491,7 @@ def advise(
             rank=rank.description_it if italian else rank.description,
         )
     )
-    unseen = len(deck) - len(cards)
+    unseen = len(deck) - len(cards) - len(known)
     typer.echo(
         tr(
             language,

@@ -501,6 +501,14 @@ MESSAGES: dict[str, Pair] = {
         "{card} is given twice: a hand has five different cards",
         "{card} compare due volte: una mano ha cinque carte diverse",
     ),
+    "advise_seen_in_hand": (
+        "--seen: {card} is in your hand; give only the other cards you have seen",
+        "--seen: {card} è nella tua mano; indica solo le altre carte viste",
+    ),
+    "advise_seen_twice": (
+        "--seen: {card} is given twice",
+        "--seen: {card} compare due volte",
+    ),
     "advise_not_in_deck": (
         "{card} is not in the deck for {players:player|players} ({deck:card|cards}, lowest "
         "rank {low})",
