@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -13,7 +13,12 @@ from italian_poker.engine.cards import format_cards
 from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.hand_rank import Tiebreak, best_ranks, evaluate, read_hands
 from italian_poker.engine.seeds import derive_seed
+from italian_poker.engine.vocabulary import Language
 from italian_poker.engine.wording import count
+
+if TYPE_CHECKING:
+    from italian_poker.analysis.advisor import Advice
+    from italian_poker.engine.cards import Card
 
 _CLICK_ERROR: type[Exception] = next(
     c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
@@ -344,6 +349,90 @@ def stats(
     typer.echo("\n".join(statistics_lines(result, language)))
 
 
+def advice_json(choices: Sequence[Advice], *, opener: bool) -> list[dict[str, object]]:
+    """``advise --json``: per choice, best first, ``keep``, ``discard``, ``categories`` (every
+    ``Category`` in lower case) and ``ev``; ``split`` too for an opener."""
+    report = []
+    for choice in choices:
+        item: dict[str, object] = {
+            "keep": [str(c) for c in choice.kept],
+            "discard": [str(c) for c in choice.discards],
+            "categories": {c.name.lower(): p for c, p in choice.probabilities.items()},
+            "ev": choice.ev,
+        }
+        if opener:
+            item["split"] = choice.split
+        report.append(item)
+    return report
+
+
+def advice_lines(
+    cards: Sequence[Card],
+    choices: Sequence[Advice],
+    *,
+    players: int,
+    opponents: int,
+    seen: int,
+    opener: bool,
+    tiebreak: Tiebreak,
+    language: Language,
+) -> list[str]:
+    """``advise``'s text: the hand, what the figures mean, each choice (best first) with its
+    value, its chance of improving and of each final hand (highest first), then the opener's
+    note or, for a hand that could open, the hint of ``--opener``."""
+    from italian_poker.engine.deck import stripped_deck
+    from italian_poker.engine.opening import OpeningRequirement
+    from italian_poker.table.vocabulary import tr
+
+    italian = language is Language.IT
+
+    def percent(chance: float) -> str:
+        text = "<0.1%" if 0 < chance < 0.0005 else f"{100 * chance:.1f}%"
+        return text.replace(".", ",") if italian else text
+
+    rank = evaluate(cards, players=players, tiebreak=tiebreak)
+    description = rank.description_it if italian else rank.description
+    deck = len(stripped_deck(players))
+    unseen = deck - len(cards) - seen
+    lines = [
+        tr(language, "advise_hand", hand=format_cards(cards), rank=description),
+        tr(
+            language,
+            "advise_model",
+            deck=deck,
+            players=players,
+            unseen=unseen,
+            opponents=opponents,
+        ),
+    ]
+    for position, choice in enumerate(choices, start=1):
+        if choice.discards:
+            kept, change = format_cards(choice.kept), format_cards(choice.discards)
+            what = tr(language, "advise_keep", kept=kept, change=change)
+        else:
+            what = tr(language, "advise_stand_pat")
+        line = tr(
+            language,
+            "advise_choice",
+            position=position,
+            choice=what,
+            ev=percent(choice.ev),
+            improve=percent(choice.improve),
+        )
+        lines.append(line + (tr(language, "advise_split") if choice.split else ""))
+        odds = [
+            f"{c.italian if italian else c.english} {percent(p)}"
+            for c, p in reversed(choice.probabilities.items())
+            if p > 0
+        ]
+        lines.append("   " + ", ".join(odds))
+    if opener:
+        lines.append(tr(language, "advise_split_note"))
+    elif OpeningRequirement().is_met(cards, players=players):
+        lines.append(tr(language, "advise_opener_hint"))
+    return lines
+
+
 @app.command()
 def advise(
     hand: Annotated[
@@ -394,7 +483,7 @@ def advise(
     import os
 
     from italian_poker.analysis.advisor import advise as advise_hand
-    from italian_poker.engine.cards import Card, parse_cards
+    from italian_poker.engine.cards import parse_cards
     from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, stripped_deck
     from italian_poker.engine.errors import CardParseError
     from italian_poker.engine.opening import OpeningRequirement, parse_min_pair
@@ -463,70 +552,19 @@ def advise(
         opening=requirement,
     )
     if json_output:
-        report = []
-        for choice in choices:
-            item: dict[str, object] = {
-                "keep": [str(c) for c in choice.kept],
-                "discard": [str(c) for c in choice.discards],
-                "categories": {c.name.lower(): p for c, p in choice.probabilities.items()},
-                "ev": choice.ev,
-            }
-            if requirement is not None:
-                item["split"] = choice.split
-            report.append(item)
-        typer.echo(json.dumps(report, indent=2))
+        typer.echo(json.dumps(advice_json(choices, opener=opener), indent=2))
         return
-
-    def percent(chance: float) -> str:
-        text = "<0.1%" if 0 < chance < 0.0005 else f"{100 * chance:.1f}%"
-        return text.replace(".", ",") if language is Language.IT else text
-
-    italian = language is Language.IT
-    rank = evaluate(cards, players=players, tiebreak=tiebreak)
-    typer.echo(
-        tr(
-            language,
-            "advise_hand",
-            hand=shown,
-            rank=rank.description_it if italian else rank.description,
-        )
+    lines = advice_lines(
+        cards,
+        choices,
+        players=players,
+        opponents=rivals,
+        seen=len(known),
+        opener=opener,
+        tiebreak=tiebreak,
+        language=language,
     )
-    unseen = len(deck) - len(cards) - len(known)
-    typer.echo(
-        tr(
-            language,
-            "advise_model",
-            deck=len(deck),
-            players=players,
-            unseen=unseen,
-            opponents=rivals,
-        )
-    )
-    for position, choice in enumerate(choices, start=1):
-        if choice.discards:
-            kept, change = format_cards(choice.kept), format_cards(choice.discards)
-            what = tr(language, "advise_keep", kept=kept, change=change)
-        else:
-            what = tr(language, "advise_stand_pat")
-        line = tr(
-            language,
-            "advise_choice",
-            position=position,
-            choice=what,
-            ev=percent(choice.ev),
-            improve=percent(choice.improve),
-        )
-        typer.echo(line + (tr(language, "advise_split") if choice.split else ""))
-        odds = [
-            f"{c.italian if italian else c.english} {percent(p)}"
-            for c, p in reversed(choice.probabilities.items())
-            if p > 0
-        ]
-        typer.echo("   " + ", ".join(odds))
-    if requirement is not None:
-        typer.echo(tr(language, "advise_split_note"))
-    elif OpeningRequirement().is_met(cards, players=players):
-        typer.echo(tr(language, "advise_opener_hint"))
+    typer.echo("\n".join(lines))
 
 
 @app.command()
