@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from italian_poker.analysis.advisor import advise as advise_hand
 from italian_poker.cli import app
-from italian_poker.engine.cards import parse_cards
+from italian_poker.engine.cards import Card, parse_cards
+from italian_poker.engine.deck import Deck
 from italian_poker.engine.hand_rank import Category
 
 HAND = "Jh Jd 7c 8s 9h"
@@ -82,6 +85,36 @@ def test_json_is_a_list_of_keeps_best_first() -> None:
     best = advise_hand(HAND, players=4)[0]
     assert report[0]["ev"] == best.ev
     assert report[0]["categories"]["three_of_a_kind"] == best.probability(Category.THREE_OF_A_KIND)
+
+
+@st.composite
+def table_and_hand(draw: st.DrawFn) -> tuple[int, list[Card]]:
+    players = draw(st.integers(2, 9))
+    cards = draw(
+        st.lists(st.sampled_from(Deck(players).cards), min_size=5, max_size=5, unique=True)
+    )
+    return players, cards
+
+
+@settings(max_examples=20, deadline=None)
+@given(table_and_hand(), st.data())
+def test_json_holds_for_any_hand_of_any_deck(
+    table: tuple[int, list[Card]], data: st.DataObject
+) -> None:
+    players, cards = table
+    opponents = data.draw(st.integers(1, players - 1))
+    text = " ".join(map(str, cards))
+    result = advise(text, "--players", str(players), "--opponents", str(opponents), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert len(report) == 31
+    assert len({frozenset(item["keep"]) for item in report}) == 31
+    for item in report:
+        assert sorted(item["keep"] + item["discard"]) == sorted(text.split())
+        assert sum(item["categories"].values()) == pytest.approx(1.0)
+        assert 0.0 <= item["ev"] <= 1.0
+    evs = [item["ev"] for item in report]
+    assert evs == sorted(evs, reverse=True)
 
 
 def test_json_says_split_for_an_opener() -> None:
