@@ -8,17 +8,28 @@ from itertools import combinations
 from math import comb
 
 import pytest
+from engine_helpers import cards, new_deal, play, rules
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from italian_poker.analysis.advisor import Advice, AdviceError, advise, check_opponents
+from italian_poker.analysis.advisor import (
+    Advice,
+    AdviceError,
+    advise,
+    advise_view,
+    check_opponents,
+)
 from italian_poker.analysis.bots.reading import Reading, rival_model
 from italian_poker.analysis.draw_odds import hand_ladder
+from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import Card
+from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.deck import Deck
 from italian_poker.engine.errors import CardNotInDeckError, DuplicateCardError, HandSizeError
 from italian_poker.engine.hand_rank import Category, evaluate, read_hand
+from italian_poker.engine.observer import seat_view
 from italian_poker.engine.opening import OpeningRequirement
+from italian_poker.engine.rules import Rules
 
 
 def brute_force(
@@ -31,8 +42,8 @@ def brute_force(
     counts = [0] * len(Category)
     share = 0.0
     drawn = list(combinations(unseen, 5 - len(kept)))
-    for cards in drawn:
-        rank = evaluate((*kept, *cards), players=players)
+    for served in drawn:
+        rank = evaluate((*kept, *served), players=players)
         counts[rank.category] += 1
         share += float(beats[int(ladder.positions([rank.value])[0])]) ** opponents
     return counts, share / len(drawn)
@@ -187,3 +198,44 @@ def test_bad_numbers_of_opponents_are_refused(opponents: object, message: str) -
 def test_bad_hands_raise_the_engines_errors(text: str, error: type[Exception]) -> None:
     with pytest.raises(error):
         advise(text, players=4)
+
+
+# --- from a seat's view -------------------------------------------------------------------
+
+
+def draw_deal(table_rules: Rules) -> Deal:
+    """Four players, no blinds: seat 1 opens with jacks, seat 2 calls, seats 3 and 0 fold."""
+    hands = {1: "Jh Jd 7c 8s 9h", 2: "Qs Qc Ks 8d 7d"}
+    deal = new_deal(table_rules, hands)
+    opening = next(la for la in deal.legal_actions() if la.kind is ActionKind.OPEN)
+    play(
+        deal,
+        (1, Action(ActionKind.OPEN, opening.min_amount)),
+        (2, Action(ActionKind.CALL)),
+        (3, Action(ActionKind.FOLD)),
+        (0, Action(ActionKind.FOLD)),
+    )
+    assert deal.phase is Phase.DRAW
+    return deal
+
+
+def test_a_seats_view_gives_the_openers_advice() -> None:
+    deal = draw_deal(rules())
+    view = seat_view(deal, 1)
+    expected = advise(view.hand, players=4, opponents=1, opening=view.requirement)
+    assert advise_view(view) == expected
+    assert sum(a.split for a in expected) == 23
+    strict = advise_view(seat_view(draw_deal(rules(opener_may_split=False)), 1))
+    assert len(strict) == 8 and not any(a.split for a in strict)
+
+
+def test_a_seats_view_leaves_discards_seen_face_up_out_of_the_stock() -> None:
+    """003: the opener's three discards lie face up; the caller's advice knows them."""
+    deal = draw_deal(rules(discards_face_up=True))
+    play(deal, (1, Action(ActionKind.DRAW, cards=cards("7c 8s 9h"))))
+    view = seat_view(deal, 2)
+    got = advise_view(view)
+    assert got == advise(view.hand, players=4, opponents=1, known=cards("7c 8s 9h"))
+    assert all(a.combinations == comb(24, len(a.discards)) for a in got)
+    with pytest.raises(AdviceError, match="drawn already"):
+        advise_view(seat_view(deal, 1))

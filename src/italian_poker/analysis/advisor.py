@@ -27,7 +27,9 @@ changes 0 to 4 cards, 000 Art. 4, so 31 choices) gets:
   :func:`~italian_poker.engine.opening.opening_groups`). Where the rules forbid a split the
   choices that would need one are left out.
 
-:func:`advise` returns the choices best first: highest ``ev``, then fewer cards changed.
+:func:`advise` returns the choices best first: highest ``ev``, then fewer cards changed;
+:func:`advise_view` gives them for a seat's own hand from its
+:class:`~italian_poker.engine.view.SeatView` (what a front end's advice key or hint needs).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from italian_poker.engine.cards import Card
 from italian_poker.engine.deck import check_players
 from italian_poker.engine.hand_rank import Cards, Category, Tiebreak, evaluate, read_hand
 from italian_poker.engine.opening import OpeningRequirement, opening_groups
+from italian_poker.engine.view import SeatView
 
 
 class AdviceError(ValueError):
@@ -158,4 +161,27 @@ def advise(
     return tuple(advice[i] for i in order)
 
 
-__all__ = ["Advice", "AdviceError", "advise", "check_opponents"]
+def advise_view(view: SeatView) -> tuple[Advice, ...]:
+    """The advice for a seat's own hand before its draw, from its view alone: the rivals still
+    in the hand are the opponents, the others' discards it has seen (face up, 003) are out of
+    the stock, and for the opener the requirement met and whether the rules allow a split
+    (4.4). :class:`AdviceError` once the seat has drawn or when no rival is left."""
+    seat = view.seat
+    if view.cards_changed[seat] is not None:
+        raise AdviceError("this seat has drawn already: advice is for the draw to come")
+    rivals = sum(1 for s in range(view.players) if s != seat and not view.folded[s])
+    if rivals == 0:
+        raise AdviceError("no rival is left in the hand")
+    known = [c for a in view.actions if a.seat != seat for c in a.discards]
+    return advise(
+        view.hand,
+        players=view.players,
+        opponents=rivals,
+        known=known,
+        tiebreak=view.rules.tiebreak,
+        opening=view.requirement if view.opener == seat else None,
+        may_split=view.rules.opener_may_split,
+    )
+
+
+__all__ = ["Advice", "AdviceError", "advise", "advise_view", "check_opponents"]
