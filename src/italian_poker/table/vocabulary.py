@@ -485,6 +485,89 @@ MESSAGES: dict[str, Pair] = {
         "non è un file di testo (UTF-8): byte 0x{byte:02x} alla posizione {position}",
     ),
     "stats_not_over": ("the deal is not over", "la mano non è finita"),
+    # The advisor (italian-poker advise).
+    "advise_error": ("error: {message}", "errore: {message}"),
+    "advise_bad_card": (
+        "cannot read card {card!r}: write a rank (2-9, T or 10, J, Q, K, A) followed by a suit "
+        "(h, d, c, s or ♥ ♦ ♣ ♠), e.g. 'Ah 10d 7c'",
+        "carta {card!r} illeggibile: scrivi un valore (2-9, T o 10, J, Q, K, A) seguito da un "
+        "seme (h, d, c, s o ♥ ♦ ♣ ♠), per esempio 'Ah 10d 7c'",
+    ),
+    "advise_hand_size": (
+        "a hand has five cards, you gave {count:card|cards}",
+        "una mano ha cinque carte, {count:ne hai data #|ne hai date #}",
+    ),
+    "advise_duplicate": (
+        "{card} is given twice: a hand has five different cards",
+        "{card} compare due volte: una mano ha cinque carte diverse",
+    ),
+    "advise_seen_in_hand": (
+        "--seen: {card} is in your hand; give only the other cards you have seen",
+        "--seen: {card} è nella tua mano; indica solo le altre carte viste",
+    ),
+    "advise_seen_twice": (
+        "--seen: {card} is given twice",
+        "--seen: {card} compare due volte",
+    ),
+    "advise_not_in_deck": (
+        "{card} is not in the deck for {players:player|players} ({deck:card|cards}, lowest "
+        "rank {low})",
+        "{card} non è nel mazzo per {players:giocatore|giocatori} ({deck:carta|carte}, valore "
+        "più basso {low})",
+    ),
+    "advise_players": (
+        "--players must be 2 to 9, got {players}",
+        "--players deve essere da 2 a 9, non {players}",
+    ),
+    "advise_opponents": (
+        "--opponents must be 1 to {max} at a table of {players:player|players}, got {value}",
+        "--opponents deve essere da 1 a {max} a un tavolo di {players:giocatore|giocatori}, "
+        "non {value}",
+    ),
+    "advise_min_pair": (
+        "--min-pair must be J, Q, K or A, got {value!r}",
+        "--min-pair deve essere J, Q, K o A, non {value!r}",
+    ),
+    "advise_min_pair_alone": (
+        "--min-pair is the pair the opener opened with: give --opener too",
+        "--min-pair è la coppia con cui si è aperto: aggiungi anche --opener",
+    ),
+    "advise_opener_hint": (
+        "If you opened with this hand, add --opener to see which draws break the opening (4.4).",
+        "Se hai aperto con questa mano, aggiungi --opener per vedere quali cambi spezzano "
+        "l'apertura (4.4).",
+    ),
+    "advise_not_opener": (
+        "--opener: {hand} does not open; it needs {requirement}",
+        "--opener: {hand} non apre; serve {requirement}",
+    ),
+    "advise_hand": ("Hand: {hand} ({rank})", "Mano: {hand} ({rank})"),
+    "advise_model": (
+        "Deck of {deck:card|cards} for {players:player|players}; {unseen:card|cards} unseen. "
+        "Win = expected share of the pot at the showdown against {opponents:opponent|opponents}, "
+        "each dealt at random and drawing the plain way (an estimate); the odds of each hand "
+        "are exact.",
+        "Mazzo di {deck:carta|carte} per {players:giocatore|giocatori}; {unseen:carta|carte} non "
+        "viste. Vinci = quota attesa del piatto allo showdown contro {opponents:avversario|"
+        "avversari}, ognuno con cinque carte a caso e un cambio semplice (una stima); le "
+        "probabilità di ogni punto sono esatte.",
+    ),
+    "advise_choice": (
+        "{position}. {choice}: win {ev}, improve {improve}",
+        "{position}. {choice}: vinci {ev}, migliora {improve}",
+    ),
+    "advise_keep": ("keep {kept}, change {change}", "tieni {kept}, cambia {change}"),
+    "advise_stand_pat": ("stand pat (keep all five)", "servito (tieni tutte e cinque)"),
+    "advise_split": (
+        " (breaks the opening: announce the split)",
+        " (spezza l'apertura: annuncialo)",
+    ),
+    "advise_split_note": (
+        "You opened: a draw marked as breaking the opening must be announced, and its discards "
+        "are kept apart for the proof (4.4).",
+        "Hai aperto: un cambio che spezza l'apertura va annunciato, e i suoi scarti restano da "
+        "parte per la prova (4.4).",
+    ),
     # The online table's events (the server's public log).
     "table_seat": ("{name} takes seat {seat}", "{name} si siede al posto {seat}"),
     "table_leave": ("{name} leaves the table", "{name} lascia il tavolo"),
