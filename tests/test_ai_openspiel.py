@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import pickle
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -210,3 +212,11 @@ def test_action_names_are_distinct_and_the_state_is_the_engines() -> None:
     state = load(players=2).new_initial_state()
     assert isinstance(state, ItalianPokerState)
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 51) == "deal Ah"
+
+
+def test_the_example_of_docs_ai_md_runs() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text("utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/ai.md", "exec"), {"__name__": "example"})
