@@ -111,11 +111,13 @@ def legal_ids(
                     seen.add(amount)
                     ids.append(AMOUNT_BASES[kind] + slot)
         elif kind is ActionKind.DRAW:
+            # Only the opener may announce a split (4.4): the engine offers it the groups.
+            splits = (False,) if offer.split_unless_kept is None else (False, True)
             for mask in range(MASKS):
                 cards = discards_of(mask, hand)
                 if len(cards) != mask.bit_count():
                     continue
-                for split in (False, True):
+                for split in splits:
                     if accepts(Action(ActionKind.DRAW, cards=cards, split=split)):
                         ids.append(draw_id(mask, split))
         else:

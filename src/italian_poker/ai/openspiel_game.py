@@ -24,7 +24,7 @@ import pyspiel
 from italian_poker.ai.config import DEFAULTS, GameConfig, game_config
 from italian_poker.ai.encoding import NUM_ACTIONS, describe, legal_ids, to_action
 from italian_poker.ai.observation import ItalianPokerObserver
-from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, stripped_deck
 from italian_poker.engine.errors import SeatError
@@ -130,8 +130,16 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         """A reshuffle being ordered: its cards, and the order picked so far."""
         self._settled = (self._config.stack,) * self._config.players
         self._over = False
-        self.match = self._rebuild()
+        self._match: Match | None = self._rebuild()
         self._start_next()
+
+    @property
+    def match(self) -> Match:
+        """The engine's match after every step kept (rebuilt when a step tried on it waits
+        for chance)."""
+        if self._match is None:
+            self._match = self._rebuild()
+        return self._match
 
     # --- the engine, driven ------------------------------------------------------------------
 
@@ -155,18 +163,19 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         if not size:
             return None
         picked = self._decks[deal]
-        taken = set(picked)
-        return picked + [c for c in stripped_deck(size).cards if c not in taken]
+        taken = {c.index for c in picked}
+        return picked + [c for c in stripped_deck(size).cards if c.index not in taken]
 
     def _start_next(self) -> None:
         self._decks.append([])
         self._sizes.append(0)
         self._reshuffles.append([])
-        self._try(None)
+        self._try(None, live=True)
 
-    def _try(self, step: Action | None) -> None:
-        """Apply ``step`` to a rebuilt copy; keep it, or have chance pick what it takes."""
-        probe = self._rebuild()
+    def _try(self, step: Action | None, *, live: bool = False) -> None:
+        """Apply ``step`` to a rebuilt copy (``live``: to the match itself, as its deck is
+        the one to try); keep it, or have chance pick what it takes."""
+        probe = self.match if live else self._rebuild()
         k = len(self._decks) - 1
         done = len(probe.completed)
         try:
@@ -189,16 +198,19 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
                 consumed -= len(deal.stock)
             need = max(consumed, 5 * deal.n) - len(self._decks[k])
             recorded = len(self._reshuffles[k])
-            if need > 0:
-                self._wait(step, need=need)
-                return
-            if len(deal.reshuffles) > recorded:
-                self._wait(step, pool=tuple(sorted(deal.reshuffles[recorded], key=_index)))
+            if need > 0 or len(deal.reshuffles) > recorded:
+                if live:
+                    self._match = None  # the step went on: rebuilt when next needed
+                if need > 0:
+                    self._wait(step, need=need)
+                else:
+                    pool = tuple(sorted(deal.reshuffles[recorded], key=_index))
+                    self._wait(step, pool=pool)
                 return
         self._waits = False
         self._waiting = None
         self._steps.append(step)
-        self.match = probe
+        self._match = probe
         self._after(done, started=step is None)
 
     def _wait(self, step: Action | None, *, need: int = 0, pool: tuple[Card, ...] = ()) -> None:
@@ -245,25 +257,29 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         assert actor is not None
         return int(actor[1:])
 
-    def _actor_hand(self) -> tuple[Card, ...]:
+    def _actor_hand(self, legal: tuple[LegalAction, ...]) -> tuple[Card, ...]:
+        """The hand of the player to act, as its view shows it, when it is to draw (the
+        draw masks read it); else no cards are needed."""
         match = self.match
         actor = match.actor
-        if actor is None or match.phase is not MatchPhase.IN_DEAL:
+        if actor is None or not legal or legal[0].kind is not ActionKind.DRAW:
             return ()
         return match.view(actor).hand
 
     def _legal_actions(self, player: int) -> list[int]:
         match = self.match
-        return legal_ids(match.legal_actions(), self._actor_hand(), match.can)
+        legal = match.legal_actions()
+        return legal_ids(legal, self._actor_hand(legal), match.can)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards chance may pick next, each as likely."""
         if self._pool:
-            left = [c.index for c in self._pool if c not in self._order]
+            ordered = {c.index for c in self._order}
+            left = [c.index for c in self._pool if c.index not in ordered]
         else:
             k = len(self._decks) - 1
-            taken = set(self._decks[k])
-            left = [c.index for c in stripped_deck(self._sizes[k]).cards if c not in taken]
+            taken = {c.index for c in self._decks[k]}
+            left = [c.index for c in stripped_deck(self._sizes[k]).cards if c.index not in taken]
         p = 1.0 / len(left)
         return [(index, p) for index in left]
 
@@ -283,9 +299,10 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
                     self._try(self._waiting)
             return
         match = self.match
-        step = to_action(action, match.legal_actions(), self._actor_hand())
+        legal = match.legal_actions()
+        step = to_action(action, legal, self._actor_hand(legal))
         if step.kind in _PROBED:
-            self._try(step)
+            self._try(step, live=True)
             return
         done = len(match.completed)
         match.apply(step)
