@@ -25,9 +25,19 @@ else:
 
 from italian_poker.ai import GAME_NAME, ItalianPokerState
 from italian_poker.ai.config import game_config
-from italian_poker.ai.encoding import NUM_ACTIONS, SIMPLE_KINDS, describe
-from italian_poker.engine.actions import ActionKind
-from italian_poker.engine.cards import Card
+from italian_poker.ai.encoding import (
+    AMOUNT_BASES,
+    DRAW_BASE,
+    NUM_ACTIONS,
+    SIMPLE_KINDS,
+    SPLIT_BASE,
+    describe,
+    legal_ids,
+    slot_amount,
+    to_action,
+)
+from italian_poker.engine.actions import ActionKind, LegalAction
+from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.deck import stripped_deck
 
@@ -220,3 +230,25 @@ def test_the_example_of_docs_ai_md_runs() -> None:
     assert blocks
     for block in blocks:
         exec(compile(block, "docs/ai.md", "exec"), {"__name__": "example"})
+
+
+def test_amount_slots_cover_the_offered_range_once_each() -> None:
+    assert [slot_amount(j, 2, 10) for j in range(5)] == [2, 4, 6, 8, 10]
+    raise_ = AMOUNT_BASES[ActionKind.RAISE]
+    spread = (LegalAction(ActionKind.FOLD), LegalAction(ActionKind.RAISE, 3, 5))
+    ids = legal_ids(spread, (), lambda action: False)
+    # 3, 3, 4, 4, 5: the lower slot of each amount only.
+    assert ids == [SIMPLE_KINDS.index(ActionKind.FOLD), raise_, raise_ + 2, raise_ + 4]
+    assert [to_action(i, spread, ()).amount for i in ids[1:]] == [3, 4, 5]
+    fixed = (LegalAction(ActionKind.RAISE, 4, 4),)
+    assert legal_ids(fixed, (), lambda action: False) == [raise_]
+
+
+def test_draw_masks_read_the_hand_sorted_by_card_index() -> None:
+    hand = tuple(parse_cards("As 9h Jd 9c Kh"))
+    offer = (LegalAction(ActionKind.DRAW, max_cards=4),)
+    action = to_action(DRAW_BASE + 0b00011, offer, hand)
+    assert action.cards == tuple(parse_cards("9c 9h")) and not action.split
+    assert to_action(SPLIT_BASE + 0b10000, offer, hand).split
+    ids = legal_ids(offer, hand, lambda a: len(a.cards) <= 4 and not a.split)
+    assert ids == [DRAW_BASE + mask for mask in range(31)]  # every mask but all five

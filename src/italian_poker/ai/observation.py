@@ -10,6 +10,8 @@ may see. The layout of the tensors is in docs/ai.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields, is_dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,6 +21,7 @@ from italian_poker.ai.config import GameConfig
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card, Rank
 from italian_poker.engine.deal import Phase
+from italian_poker.engine.hand_rank import HandRank
 from italian_poker.engine.match import Match, MatchPhase
 from italian_poker.engine.observer import (
     PUBLIC,
@@ -196,8 +199,25 @@ class ItalianPokerObserver:
             viewer = names.index(name) if name in names else PUBLIC
             seen = observe_operations(operations, viewer, self.config.rules)
             lines.append(f"deal {number} as {viewer if viewer is PUBLIC else f'seat {viewer}'}")
-            lines.extend(str(op) for op in seen)
+            lines.extend(_text(op) for op in seen)
         return "\n".join(lines)
+
+
+def _text(value: object) -> str:
+    """``value`` (an operation as seen, or one of its fields) in full, with cards and hand
+    ranks as the table writes them (``As``, ``Pair of Jacks``) and enums by value."""
+    if isinstance(value, Card | HandRank):
+        return str(value)
+    if isinstance(value, Enum):
+        return str(value.value)
+    if is_dataclass(value) and not isinstance(value, type):
+        inner = " ".join(f"{f.name}={_text(getattr(value, f.name))}" for f in fields(value))
+        return f"{type(value).__name__}({inner})"
+    if isinstance(value, tuple | list):
+        return "[" + " ".join(_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_text(k)}: {_text(v)}" for k, v in value.items()) + "}"
+    return str(value)
 
 
 def _cards(row: np.ndarray[Any, Any], cards: Sequence[Card]) -> None:
