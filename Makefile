@@ -28,6 +28,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_evaluation.py
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_server.py
+	$(BIN)/python benchmarks/bench_ai.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
