@@ -252,3 +252,37 @@ def test_draw_masks_read_the_hand_sorted_by_card_index() -> None:
     assert to_action(SPLIT_BASE + 0b10000, offer, hand).split
     ids = legal_ids(offer, hand, lambda a: len(a.cards) <= 4 and not a.split)
     assert ids == [DRAW_BASE + mask for mask in range(31)]  # every mask but all five
+
+
+def test_hands_shown_at_the_showdown_are_in_every_players_information_state() -> None:
+    """The log of actions says "show"; the cards shown are in the view, and a player's
+    information state must have them (a losing hand may be mucked, 002: what a player may do
+    depends on them)."""
+    game = load(players=3, preset="doc002", structure="fixed-limit")
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            deal = state.match.deal
+            if not state.is_chance_node() and deal is not None and deal.phase is Phase.SHOWDOWN:
+                for seat, rank in deal.shown.items():
+                    cards = " ".join(str(c) for c in deal.hands[seat])
+                    assert rank
+                    for player in range(3):
+                        assert cards in state.information_state_string(player)
+                        assert cards in state.observation_string(player)
+                    checked += 1
+            state.apply_action(play(state, rng))
+    assert checked > 0
+
+
+def test_outcome_sampling_mccfr_runs_on_the_game() -> None:
+    """A sampler walks the real tree: chance nodes, information states, legal actions."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    game = load(players=2, structure="fixed-limit", stack=20)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(150):
+        solver.iteration()
+    assert len(solver._infostates) > 100

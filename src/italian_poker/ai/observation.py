@@ -181,7 +181,7 @@ class ItalianPokerObserver:
 
     def string_from(self, state: ItalianPokerState, player: int) -> str:
         """What ``player`` knows in ``state``, as text: with perfect recall every deal's
-        operations as the player saw them, else the current view."""
+        operations as the player saw them and the current view, else the current view."""
         match = state.match
         head = f"P{player} deals done {len(match.completed)} {match.phase.value}"
         if match.actor is not None:
@@ -200,6 +200,10 @@ class ItalianPokerObserver:
             seen = observe_operations(operations, viewer, self.config.rules)
             lines.append(f"deal {number} as {viewer if viewer is PUBLIC else f'seat {viewer}'}")
             lines.extend(_text(op) for op in seen)
+        # The log has the actions; the view has what they showed (the hands shown so far).
+        view = view_of(match, player)
+        if view is not None:
+            lines.append(f"now {_view_text(view)}")
         return "\n".join(lines)
 
 
