@@ -113,10 +113,11 @@ def legal_ids(
         elif kind is ActionKind.DRAW:
             # Only the opener may announce a split (4.4): the engine offers it the groups.
             splits = (False,) if offer.split_unless_kept is None else (False, True)
+            ordered = sorted_hand(hand)
             for mask in range(MASKS):
-                cards = discards_of(mask, hand)
-                if len(cards) != mask.bit_count():
-                    continue
+                if mask >> len(ordered):
+                    continue  # more cards than the hand holds
+                cards = tuple([card for i, card in enumerate(ordered) if mask >> i & 1])
                 for split in splits:
                     if accepts(Action(ActionKind.DRAW, cards=cards, split=split)):
                         ids.append(draw_id(mask, split))
