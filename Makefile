@@ -29,6 +29,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_server.py
 	$(BIN)/python benchmarks/bench_advisor.py
+	$(BIN)/python benchmarks/bench_ai.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,10 +1,10 @@
-"""The layering is visible in the tree: engine <- table <- (play, server, analysis).
+"""The layering is visible in the tree: engine <- table <- (play, server, analysis, ai).
 
 Every module under src/italian_poker is parsed (``ast``, nothing is imported): each
 ``import x`` and ``from x import y``, at module level or inside a function, a class or an
 ``if TYPE_CHECKING:`` block, relative imports resolved. The engine imports only itself and
 the standard library; the table layer only the engine, itself and its one dependency
-(``platformdirs``); each front end (play, server, analysis) the engine, the table layer and
+(``platformdirs``); each front end (play, server, analysis, ai) the engine, the table layer and
 itself, never another front end; nothing imports ``italian_poker.cli``, the composition root,
 which may import anything.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 PACKAGE = "italian_poker"
 SRC = Path(__file__).resolve().parent.parent / "src"
 
-FRONT_ENDS = ("play", "server", "analysis")
+FRONT_ENDS = ("play", "server", "analysis", "ai")
 LAYERS = ("engine", "table", *FRONT_ENDS)
 
 ALLOWED: dict[str, set[str] | None] = {

@@ -1,0 +1,164 @@
+"""The action encoding of the OpenSpiel game: every engine action as one integer.
+
+Player actions (``NUM_ACTIONS`` ids, docs/ai.md):
+
+- ``0..12``: the actions without a chosen amount or cards, in :data:`SIMPLE_KINDS` order
+  (fold, check, call, pass, parol, decline, blind, controbuio, over, show, muck, make-up,
+  sit-out); the engine fills in the fixed amount of a call, blind or make-up;
+- ``13..27``: open, bet and raise, :data:`AMOUNT_SLOTS` ids each (13 open, 18 bet, 23 raise):
+  slot ``j`` is the new round total ``low + (high - low) * j // 4`` of the range the engine
+  offers (``low`` the smallest, slot 4 the largest: the pot under pot-limit, the stack under
+  no-limit); under fixed limit the range is one amount, so only slot 0 is legal, and when two
+  slots give one amount only the lower slot is legal;
+- ``28..59``: a draw, ``28 + mask``: bit ``i`` of ``mask`` discards the ``i``-th card of the
+  hand sorted by card index (``Card.index``, 0 for the lowest); mask 0 stands pat, mask 31
+  (all five) is never legal;
+- ``60..91``: the same draws with the split announced (4.4): the opener breaking the opening.
+
+Chance outcomes are cards: outcome ``c`` is the card of index ``c`` (``Card.from_index``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
+from italian_poker.engine.cards import Card
+
+SIMPLE_KINDS: Final = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.PASS,
+    ActionKind.PAROL,
+    ActionKind.DECLINE,
+    ActionKind.BLIND,
+    ActionKind.CONTROBUIO,
+    ActionKind.OVER,
+    ActionKind.SHOW,
+    ActionKind.MUCK,
+    ActionKind.MAKE_UP,
+    ActionKind.SIT_OUT,
+)
+"""The kinds without a chosen amount or cards, by id."""
+
+AMOUNT_SLOTS: Final = 5
+"""Amounts offered per open, bet or raise: 0, 1/4, 1/2, 3/4 and all of the range."""
+
+AMOUNT_BASES: Final = {
+    ActionKind.OPEN: len(SIMPLE_KINDS),
+    ActionKind.BET: len(SIMPLE_KINDS) + AMOUNT_SLOTS,
+    ActionKind.RAISE: len(SIMPLE_KINDS) + 2 * AMOUNT_SLOTS,
+}
+"""The first id of each kind with a chosen amount."""
+
+DRAW_BASE: Final = len(SIMPLE_KINDS) + 3 * AMOUNT_SLOTS
+"""The id of standing pat; ``DRAW_BASE + mask`` discards the cards of ``mask``."""
+
+MASKS: Final = 32
+"""Discard masks over the five cards of a hand."""
+
+SPLIT_BASE: Final = DRAW_BASE + MASKS
+"""``SPLIT_BASE + mask``: the draw of ``mask`` with the split announced (4.4)."""
+
+NUM_ACTIONS: Final = SPLIT_BASE + MASKS
+"""How many player action ids there are."""
+
+_SIMPLE_IDS: Final = {kind: i for i, kind in enumerate(SIMPLE_KINDS)}
+
+
+def slot_amount(slot: int, low: int, high: int) -> int:
+    """The round total of amount ``slot`` in the range ``low..high``."""
+    return low + (high - low) * slot // (AMOUNT_SLOTS - 1)
+
+
+def sorted_hand(hand: Sequence[Card]) -> tuple[Card, ...]:
+    """The hand in the order the draw masks read it: by card index."""
+    return tuple(sorted(hand, key=_index))
+
+
+def _index(card: Card) -> int:
+    return card.index
+
+
+def discards_of(mask: int, hand: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards of ``hand`` (sorted by index) that ``mask`` discards."""
+    ordered = sorted_hand(hand)
+    return tuple(card for i, card in enumerate(ordered) if mask >> i & 1)
+
+
+def draw_id(mask: int, split: bool) -> int:
+    """The id of the draw of ``mask``, with or without the split announced."""
+    return (SPLIT_BASE if split else DRAW_BASE) + mask
+
+
+def legal_ids(
+    legal: Sequence[LegalAction], hand: Sequence[Card], accepts: Callable[[Action], bool]
+) -> list[int]:
+    """The ids of the actions ``legal`` offers, sorted. Draws are asked of the engine
+    (``accepts``, its ``can``) mask by mask, with and without the split announced."""
+    ids: list[int] = []
+    for offer in legal:
+        kind = offer.kind
+        if kind in AMOUNT_KINDS:
+            low, high = offer.min_amount, offer.max_amount
+            assert low is not None and high is not None
+            seen: set[int] = set()
+            for slot in range(AMOUNT_SLOTS):
+                amount = slot_amount(slot, low, high)
+                if amount not in seen:
+                    seen.add(amount)
+                    ids.append(AMOUNT_BASES[kind] + slot)
+        elif kind is ActionKind.DRAW:
+            # Only the opener may announce a split (4.4): the engine offers it the groups.
+            splits = (False,) if offer.split_unless_kept is None else (False, True)
+            ordered = sorted_hand(hand)
+            for mask in range(MASKS):
+                if mask >> len(ordered):
+                    continue  # more cards than the hand holds
+                cards = tuple([card for i, card in enumerate(ordered) if mask >> i & 1])
+                for split in splits:
+                    if accepts(Action(ActionKind.DRAW, cards=cards, split=split)):
+                        ids.append(draw_id(mask, split))
+        else:
+            ids.append(_SIMPLE_IDS[kind])
+    return sorted(ids)
+
+
+def to_action(action_id: int, legal: Sequence[LegalAction], hand: Sequence[Card]) -> Action:
+    """The engine action of ``action_id``, given what is offered and the actor's hand."""
+    if not 0 <= action_id < NUM_ACTIONS:
+        raise ValueError(f"an action id is 0 to {NUM_ACTIONS - 1}, not {action_id}")
+    if action_id < len(SIMPLE_KINDS):
+        return Action(SIMPLE_KINDS[action_id])
+    if action_id < DRAW_BASE:
+        offset = action_id - len(SIMPLE_KINDS)
+        kind = (ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE)[offset // AMOUNT_SLOTS]
+        for offer in legal:
+            if offer.kind is kind:
+                assert offer.min_amount is not None and offer.max_amount is not None
+                amount = slot_amount(offset % AMOUNT_SLOTS, offer.min_amount, offer.max_amount)
+                return Action(kind, amount)
+        raise ValueError(f"{kind.value} is not offered now")
+    split = action_id >= SPLIT_BASE
+    mask = action_id - (SPLIT_BASE if split else DRAW_BASE)
+    return Action(ActionKind.DRAW, cards=discards_of(mask, hand), split=split)
+
+
+def describe(action_id: int) -> str:
+    """A short name of ``action_id`` that does not depend on the state (``raise 3/4``,
+    ``draw 01001``, ``draw 10000 split``: the mask's bits, lowest card first)."""
+    if not 0 <= action_id < NUM_ACTIONS:
+        return f"action {action_id}"
+    if action_id < len(SIMPLE_KINDS):
+        return SIMPLE_KINDS[action_id].value
+    if action_id < DRAW_BASE:
+        offset = action_id - len(SIMPLE_KINDS)
+        kind = ("open", "bet", "raise")[offset // AMOUNT_SLOTS]
+        slot = offset % AMOUNT_SLOTS
+        return f"{kind} {('min', '1/4', '1/2', '3/4', 'max')[slot]}"
+    split = action_id >= SPLIT_BASE
+    mask = action_id - (SPLIT_BASE if split else DRAW_BASE)
+    bits = "".join("1" if mask >> i & 1 else "0" for i in range(5))
+    return f"draw {bits}" + (" split" if split else "")

@@ -1,0 +1,288 @@
+"""The OpenSpiel game ``python_italian_poker`` (italian_poker.ai): OpenSpiel's own random
+simulation test, the Python games' checks (pickling, clones, sorted legal actions, chance
+outcomes summing to 1, returns in range and zero-sum), the deal following chance, and the
+observation of a seat never encoding another seat's hidden cards.
+
+Needs the ``ai`` extra (open_spiel); skipped without it, failing instead with
+``ITALIAN_POKER_REQUIRE_AI=1`` (CI)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+if os.environ.get("ITALIAN_POKER_REQUIRE_AI") == "1":
+    import pyspiel  # fails here, as CI must, when open_spiel is missing
+else:
+    pyspiel = pytest.importorskip(
+        "pyspiel", reason="open_spiel is not installed: pip install 'italian-poker[ai]'"
+    )
+
+from italian_poker.ai import GAME_NAME, ItalianPokerState
+from italian_poker.ai.config import game_config
+from italian_poker.ai.encoding import (
+    AMOUNT_BASES,
+    DRAW_BASE,
+    NUM_ACTIONS,
+    SIMPLE_KINDS,
+    SPLIT_BASE,
+    describe,
+    legal_ids,
+    slot_amount,
+    to_action,
+)
+from italian_poker.engine.actions import ActionKind, LegalAction
+from italian_poker.engine.cards import Card, parse_cards
+from italian_poker.engine.deal import Phase
+from italian_poker.engine.deck import stripped_deck
+
+
+def load(**params: object) -> pyspiel.Game:
+    return pyspiel.load_game(GAME_NAME, params)
+
+
+def play(state: pyspiel.State, rng: random.Random) -> int:
+    """A random action of ``state``'s chance or player."""
+    if state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        return rng.choices(outcomes, probs)[0]
+    return rng.choice(state.legal_actions())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 9])
+def test_random_sim_test_with_serialization(players: int) -> None:
+    pyspiel.random_sim_test(load(players=players), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 4, "preset": "doc003"},
+        {"players": 5, "preset": "doc001", "structure": "pot-limit"},
+        {"players": 3, "structure": "no-limit", "deals": 3},
+        {"players": 4, "preset": "doc002", "structure": "fixed-limit", "deals": 2},
+        {"players": 2, "deals": 6, "stack": 12},
+    ],
+)
+def test_random_sim_test_presets_structures_and_deals(params: dict[str, object]) -> None:
+    pyspiel.random_sim_test(load(**params), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("players", "deals"), [(2, 1), (4, 1), (9, 1), (3, 4)])
+def test_python_game_checks(players: int, deals: int) -> None:
+    game = load(players=players, deals=deals, stack=30)
+    rng = random.Random(players * 100 + deals)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+                assert len({a for a, _ in outcomes}) == len(outcomes)
+                assert all(0 <= a < game.max_chance_outcomes() for a, _ in outcomes)
+            else:
+                legal = state.legal_actions()
+                assert legal and legal == sorted(legal)
+                assert all(0 <= a < NUM_ACTIONS for a in legal)
+                player = state.current_player()
+                assert len(state.information_state_tensor(player)) == (
+                    game.information_state_tensor_size()
+                )
+                assert len(state.observation_tensor(player)) == game.observation_tensor_size()
+            clone = state.clone()
+            assert clone.history() == state.history() and str(clone) == str(state)
+            copy = pickle.loads(pickle.dumps(state))
+            assert copy.history() == state.history() and str(copy) == str(state)
+            action = play(state, rng)
+            clone.apply_action(action)
+            state.apply_action(action)
+            assert str(clone) == str(state)
+        returns = state.returns()
+        assert sum(returns) == 0
+        assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+        assert all(r == int(r) for r in returns)  # chips
+
+
+def test_every_card_of_the_deal_is_a_chance_outcome_dealt_one_at_a_time() -> None:
+    game = load(players=4)
+    state = game.new_initial_state()
+    picked = []
+    for i in range(20):
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == 32 - i  # the 32-card deck for four players, less those dealt
+        action = outcomes[(7 * i) % len(outcomes)][0]
+        picked.append(Card.from_index(action))
+        state.apply_action(action)
+    assert not state.is_chance_node()
+    # The blind is offered before the cards are seen (Art. 2); declined, the cards are dealt.
+    assert state.match.deal.phase is Phase.BLINDS
+    assert state.match.view("P1").hand == ()
+    state.apply_action(SIMPLE_KINDS.index(ActionKind.DECLINE))
+    # 3.1: one card at a time from the dealer's (seat 0's) left.
+    for player in range(4):
+        hand = state.match.view(f"P{player}").hand
+        assert sorted(hand, key=lambda c: c.index) == sorted(
+            (picked[i] for i in range(20) if (1 + i) % 4 == player), key=lambda c: c.index
+        )
+
+
+def test_draws_and_reshuffles_are_chance_nodes() -> None:
+    """Nine players (seven cards left after the deal): the draw's cards and the 4.3
+    reshuffles are picked by chance, from the stock and then from the discards."""
+    game = load(players=9)
+    rng = random.Random(9)
+    reshuffled = 0
+    for _ in range(6):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            deal = state.match.deal
+            if state.is_chance_node() and deal is not None and deal.phase is Phase.DRAW:
+                muck = {card for _, card in deal.muck}
+                outcomes = {Card.from_index(a) for a, _ in state.chance_outcomes()}
+                if muck and outcomes <= muck:
+                    reshuffled += 1
+            state.apply_action(play(state, rng))
+        deal = state.match.deal
+        assert deal is not None
+        assert sum(len(r) for r in deal.reshuffles) <= 52
+    assert reshuffled > 0
+
+
+def _dealt_to(players: int, index: int) -> int:
+    """The seat the ``index``-th card of the deal goes to (dealer seat 0, clockwise)."""
+    return (1 + index) % players
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_a_seat_never_sees_another_seats_hidden_cards(players: int) -> None:
+    game = load(players=players)
+    rng = random.Random(players)
+    compared = 0
+    for _ in range(8):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(play(state, rng))
+        history = state.history()
+        # A card no chance node picked (never dealt nor served), given to seat 1 instead of
+        # its first card; seat 0 watches.
+        unused = [c.index for c in stripped_deck(players).cards if c.index not in history]
+        if not unused:
+            continue
+        other = 1
+        position = next(i for i in range(5 * players) if _dealt_to(players, i) == other)
+        changed = list(history)
+        changed[position] = unused[0]
+        a, b = game.new_initial_state(), game.new_initial_state()
+        differs = False
+        for step, (x, y) in enumerate(zip(history, changed, strict=True)):
+            if a.is_terminal() or b.is_terminal():
+                break
+            deal = a.match.deal
+            if deal is not None and deal.phase in (Phase.SHOWDOWN, Phase.COMPLETE):
+                break  # the showdown shows hands, and the proof the opening
+            if step >= 5 * players:
+                assert a.observation_tensor(0) == b.observation_tensor(0)
+                assert a.information_state_tensor(0) == b.information_state_tensor(0)
+                assert a.observation_string(0) == b.observation_string(0)
+                assert a.information_state_string(0) == b.information_state_string(0)
+                differs |= a.observation_tensor(other) != b.observation_tensor(other)
+                compared += 1
+            legal = [o for o, _ in b.chance_outcomes()] if b.is_chance_node() else b.legal_actions()
+            if y not in legal:
+                break  # the changed hand cannot take the same action (e.g. open)
+            a.apply_action(x)
+            b.apply_action(y)
+        assert differs, "the changed seat's own tensor must show its changed hand"
+    assert compared > 20
+
+
+def test_parameters_are_checked() -> None:
+    with pytest.raises(ValueError, match="2 to 9 players"):
+        game_config({"players": 10})
+    with pytest.raises(ValueError, match="preset must be one of standard, doc001"):
+        game_config({"preset": "003"})
+    with pytest.raises(ValueError, match="structure must be one of"):
+        game_config({"structure": "table-stakes"})
+    with pytest.raises(ValueError, match="unknown parameter"):
+        game_config({"seats": 4})
+    with pytest.raises(ValueError, match="deals must be at least 1"):
+        game_config({"deals": 0})
+    assert game_config({"preset": "doc003"}).rules.name == "003"
+
+
+def test_action_names_are_distinct_and_the_state_is_the_engines() -> None:
+    names = [describe(a) for a in range(NUM_ACTIONS)]
+    assert len(set(names)) == NUM_ACTIONS
+    state = load(players=2).new_initial_state()
+    assert isinstance(state, ItalianPokerState)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 51) == "deal Ah"
+
+
+def test_the_example_of_docs_ai_md_runs() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text("utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/ai.md", "exec"), {"__name__": "example"})
+
+
+def test_amount_slots_cover_the_offered_range_once_each() -> None:
+    assert [slot_amount(j, 2, 10) for j in range(5)] == [2, 4, 6, 8, 10]
+    raise_ = AMOUNT_BASES[ActionKind.RAISE]
+    spread = (LegalAction(ActionKind.FOLD), LegalAction(ActionKind.RAISE, 3, 5))
+    ids = legal_ids(spread, (), lambda action: False)
+    # 3, 3, 4, 4, 5: the lower slot of each amount only.
+    assert ids == [SIMPLE_KINDS.index(ActionKind.FOLD), raise_, raise_ + 2, raise_ + 4]
+    assert [to_action(i, spread, ()).amount for i in ids[1:]] == [3, 4, 5]
+    fixed = (LegalAction(ActionKind.RAISE, 4, 4),)
+    assert legal_ids(fixed, (), lambda action: False) == [raise_]
+
+
+def test_draw_masks_read_the_hand_sorted_by_card_index() -> None:
+    hand = tuple(parse_cards("As 9h Jd 9c Kh"))
+    offer = (LegalAction(ActionKind.DRAW, max_cards=4),)
+    action = to_action(DRAW_BASE + 0b00011, offer, hand)
+    assert action.cards == tuple(parse_cards("9c 9h")) and not action.split
+    assert to_action(SPLIT_BASE + 0b10000, offer, hand).split
+    ids = legal_ids(offer, hand, lambda a: len(a.cards) <= 4 and not a.split)
+    assert ids == [DRAW_BASE + mask for mask in range(31)]  # every mask but all five
+
+
+def test_hands_shown_at_the_showdown_are_in_every_players_information_state() -> None:
+    """The log of actions says "show"; the cards shown are in the view, and a player's
+    information state must have them (a losing hand may be mucked, 002: what a player may do
+    depends on them)."""
+    game = load(players=3, preset="doc002", structure="fixed-limit")
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            deal = state.match.deal
+            if not state.is_chance_node() and deal is not None and deal.phase is Phase.SHOWDOWN:
+                for seat, rank in deal.shown.items():
+                    cards = " ".join(str(c) for c in deal.hands[seat])
+                    assert rank
+                    for player in range(3):
+                        assert cards in state.information_state_string(player)
+                        assert cards in state.observation_string(player)
+                    checked += 1
+            state.apply_action(play(state, rng))
+    assert checked > 0
+
+
+def test_outcome_sampling_mccfr_runs_on_the_game() -> None:
+    """A sampler walks the real tree: chance nodes, information states, legal actions."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    game = load(players=2, structure="fixed-limit", stack=20)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(150):
+        solver.iteration()
+    assert len(solver._infostates) > 100
