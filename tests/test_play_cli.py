@@ -54,9 +54,16 @@ def capture_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[dict[s
     calls: list[dict[str, object]] = []
 
     def fake_run_game(
-        session: Session, *, lang: Language, four_colour: bool, delay: float = 0.7
+        session: Session,
+        *,
+        lang: Language,
+        four_colour: bool,
+        delay: float = 0.7,
+        advisor: object = None,
     ) -> SessionSummary:
-        calls.append({"session": session, "lang": lang, "four_colour": four_colour})
+        calls.append(
+            {"session": session, "lang": lang, "four_colour": four_colour, "advisor": advisor}
+        )
         return session.summary()
 
     monkeypatch.setattr(cli, "_interactive", lambda: True)
@@ -79,6 +86,7 @@ def test_defaults_you_and_three_bots(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert session.rules.name == "standard" and session.rules.players == 4
     assert [s.stack for s in session.match.seats] == [200] * 4
     assert call["lang"] is Language.IT and call["four_colour"] is False
+    assert call["advisor"] is None  # advice is off by default
     assert session.store is not None and session.store.root == tmp_path / "histories"
     assert "Riepilogo della partita" in result.output
 
@@ -96,6 +104,15 @@ def test_options_reach_the_session(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     assert [s.stack for s in session.match.seats] == [50] * 6
     assert calls[0]["four_colour"] is True and calls[0]["lang"] is Language.EN
     assert "Session summary" in result.output
+
+
+def test_advice_option_passes_the_advisor(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from italian_poker.analysis.advisor import advise_view
+
+    calls = capture_game(monkeypatch, tmp_path)
+    result = runner.invoke(cli.app, ["play", "--advice", "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert calls[0]["advisor"] is advise_view
 
 
 def first_deal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: str) -> list[Card]:

@@ -118,10 +118,17 @@ def play(
         ),
     ] = False,
     name: Annotated[str | None, typer.Option(help="Your name at the table.")] = None,
+    advice: Annotated[
+        bool,
+        typer.Option(
+            "--advice", help="Advice at your draw: key h shows the 3 best keeps (docs/advisor.md)."
+        ),
+    ] = False,
 ) -> None:
     """Play Italian Poker in the terminal against bots (docs/playing.md)."""
     import os
 
+    from italian_poker.analysis.advisor import advise_view
     from italian_poker.analysis.bots import bot_level, make_bot
     from italian_poker.engine.rules import preset
     from italian_poker.play.i18n import BOT_NAMES, HUMAN_NAMES, Language, detect_language
@@ -187,7 +194,12 @@ def play(
         seed=seed,
         store=HistoryStore.default(),
     )
-    summary = run_game(session, lang=language, four_colour=four_colour)
+    summary = run_game(
+        session,
+        lang=language,
+        four_colour=four_colour,
+        advisor=advise_view if advice else None,
+    )
     typer.echo("\n".join(summary_lines(summary, language)))
     if summary.error is not None:
         raise typer.Exit(code=1)  # the game crashed: never exit 0 after an error

@@ -4,12 +4,15 @@ The table screen shows the seats (names, chips, dealer button, bets, each player
 how many cards each changed, shown hands), the pot, the phase and the opening requirement,
 the human's five cards, the legal actions as buttons with one-key shortcuts, an amount entry
 with the allowed range, the action log and the last deal's report. ``?`` opens the help
-screen (the rules in the chosen language and the keys), ``q`` the session summary.
+screen (the rules in the chosen language and the keys), ``q`` the session summary. With an
+advisor (``italian-poker play --advice``), ``h`` at the human's draw shows the best keeps with
+their chances in the message area; without one it says how to turn advice on.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from importlib import resources
 from typing import ClassVar
 
@@ -23,6 +26,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Input, Markdown, RichLog, Static
 
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
+from italian_poker.engine.cards import format_cards
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.errors import IllegalActionError
 from italian_poker.engine.match import MatchPhase
@@ -51,6 +55,7 @@ from italian_poker.play.widgets import (
     seat_title,
     set_content,
 )
+from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem, Advisor
 from italian_poker.table.driver import NoDeal
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,
@@ -67,6 +72,9 @@ AMOUNT_PATTERN = r"[0-9]*"
 
 MAX_DISCARDS = 4
 """4.1: a player changes at most four cards."""
+
+ADVICE_KEY = "h"
+"""The key that shows the advice at the human's draw (a hint)."""
 
 CSS = """
 TableScreen { background: #10241b; color: #d8dee9; }
@@ -119,6 +127,7 @@ def help_markdown(lang: Language) -> str:
         f"| 1-5 | {tr(lang, 'help_key_cards')} |",
         f"| Enter | {tr(lang, 'help_key_enter')} |",
         f"| Esc | {tr(lang, 'help_key_escape')} |",
+        f"| {ADVICE_KEY} | {tr(lang, 'help_key_advice')} |",
         f"| ? | {tr(lang, 'help_key_help')} |",
         f"| q | {tr(lang, 'help_key_quit')} |",
     ]
@@ -133,6 +142,24 @@ def help_markdown(lang: Language) -> str:
     except OSError:
         rules = tr(lang, "help_missing")
     return f"{keys}\n\n{rules}"
+
+
+def advice_text(advice: Sequence[AdviceItem], lang: Language) -> str:
+    """The best :data:`ADVICE_SHOWN` choices of ``advice`` (best first), one line each: the
+    cards kept, how many changed, the chance of winning and of improving, the 4.4 split."""
+    lines = [tr(lang, "advice_title")]
+    for rank, item in enumerate(advice[:ADVICE_SHOWN], start=1):
+        line = tr(
+            lang,
+            "advice_line",
+            rank=rank,
+            kept=format_cards(item.kept),
+            count=len(item.discards),
+            win=f"{100 * item.ev:.1f}",
+            improve=f"{100 * item.improve:.1f}",
+        )
+        lines.append(line + (tr(lang, "advice_split") if item.split else ""))
+    return "\n".join(lines)
 
 
 HELP_SCREEN = "help"
@@ -194,9 +221,18 @@ class TableScreen(Screen[None]):
 
     AUTO_FOCUS = None
 
-    def __init__(self, session: Session, lang: Language, four_colour: bool, delay: float):
+    def __init__(
+        self,
+        session: Session,
+        lang: Language,
+        four_colour: bool,
+        delay: float,
+        advisor: Advisor | None = None,
+    ):
         super().__init__()
         self.session = session
+        self.advisor = advisor
+        """Gives the advice at the human's draw; None: advice is off."""
         self.lang = lang
         self.four_colour = four_colour
         self.delay = delay
@@ -360,6 +396,9 @@ class TableScreen(Screen[None]):
         if key == "q":
             self.quit_game()
             return
+        if key == ADVICE_KEY:
+            self._advise()
+            return
         state = self.session.state
         if state is SessionState.OVER:
             if key == "enter":
@@ -484,6 +523,24 @@ class TableScreen(Screen[None]):
             self.selected.add(position)
         self._say("")
         self.refresh_table()
+
+    def _advise(self) -> None:
+        """Show the advice for the human's draw, or say why there is none."""
+        if self.advisor is None:
+            self._say(tr(self.lang, "advice_off"))
+            return
+        legal = self.session.legal_actions()
+        view = self.session.human_view()
+        drawing = self.session.state is SessionState.HUMAN_TURN and bool(legal)
+        if view is None or not drawing or legal[0].kind is not ActionKind.DRAW:
+            self._say(tr(self.lang, "advice_not_now"))
+            return
+        try:
+            advice = self.advisor(view)
+        except ValueError as error:
+            self._say(str(error))
+            return
+        self._say(advice_text(advice, self.lang))
 
     def _confirm_draw(self) -> None:
         try:
@@ -717,8 +774,9 @@ class TableScreen(Screen[None]):
 
 
 class PokerApp(App[SessionSummary]):
-    """The terminal game. ``delay`` is the pause before each bot action (0 in tests); the
-    app's return value is the session summary."""
+    """The terminal game. ``delay`` is the pause before each bot action (0 in tests);
+    ``advisor`` gives the advice at the human's draw (None: off); the app's return value is
+    the session summary."""
 
     CSS = CSS
     TITLE = "Italian Poker"
@@ -730,9 +788,11 @@ class PokerApp(App[SessionSummary]):
         lang: Language = Language.EN,
         four_colour: bool = False,
         delay: float = 0.7,
+        advisor: Advisor | None = None,
     ) -> None:
         super().__init__()
         self.session = session
+        self.advisor = advisor
         self.lang = lang
         self.four_colour = four_colour
         self.delay = delay
@@ -744,7 +804,7 @@ class PokerApp(App[SessionSummary]):
 
     def get_default_screen(self) -> Screen[None]:
         """The table."""
-        return TableScreen(self.session, self.lang, self.four_colour, self.delay)
+        return TableScreen(self.session, self.lang, self.four_colour, self.delay, self.advisor)
 
     @property
     def table(self) -> TableScreen:
@@ -760,13 +820,15 @@ def run_game(
     lang: Language = Language.EN,
     four_colour: bool = False,
     delay: float = 0.7,
+    advisor: Advisor | None = None,
 ) -> SessionSummary:
     """Play ``session`` full screen until the human quits; returns the session summary.
+    ``advisor`` (None: advice off) gives the advice the advice key shows at the human's draw.
 
     If the app dies of an exception (Textual then prints the traceback and sets a non-zero
     :attr:`App.return_code`), the summary is the session as it stood, with
     :attr:`SessionSummary.error` saying what went wrong: the caller must exit non-zero."""
-    app = PokerApp(session, lang=lang, four_colour=four_colour, delay=delay)
+    app = PokerApp(session, lang=lang, four_colour=four_colour, delay=delay, advisor=advisor)
     summary = app.run()
     return finished_summary(app, summary)
 

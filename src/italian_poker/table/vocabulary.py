@@ -639,6 +639,28 @@ MESSAGES: dict[str, Pair] = {
     "help_key_help": ("this help", "questo aiuto"),
     "help_key_quit": ("quit with the session summary", "esci con il riepilogo"),
     "help_key_escape": ("cancel an amount", "annulla un importo"),
+    "help_key_advice": (
+        "advice at your draw: the 3 best keeps (needs --advice)",
+        "consiglio al tuo cambio: le 3 tenute migliori (serve --advice)",
+    ),
+    # Advice at the draw (italian-poker play --advice).
+    "advice_off": (
+        "Advice is off. To turn it on, start the game with: italian-poker play --advice",
+        "Il consiglio è spento. Per accenderlo avvia il gioco con: italian-poker play --advice",
+    ),
+    "advice_not_now": (
+        "Advice is given at your draw only.",
+        "Il consiglio si dà solo al tuo cambio.",
+    ),
+    "advice_title": ("Advice (best keeps first):", "Consiglio (tenute migliori prima):"),
+    "advice_line": (
+        "{rank}. keep {kept}, change {count:card|cards}: win {win}%, improve {improve}%",
+        "{rank}. tieni {kept}, cambia {count:carta|carte}: vinci {win}%, migliori {improve}%",
+    ),
+    "advice_split": (
+        " (breaks the opening: announce the split, 4.4)",
+        " (spezza l'apertura: si annuncia, 4.4)",
+    ),
     "footer_help": ("Help", "Aiuto"),
     "footer_quit": ("Quit", "Esci"),
 }
