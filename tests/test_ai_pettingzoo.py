@@ -1,10 +1,11 @@
-"""The PettingZoo environment over the OpenSpiel game, through Shimmy
-(``italian_poker.ai.openspiel_pettingzoo_env``): PettingZoo's API test, action masks
+"""The PettingZoo environments over the OpenSpiel game: the native one
+(``italian_poker.ai.pettingzoo_env``: PettingZoo's API and seed tests, masks, returns, bad
+input), and Shimmy's (``italian_poker.ai.openspiel_pettingzoo_env``): PettingZoo's API test, action masks
 matching the game's legal actions, the game's parameters surviving ``reset``, episodes
 following the reset seed, and the Shimmy limitation that keeps PettingZoo's ``seed_test``
-out (docs/ai.md).
+out and its repeated final rewards (docs/ai.md).
 
-Needs the ``ai`` extra (open_spiel, pettingzoo, shimmy); skipped without it, failing
+Needs the ``ai`` extra (open_spiel, pettingzoo, shimmy, gymnasium); skipped without it, failing
 instead with ``ITALIAN_POKER_REQUIRE_AI=1`` (CI)."""
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ else:
     )
     pytest.importorskip("shimmy", reason="shimmy is not installed: pip install 'italian-poker[ai]'")
 
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, seed_test
 
-from italian_poker.ai import openspiel_pettingzoo_env
+from italian_poker.ai import openspiel_pettingzoo_env, pettingzoo_env
 
 
 def episode(env: Any, seed: int, rng: np.random.Generator) -> list[tuple[object, ...]]:
@@ -150,6 +151,62 @@ def test_the_openspiel_game_alone_imports_neither_pettingzoo_nor_shimmy() -> Non
         "import sys, italian_poker.ai\n"
         "assert not {'shimmy', 'pettingzoo'} & set(sys.modules), sorted(sys.modules)\n"
         "assert callable(italian_poker.ai.openspiel_pettingzoo_env)\n"
+        "assert callable(italian_poker.ai.pettingzoo_env)\n"
         "assert 'shimmy' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, env=os.environ.copy())
+
+
+# The native environment (italian_poker.ai.pettingzoo_env).
+
+
+@pytest.mark.parametrize(
+    ("players", "params"),
+    [(2, {}), (4, {"deals": 2}), (3, {"preset": "doc003", "structure": "pot-limit"})],
+)
+def test_native_api_test_and_seed_test(players: int, params: dict[str, object]) -> None:
+    api_test(pettingzoo_env(players, **params), num_cycles=200)
+    seed_test(lambda: pettingzoo_env(players, **params), num_cycles=200)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 5), (4, 6), (9, 7)])
+def test_native_mask_legal_actions_and_returns(players: int, seed: int) -> None:
+    env = pettingzoo_env(players, deals=2)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    final: dict[str, float] = {}
+    steps = 0
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        assert env.observation_space(agent).contains(observation)
+        if termination or truncation:
+            final[agent] = reward
+            assert not observation["action_mask"].any()
+            env.step(None)
+            continue
+        legal = env.state.legal_actions()
+        assert env.state.current_player() == int(agent.removeprefix("player_"))
+        assert np.flatnonzero(observation["action_mask"]).tolist() == legal
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        env.step(int(rng.choice(legal)))
+        steps += 1
+    assert steps > 0
+    returns = env.state.returns()
+    assert final == {f"player_{i}": returns[i] for i in range(players)}
+    assert sum(final.values()) == 0
+
+
+def test_native_refuses_an_illegal_action_and_bad_parameters() -> None:
+    env = pettingzoo_env(4)
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    before = env.state.history()
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert env.state.history() == before
+    with pytest.raises(ValueError, match="players"):
+        pettingzoo_env(10)
+    with pytest.raises(ValueError, match="render_mode"):
+        pettingzoo_env(4, render_mode="rgb_array")
