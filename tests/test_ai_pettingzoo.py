@@ -1,12 +1,13 @@
-"""The PettingZoo environments over the OpenSpiel game: the native one
-(``italian_poker.ai.pettingzoo_env``: PettingZoo's API and seed tests, masks, returns, bad
-input), and Shimmy's (``italian_poker.ai.openspiel_pettingzoo_env``): PettingZoo's API
-test, action masks matching the game's legal actions, the game's parameters surviving
-``reset``, episodes following the reset seed, and the Shimmy limitation that keeps PettingZoo's ``seed_test``
-out and its repeated final rewards (docs/ai.md).
+"""The PettingZoo environments over the OpenSpiel game.
 
-Needs the ``ai`` extra (open_spiel, pettingzoo, shimmy, gymnasium); skipped without it, failing
-instead with ``ITALIAN_POKER_REQUIRE_AI=1`` (CI)."""
+The native one (``italian_poker.ai.pettingzoo_env``): PettingZoo's API and seed tests, action
+masks, final rewards, bad input. Shimmy's (``italian_poker.ai.openspiel_pettingzoo_env``):
+PettingZoo's API test, action masks matching the game's legal actions, the game's parameters
+surviving ``reset``, episodes following the reset seed, and the Shimmy limitations pinned
+(the one that keeps PettingZoo's ``seed_test`` out, the repeated final rewards; docs/ai.md).
+
+Needs the ``ai`` extra (open_spiel, pettingzoo, shimmy, gymnasium); skipped without it,
+failing instead with ``ITALIAN_POKER_REQUIRE_AI=1`` (CI)."""
 
 from __future__ import annotations
 
