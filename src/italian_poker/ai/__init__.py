@@ -2,7 +2,15 @@
 
 Importing this package registers the OpenSpiel game ``python_italian_poker``
 (:mod:`italian_poker.ai.openspiel_game`); docs/ai.md describes it.
+The PettingZoo environments, ``pettingzoo_env`` (:mod:`italian_poker.ai.pettingzoo_aec`,
+native) and ``openspiel_pettingzoo_env`` (:mod:`italian_poker.ai.openspiel_pettingzoo`,
+Shimmy's), are imported on first use, so that the OpenSpiel game needs neither PettingZoo nor
+Shimmy.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from italian_poker.ai.openspiel_game import (
     GAME_NAME,
@@ -10,4 +18,27 @@ from italian_poker.ai.openspiel_game import (
     ItalianPokerState,
 )
 
-__all__ = ["GAME_NAME", "ItalianPokerGame", "ItalianPokerState"]
+if TYPE_CHECKING:
+    from italian_poker.ai.openspiel_pettingzoo import openspiel_pettingzoo_env
+    from italian_poker.ai.pettingzoo_aec import pettingzoo_env
+
+__all__ = [
+    "GAME_NAME",
+    "ItalianPokerGame",
+    "ItalianPokerState",
+    "openspiel_pettingzoo_env",
+    "pettingzoo_env",
+]
+
+
+def __getattr__(name: str) -> object:
+    """The PettingZoo environments, imported on first use (they need PettingZoo, Shimmy)."""
+    if name == "pettingzoo_env":
+        from italian_poker.ai.pettingzoo_aec import pettingzoo_env
+
+        return pettingzoo_env
+    if name == "openspiel_pettingzoo_env":
+        from italian_poker.ai.openspiel_pettingzoo import openspiel_pettingzoo_env
+
+        return openspiel_pettingzoo_env
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
