@@ -84,6 +84,28 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
+def chosen_language(lang: str | None) -> Language:
+    """The language ``--lang`` names (``it`` or ``en``), else the environment's."""
+    import os
+
+    from italian_poker.table.vocabulary import detect_language
+
+    if lang is None:
+        return detect_language(os.environ)
+    if lang.lower() in ("it", "en"):
+        return Language(lang.lower())
+    raise fail(f"--lang must be it or en, got {lang!r}")
+
+
+def fail_in(language: Language, frame: str, message: str, /, **values: object) -> typer.Exit:
+    """Print the vocabulary's ``message`` in ``language``, inside the command's error line
+    ``frame``, and return the exit (code 2) to raise."""
+    from italian_poker.table.vocabulary import tr
+
+    typer.echo(tr(language, frame, message=tr(language, message, **values)), err=True)
+    return typer.Exit(code=2)
+
+
 def _interactive() -> bool:
     """Whether standard input and output are a terminal (the full-screen game needs one)."""
     import sys
@@ -126,12 +148,11 @@ def play(
     ] = False,
 ) -> None:
     """Play Italian Poker in the terminal against bots (docs/playing.md)."""
-    import os
 
     from italian_poker.analysis.advisor import advise_view
     from italian_poker.analysis.bots import bot_level, make_bot
     from italian_poker.engine.rules import preset
-    from italian_poker.play.i18n import BOT_NAMES, HUMAN_NAMES, Language, detect_language
+    from italian_poker.play.i18n import BOT_NAMES, HUMAN_NAMES
     from italian_poker.play.session import Session, default_stack
 
     if not 2 <= players <= 9:
@@ -156,12 +177,7 @@ def play(
         level = bot_level(bots)
     except ValueError as error:
         raise fail(f"--bots: {error}") from None
-    if lang is None:
-        language = detect_language(os.environ)
-    elif lang.lower() in ("it", "en"):
-        language = Language(lang.lower())
-    else:
-        raise fail(f"--lang must be it or en, got {lang!r}")
+    language = chosen_language(lang)
     human = HUMAN_NAMES[language] if name is None else name.strip()
     opponents = list(BOT_NAMES[: players - 1])
     if not human:
@@ -301,25 +317,17 @@ def stats(
     (deals played, opened, at the showdown, won, net, biggest pot). A file that cannot be
     read is left out with a warning (docs/playing.md)."""
     import json
-    import os
     from pathlib import Path
 
     from italian_poker.engine.history import HandHistory, loads
     from italian_poker.engine.history import replay as replay_history
     from italian_poker.table.statistics import statistics_lines, statistics_of
-    from italian_poker.table.vocabulary import Language, detect_language, tr
+    from italian_poker.table.vocabulary import tr
 
-    if lang is None:
-        language = detect_language(os.environ)
-    elif lang.lower() in ("it", "en"):
-        language = Language(lang.lower())
-    else:
-        raise fail(f"--lang must be it or en, got {lang!r}")
+    language = chosen_language(lang)
 
     def stop(message: str, /, **values: object) -> typer.Exit:
-        text = tr(language, message, **values)
-        typer.echo(tr(language, "stats_error", message=text), err=True)
-        return typer.Exit(code=2)
+        return fail_in(language, "stats_error", message, **values)
 
     target = Path(folder)
     if target.is_file():
@@ -492,26 +500,17 @@ def advise(
     modelled as dealt five random cards of the deck and drawing the plain way (an estimate;
     betting left out). See docs/advisor.md."""
     import json
-    import os
 
     from italian_poker.analysis.advisor import advise as advise_hand
     from italian_poker.engine.cards import parse_cards
     from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, stripped_deck
     from italian_poker.engine.errors import CardParseError
     from italian_poker.engine.opening import OpeningRequirement, parse_min_pair
-    from italian_poker.table.vocabulary import Language, detect_language, tr
 
-    if lang is None:
-        language = detect_language(os.environ)
-    elif lang.lower() in ("it", "en"):
-        language = Language(lang.lower())
-    else:
-        raise fail(f"--lang must be it or en, got {lang!r}")
+    language = chosen_language(lang)
 
     def stop(message: str, /, **values: object) -> typer.Exit:
-        text = tr(language, message, **values)
-        typer.echo(tr(language, "advise_error", message=text), err=True)
-        return typer.Exit(code=2)
+        return fail_in(language, "advise_error", message, **values)
 
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise stop("advise_players", players=players)
