@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from italian_poker.analysis.bots import BotLevel
@@ -204,7 +205,7 @@ def _on_ray(tasks: Sequence[MatchTask], address: str) -> list[SimulationReport]:
         import ray
     except ImportError:
         raise RayUnavailableError(f"--ray needs the optional Ray support: {RAY_EXTRA}") from None
-    import italian_poker
+    package = Path(__file__).resolve().parent.parent  # the italian_poker folder
 
     _check_reachable(address)
     started_here = not ray.is_initialized()
@@ -212,13 +213,14 @@ def _on_ray(tasks: Sequence[MatchTask], address: str) -> list[SimulationReport]:
         try:
             ray.init(
                 address=address,
-                runtime_env={"py_modules": [italian_poker]},
+                runtime_env={"py_modules": [str(package)]},
                 logging_level=logging.ERROR,
                 log_to_driver=False,
             )
         except (ConnectionError, RuntimeError, ValueError) as error:
             raise RayUnavailableError(
-                f"cannot join the Ray cluster at {address}: {error}"
+                f"--ray: cannot join the Ray cluster at {address}: {error} (a cluster with "
+                "token authentication, Ray's default, needs RAY_AUTH_MODE=token here too)"
             ) from None
     try:
         remote = ray.remote(play_match)
