@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -85,6 +86,20 @@ def test_same_report_for_any_number_of_workers(workers: int) -> None:
     assert one.matches == 4 and one.hands == 900 and one.conserved
     other = simulate_matches(900, 5, 22, workers=workers, **kwargs)  # type: ignore[arg-type]
     assert report_without_timing(other) != report_without_timing(one)
+
+
+def test_spawned_workers_give_the_same_report() -> None:
+    """With a second thread running, the workers are spawned, not forked: same report."""
+    stop = threading.Event()
+    waiter = threading.Thread(target=stop.wait)
+    waiter.start()
+    try:
+        spawned = simulate_matches(600, 3, 8, bots="random", workers=2)
+    finally:
+        stop.set()
+        waiter.join()
+    alone = simulate_matches(600, 3, 8, bots="random", workers=1)
+    assert report_without_timing(spawned) == report_without_timing(alone)
 
 
 def test_cli_report_is_the_same_with_two_workers() -> None:
