@@ -205,7 +205,8 @@ def _on_ray(tasks: Sequence[MatchTask], address: str) -> list[SimulationReport]:
     """The matches played as tasks of the Ray cluster at ``address``, in match order.
 
     The cluster's workers receive this process's ``italian_poker`` package with the job, so
-    they play exactly this version's games whatever is installed on the nodes.
+    they play exactly this version's games whatever is installed on the nodes. A Ray session
+    this process already opened is used as it is (and left open).
     """
     try:
         import ray
