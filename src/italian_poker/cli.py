@@ -609,7 +609,7 @@ def simulate(
             "--ray",
             metavar="ADDRESS",
             help="Play the deals on the Ray cluster at ADDRESS (host:port, ray://host:port or "
-            "auto) instead of --workers; needs pip install 'italian-poker[ray]'.",
+            "auto) instead of --workers; needs the package's optional ray extra.",
         ),
     ] = None,
 ) -> None:
