@@ -596,16 +596,36 @@ def simulate(
         ),
     ] = "simple",
     stack: Annotated[int, typer.Option(help="Chips each bot starts and rebuys with.")] = 100,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Local processes sharing the deals (the report for a --seed is the same for "
+            "any number)."
+        ),
+    ] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Play the deals on the Ray cluster at ADDRESS (host:port, ray://host:port or "
+            "auto) instead of --workers; needs the package's optional ray extra.",
+        ),
+    ] = None,
 ) -> None:
-    """Play bot-versus-bot deals and print a JSON report (counts, chips, deals per second)."""
+    """Play bot-versus-bot deals and print a JSON report (counts, chips, deals per second).
+
+    The deals are played as matches of 250, each from the starting stacks."""
     import json
 
+    from italian_poker.analysis.parallel import RayUnavailableError, simulate_matches
     from italian_poker.analysis.simulation import POLICIES
-    from italian_poker.analysis.simulation import simulate as run_simulation
     from italian_poker.engine.rules import preset
 
     if hands < 1:
         raise fail(f"--hands must be 1 or more, got {hands}")
+    if workers < 1:
+        raise fail(f"--workers must be 1 or more, got {workers}")
     if not 2 <= players <= 9:
         raise fail(f"--players must be 2 to 9, got {players}")
     levels = [b.strip().lower() for b in bots.split(",")]
@@ -622,8 +642,10 @@ def simulate(
         raise fail(f"--bots needs one level for every seat or one for all: {counts}")
     try:
         table = preset(rules, players=players)
-        report = run_simulation(hands, players, seed, table, stack=stack, bots=levels)
-    except (ItalianPokerError, ValueError) as error:
+        report = simulate_matches(
+            hands, players, seed, table, stack=stack, bots=levels, workers=workers, ray_address=ray
+        )
+    except (ItalianPokerError, ValueError, RayUnavailableError) as error:
         raise fail(str(error)) from None
     typer.echo(json.dumps(report.to_dict(), indent=2))
 

@@ -94,6 +94,9 @@ class SimulationReport:
     """Deals whose chips before and after differ (always 0 unless the engine is wrong)."""
     bots: dict[str, str] = field(default_factory=dict)
     """The bot level of each seat, by name."""
+    matches: int = 1
+    """Independent matches played, each from the starting stacks (see
+    :mod:`italian_poker.analysis.parallel`); ``chips_start`` counts every match's stacks."""
 
     @property
     def net(self) -> dict[str, int]:
@@ -124,6 +127,7 @@ class SimulationReport:
             "bots": dict(self.bots),
             "seed": self.seed,
             "hands": self.hands,
+            "matches": self.matches,
             "elapsed_seconds": round(self.elapsed_seconds, 6),
             "hands_per_second": round(self.hands_per_second, 1),
             "chips": {
