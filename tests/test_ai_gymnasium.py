@@ -12,7 +12,11 @@ instead with ``ITALIAN_POKER_REQUIRE_AI=1`` (CI)."""
 from __future__ import annotations
 
 import os
+import re
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -338,3 +342,21 @@ def test_pettingzoo_api_test_no_longer_warns_about_infinite_bounds() -> None:
         api_test(pettingzoo_env(3), num_cycles=50)
     messages = [str(w.message) for w in caught]
     assert not [m for m in messages if "infinity" in m], messages
+
+
+def test_the_training_example_runs_and_reports() -> None:
+    """benchmarks/train_gym.py (docs/ai.md's "Training a policy"), at a tiny size."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "train_gym.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--train", "30", "--eval", "12", "--seed", "3"],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+    )
+    report = done.stdout
+    assert "30 episodes in" in report
+    assert "evaluation over 12 episodes" in report
+    for name in ("REINFORCE", "uniform random", "difference"):
+        line = next(line for line in report.splitlines() if line.strip().startswith(name))
+        assert re.search(r"[+-]\d+\.\d\d ± \d+\.\d\d \(95% CI", line), line
