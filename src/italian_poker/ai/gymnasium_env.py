@@ -20,7 +20,7 @@ from gymnasium import spaces
 from italian_poker.ai.encoding import NUM_ACTIONS, id_of
 from italian_poker.ai.observation import tensor_bounds
 from italian_poker.ai.pettingzoo_aec import ItalianPokerEnv
-from italian_poker.engine.actions import ActionKind
+from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.policy import Policy
 from italian_poker.table.driver import default_action
 
@@ -93,7 +93,8 @@ class ItalianPokerGymEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
     ) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
         """A new episode: the learning seat (unless fixed), the bots' seeds and the cards
         are drawn from ``self.np_random`` (``seed`` reseeds it); the bots play until the
-        learning seat is to act."""
+        learning seat is to act (it acts in every deal it is dealt in: each player passes or
+        opens in turn until someone opens, and then folds, calls or raises, 3)."""
         super().reset(seed=seed)
         rng = self.np_random
         if self.fixed_seat is None:
@@ -171,7 +172,7 @@ class ItalianPokerGymEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
             self.table.step(chosen)
             state = self.table.state
 
-    def _id(self, choice: Any) -> int:
+    def _id(self, choice: Action) -> int:
         """The action id of the engine action ``choice`` of the player to act."""
         match = self.table.state.match
         actor = match.actor
