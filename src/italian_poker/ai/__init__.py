@@ -5,7 +5,8 @@ Importing this package registers the OpenSpiel game ``python_italian_poker``
 The PettingZoo environments, ``pettingzoo_env`` (:mod:`italian_poker.ai.pettingzoo_aec`,
 native) and ``openspiel_pettingzoo_env`` (:mod:`italian_poker.ai.openspiel_pettingzoo`,
 Shimmy's), are imported on first use, so that the OpenSpiel game needs neither PettingZoo nor
-Shimmy.
+Shimmy. So is the Gymnasium environment, ``gym_env``
+(:mod:`italian_poker.ai.gymnasium_env`: one learning seat against the project's bots).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from italian_poker.ai.openspiel_game import (
 )
 
 if TYPE_CHECKING:
+    from italian_poker.ai.gymnasium_env import gym_env
     from italian_poker.ai.openspiel_pettingzoo import openspiel_pettingzoo_env
     from italian_poker.ai.pettingzoo_aec import pettingzoo_env
 
@@ -26,13 +28,19 @@ __all__ = [
     "GAME_NAME",
     "ItalianPokerGame",
     "ItalianPokerState",
+    "gym_env",
     "openspiel_pettingzoo_env",
     "pettingzoo_env",
 ]
 
 
 def __getattr__(name: str) -> object:
-    """The PettingZoo environments, imported on first use (they need PettingZoo, Shimmy)."""
+    """The PettingZoo and Gymnasium environments, imported on first use (they need
+    PettingZoo, Shimmy, Gymnasium)."""
+    if name == "gym_env":
+        from italian_poker.ai.gymnasium_env import gym_env
+
+        return gym_env
     if name == "pettingzoo_env":
         from italian_poker.ai.pettingzoo_aec import pettingzoo_env
 

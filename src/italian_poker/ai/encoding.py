@@ -162,3 +162,25 @@ def describe(action_id: int) -> str:
     mask = action_id - (SPLIT_BASE if split else DRAW_BASE)
     bits = "".join("1" if mask >> i & 1 else "0" for i in range(5))
     return f"draw {bits}" + (" split" if split else "")
+
+
+def id_of(action: Action, legal: Sequence[LegalAction], hand: Sequence[Card]) -> int:
+    """The id of the engine ``action`` (a bot's choice), given what is offered and the
+    actor's hand: an open, bet or raise of an amount between two slots takes the slot of the
+    nearest amount (the lower on a tie), so a bot plays the learner's action set."""
+    kind = action.kind
+    if kind in AMOUNT_BASES:
+        for offer in legal:
+            if offer.kind is kind:
+                low, high = offer.min_amount, offer.max_amount
+                assert low is not None and high is not None
+                wanted = low if action.amount is None else action.amount
+                slots = {slot_amount(s, low, high): s for s in reversed(range(AMOUNT_SLOTS))}
+                amount = min(slots, key=lambda a: (abs(a - wanted), a))
+                return AMOUNT_BASES[kind] + slots[amount]
+        raise ValueError(f"{kind.value} is not offered now")
+    if kind is ActionKind.DRAW:
+        ordered = sorted_hand(hand)
+        mask = sum(1 << ordered.index(card) for card in action.cards)
+        return draw_id(mask, action.split)
+    return _SIMPLE_IDS[kind]

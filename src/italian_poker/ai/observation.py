@@ -86,6 +86,37 @@ def tensor_pieces(config: GameConfig, perfect_recall: bool) -> list[tuple[str, t
     return pieces
 
 
+CHIP_PIECES = frozenset({"stack", "round_bet", "committed", "pot", "current_bet"})
+"""The pieces that hold chip amounts, as plain numbers: 0 to all the chips at the table."""
+
+
+def tensor_bounds(
+    config: GameConfig, perfect_recall: bool
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The lowest and highest value of every entry of the tensor (docs/ai.md): chip amounts
+    0 to the table's chips (they are conserved: a pot or a stack never holds more),
+    ``deals_done`` 0 to ``deals``, a history row's cards changed -1 to 4, everything else
+    0 or 1."""
+    low_parts: list[np.ndarray[Any, Any]] = []
+    high_parts: list[np.ndarray[Any, Any]] = []
+    chips = float(config.total_chips)
+    n = config.players
+    for name, shape in tensor_pieces(config, perfect_recall):
+        low = np.zeros(shape, np.float32)
+        high = np.ones(shape, np.float32)
+        if name in CHIP_PIECES:
+            high[...] = chips
+        elif name == "deals_done":
+            high[...] = config.deals
+        elif name == "history":
+            high[:, n + len(KINDS)] = chips  # the amount
+            low[:, n + len(KINDS) + 1] = -1  # the cards changed, -1 for none
+            high[:, n + len(KINDS) + 1] = CHANGED - 2
+        low_parts.append(low.ravel())
+        high_parts.append(high.ravel())
+    return np.concatenate(low_parts), np.concatenate(high_parts)
+
+
 def view_of(match: Match, player: int) -> SeatView | PublicView | None:
     """What ``player`` sees of the current (or last) deal: its seat view, the public view if
     it is not dealt in, ``None`` before the first deal."""

@@ -15,6 +15,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from italian_poker.ai.config import game_config
+from italian_poker.ai.observation import tensor_bounds
 from italian_poker.ai.openspiel_game import GAME_NAME  # importing it registers the game
 
 
@@ -31,19 +32,18 @@ class ItalianPokerEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, config: dict[str, Any], render_mode: str | None = None) -> None:
         super().__init__()
-        game_config(config)
+        low, high = tensor_bounds(game_config(config), perfect_recall=False)
         if render_mode not in (None, "human"):
             raise ValueError(f"render_mode {render_mode!r}: use None or 'human'")
         self.render_mode = render_mode
         self.game = pyspiel.load_game(GAME_NAME, config)
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players())]
         self._ids = {agent: i for i, agent in enumerate(self.possible_agents)}
-        size = self.game.observation_tensor_size()
         actions = self.game.num_distinct_actions()
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                    "observation": spaces.Box(low, high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (actions,), np.int8),
                 }
             )
