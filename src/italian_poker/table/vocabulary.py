@@ -582,6 +582,14 @@ MESSAGES: dict[str, Pair] = {
         "The host sets {name}'s chips to {amount}",
         "L'organizzatore porta le fiches di {name} a {amount}",
     ),
+    "table_advice_on": (
+        "The host turns the draw hint on",
+        "L'organizzatore accende il consiglio al cambio",
+    ),
+    "table_advice_off": (
+        "The host turns the draw hint off",
+        "L'organizzatore spegne il consiglio al cambio",
+    ),
     "table_ledger_shown": (
         "The host lets the players see the ledger",
         "L'organizzatore mostra il registro ai giocatori",
