@@ -26,6 +26,7 @@ from browser_steps import (
     start,
     table_state,
 )
+from test_server_accessibility import AXE, SEVERE, violations
 
 from italian_poker.analysis.advisor import advise_view
 from italian_poker.table.advice import ADVICE_SHOWN
@@ -56,6 +57,14 @@ def _own_view(server: LiveServer, invite: str) -> Any:
     return view
 
 
+def _severe(page: Page) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page now (none without axe-core,
+    which ``tests/test_server_accessibility.py`` requires where it must run)."""
+    if not AXE.exists():
+        return []
+    return [v for v in violations(page) if v["impact"] in SEVERE]
+
+
 def _marked(page: Page) -> set[str]:
     return set(
         page.eval_on_selector_all(
@@ -82,6 +91,7 @@ def test_the_hint_shows_the_best_keeps_and_use_it_marks_the_discards(
     assert f"win {100 * advice[0].ev:.1f}%" in first.inner_text()
     assert page.inner_text("#hint-heading") == PAGE_MESSAGES["hint_title"][0]
     assert _marked(page) == set()
+    assert _severe(page) == []
     page.click("#hint-use")
     discards = {str(card) for card in advice[0].discards}
     assert _marked(page) == discards
@@ -122,13 +132,14 @@ def test_the_hint_on_a_phone_in_italian_with_the_key(server: LiveServer, browser
         "e => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]",
     )
     panel = page.eval_on_selector("#actions", "e => e.getBoundingClientRect().top")
-    assert 0 <= top and bottom <= panel, "the hand and the folded hint are on the screen together"
+    assert top >= 0 and bottom <= panel, "the hand and the folded hint are on the screen together"
     # Unfolded, the three keeps; nothing sticks out sideways.
     page.click("#hint-heading")
     assert page.locator("#hint-list li").count() == min(ADVICE_SHOWN, len(advice))
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, "nothing sticks out sideways on a phone"
     page.screenshot(path=str(SCREENSHOTS / "hint-390x844-draw-it-open.png"))
+    assert _severe(page) == []
     shot(page, "hint-390x844-draw-it")
     context.close()
 
