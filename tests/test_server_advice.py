@@ -244,3 +244,16 @@ def test_a_server_without_an_advisor_offers_no_hint(client: TestClient) -> None:
     assert turned.status_code == 409
     assert turned.json()["error"] == "no_advisor"
     assert _state_of(client, invite).advice_on is False
+
+
+def test_the_switch_outlasts_a_restart(settings: ServerSettings) -> None:
+    with TestClient(create_app(settings, bot_factory, advisor=advise_view)) as first:
+        table = create_table(first)
+        invite = table["invite"]
+        turned = first.post(
+            f"/api/tables/{invite}/advice", json={"on": False}, headers=bearer(table["host_token"])
+        )
+        assert turned.status_code == 200, turned.text
+    with TestClient(create_app(settings, bot_factory, advisor=advise_view)) as again:
+        assert _state_of(again, invite).advice_on is False
+        assert again.get(f"/api/tables/{invite}").json()["advice"] is False
