@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -257,3 +258,27 @@ def test_the_switch_outlasts_a_restart(settings: ServerSettings) -> None:
     with TestClient(create_app(settings, bot_factory, advisor=advise_view)) as again:
         assert _state_of(again, invite).advice_on is False
         assert again.get(f"/api/tables/{invite}").json()["advice"] is False
+
+
+@pytest.mark.parametrize(("flags", "advised"), [([], True), (["--no-advice"], False)])
+def test_serve_hands_in_the_advisor_unless_no_advice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: list[str], advised: bool
+) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import italian_poker.server.app as server_app
+    from italian_poker.cli import app
+
+    handed: list[Any] = []
+
+    def fake_create_app(settings: ServerSettings, factory: Any, advisor: Any = None) -> str:
+        handed.append(advisor)
+        return "app"
+
+    monkeypatch.setattr(server_app, "create_app", fake_create_app)
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    result = CliRunner().invoke(app, ["serve", "--database-url", url, *flags])
+    assert result.exit_code == 0, result.output
+    assert handed == [advise_view if advised else None]
