@@ -86,7 +86,9 @@ class LiveServer:
     """The server (uvicorn in a thread) on one port and one database, which a test may stop
     and start again (the outage test)."""
 
-    def __init__(self, database_url: str, **settings: Any) -> None:
+    def __init__(self, database_url: str, advisor: Any = None, **settings: Any) -> None:
+        self.advisor = advisor
+        """The draw advisor handed to ``create_app`` (None: the server has none)."""
         self.settings = settings
         """``ServerSettings`` in place of the felt tests' (bot delay, pause between deals)."""
         self.port = free_port()
@@ -109,7 +111,7 @@ class LiveServer:
             ),
             **self.settings,
         )
-        self.app = create_app(settings, bot_factory=bot_factory)
+        self.app = create_app(settings, bot_factory=bot_factory, advisor=self.advisor)
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
         )

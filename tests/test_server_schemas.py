@@ -65,6 +65,7 @@ def test_the_schema_documents_the_response_models(openapi: dict[str, Any]) -> No
         "seats",
         "hand",
         "players_see_ledger",
+        "advice",
     ]
     status = _component(openapi, lobby["properties"]["status"])
     assert status["enum"] == ["lobby", "playing", "paused"]
@@ -131,7 +132,7 @@ def test_every_api_route_has_a_response_schema_and_errors_are_error_bodies(
         for path, methods in openapi["paths"].items()
         for method, operation in methods.items()
     ]
-    assert len(operations) == 23
+    assert len(operations) == 24  # issue 15 added POST ./advice
     for method, path, operation in operations:
         where = f"{method.upper()} {path}"
         assert path.startswith("/api/"), where

@@ -25,9 +25,14 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "41f603a69e47a253d4650b5b713698119fdc0938d06ca751b545be47f711c55f"
+DIGEST = "abe3f135c3d36d4a3b31e33ae257892a26b4eb7241a2e7255f1096a8621b12d2"
 COUNT = 32
-"""Issue 13's chat: a connection is sent the chat's newest messages (``chat_log``) before
+"""Issue 15's draw hint added ``advice`` to the ``table`` object, its ``options`` and the
+``state``; with those members taken out the messages give the digest before it
+(41f603a6..., :data:`BEFORE_ADVICE_DIGESTS`) exactly (:func:`test_only_the_draw_hint_was_added`),
+and the tests below read them so.
+
+Issue 13's chat: a connection is sent the chat's newest messages (``chat_log``) before
 its first state; without it the messages give :data:`BEFORE_CHAT_DIGEST` exactly
 (:func:`test_only_the_chat_log_was_added`).
 
@@ -146,7 +151,7 @@ def test_a_seeded_game_sends_the_same_messages(client: TestClient) -> None:
 
 
 def test_only_the_chat_log_was_added(client: TestClient) -> None:
-    texts = _game(client)
+    texts = _without_advice(_game(client))
     assert json.loads(texts[0]) == {
         "type": "chat_log",
         "you": 1,
@@ -162,19 +167,49 @@ def test_the_log_rebuilt_from_the_events_is_the_log_every_state_carried(
 ) -> None:
     texts = _without_chat(_game(client))
     assert sum('"log":' in text for text in texts) == 1  # the hello's answer only
+    texts = _without_advice(texts)
     assert _digest(_with_whole_log(texts)) == WHOLE_LOG_DIGEST
 
 
 def test_only_the_watch_link_was_added(client: TestClient) -> None:
-    texts = _without_chat(_game(client))
+    texts = _without_chat(_without_advice(_game(client)))
     assert all(text.count(WATCH_MEMBER) == 1 for text in texts if '"type":"state"' in text)
     before = [text.replace(WATCH_MEMBER, "") for text in texts]
     assert (_digest(before), _digest(_with_whole_log(before))) == BEFORE_WATCH_DIGESTS
 
 
 def test_only_the_ledgers_visibility_was_added(client: TestClient) -> None:
-    texts = [text.replace(WATCH_MEMBER, "") for text in _without_chat(_game(client))]
+    texts = _without_chat(_without_advice(_game(client)))
+    texts = [text.replace(WATCH_MEMBER, "") for text in texts]
     member = ',"players_see_ledger":false'
     assert all(text.count(member) == 2 for text in texts if '"type":"state"' in text)
     before = [text.replace(member, "") for text in texts]
     assert (_digest(before), _digest(_with_whole_log(before))) == BEFORE_LEDGER_DIGESTS
+
+
+ADVICE_MEMBERS = (',"advice":false', ',"advice":null')
+"""Issue 15's draw hint: the ``table`` object and its ``options`` have ``advice`` (the
+host's switch; false on a server without an advisor, as here) and the ``state`` has
+``advice`` after ``legal`` (null but for the drawing seat during its draw)."""
+BEFORE_ADVICE_DIGESTS = (
+    "41f603a69e47a253d4650b5b713698119fdc0938d06ca751b545be47f711c55f",
+    WHOLE_LOG_DIGEST,
+)
+""":data:`DIGEST` before the draw hint, and :data:`WHOLE_LOG_DIGEST` (which, like the
+digests before it, is of the messages without the hint's members)."""
+
+
+def _without_advice(texts: list[str]) -> list[str]:
+    for member in ADVICE_MEMBERS:
+        texts = [text.replace(member, "") for text in texts]
+    return texts
+
+
+def test_only_the_draw_hint_was_added(client: TestClient) -> None:
+    texts = _game(client)
+    states = [text for text in texts if '"type":"state"' in text]
+    assert all(text.count(ADVICE_MEMBERS[0]) == 2 for text in states)
+    assert all(text.count(ADVICE_MEMBERS[1]) == 1 for text in states)
+    before = _without_advice(texts)
+    chatless = _without_chat(before)
+    assert (_digest(before), _digest(_with_whole_log(chatless))) == BEFORE_ADVICE_DIGESTS

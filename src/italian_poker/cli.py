@@ -684,12 +684,21 @@ def serve(
         str | None,
         typer.Option(help="With --redis-url: this process's name (default: host name and pid)."),
     ] = None,
+    no_advice: Annotated[
+        bool,
+        typer.Option(
+            "--no-advice",
+            help="Run without the draw hint (by default each table may offer it to the "
+            "player whose draw it is; the host can turn it off per table).",
+        ),
+    ] = False,
 ) -> None:
     """Host an online table: friends play from their browsers, bots fill the seats
     (docs/server.md). With --redis-url, any number of such processes behind one address
     share the tables."""
     import uvicorn
 
+    from italian_poker.analysis.advisor import advise_view
     from italian_poker.analysis.bots import make_bot
     from italian_poker.engine.policy import Policy
     from italian_poker.server.app import create_app
@@ -719,7 +728,7 @@ def serve(
     if redis_url is not None:
         typer.echo(f"Process {settings.resolved_node()}, one of several sharing a Redis")
     uvicorn.run(
-        create_app(settings, bot_factory),
+        create_app(settings, bot_factory, advisor=None if no_advice else advise_view),
         host=host,
         port=port,
         ws_max_size=65_536,

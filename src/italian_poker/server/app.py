@@ -3,8 +3,8 @@
 :func:`create_app` wires the database (migrated at startup), one
 :class:`~italian_poker.server.table_runtime.TableRuntime` per table (rebuilt from its event
 log, :class:`~italian_poker.server.registry.Server`) and the bot factory handed in by the
-caller (layer 4 is never imported here). The routes are routers by audience
-(:mod:`italian_poker.server.routes`), who may call them is in
+caller, and the draw advisor too (layer 4 is never imported here). The routes are routers
+by audience (:mod:`italian_poker.server.routes`), who may call them is in
 :mod:`~italian_poker.server.dependencies`, what they take and answer in
 :mod:`~italian_poker.server.schemas`, and how they refuse in :mod:`~italian_poker.server.errors`.
 """
@@ -26,6 +26,7 @@ from italian_poker.server.routes.pages import STATIC
 from italian_poker.server.schemas import BOT_LEVELS
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.table_runtime import BotFactory
+from italian_poker.table.advice import Advisor
 
 
 @asynccontextmanager
@@ -40,9 +41,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await server.close()
 
 
-def create_app(settings: ServerSettings, bot_factory: BotFactory) -> FastAPI:
-    """The server application; its lifespan opens the database and the tables."""
-    server = Server(settings, bot_factory)
+def create_app(
+    settings: ServerSettings, bot_factory: BotFactory, advisor: Advisor | None = None
+) -> FastAPI:
+    """The server application; its lifespan opens the database and the tables. ``advisor``
+    gives the drawing seats their hint (handed in like the bots; None: no hint)."""
+    server = Server(settings, bot_factory, advisor)
     keep_tokens_out_of_logs()
     app = FastAPI(
         title="Italian Poker",

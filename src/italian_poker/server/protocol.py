@@ -25,9 +25,10 @@ from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import ALL_CARDS, Card
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
-from italian_poker.engine.observer import PublicView
+from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.server.limits import MAX_INT, whole_number
 from italian_poker.server.table_state import LogLine, TableState, TableStatus
+from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem
 from italian_poker.table.vocabulary import ACTION_KEYS, Language, action_label, card_label
 
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode
@@ -239,6 +240,7 @@ def public_state(
         "turn_seconds": state.options.get("turn_seconds"),
         "lang": state.options.get("lang", "it"),
         "players_see_ledger": state.players_see_ledger,
+        "advice": state.advice_on,
         "watch": dict(watch_object(state), spectators=spectators),
     }
     actor = state.actor_slot()
@@ -284,10 +286,45 @@ def watch_object(state: TableState) -> dict[str, bool]:
     return {"open": state.watch_hash is not None, "delay": state.watch_delay}
 
 
-def state_text(public: PublicState, slot: int, *, host: bool) -> str:
+def advice_entries(advice: Sequence[AdviceItem]) -> list[dict[str, Any]]:
+    """The state's ``advice``: the best :data:`ADVICE_SHOWN` choices, best first, each the
+    cards kept and changed, the chance of winning (``win``) and of improving (``improve``),
+    0 to 1, and whether it breaks the opening (``split``, 4.4)."""
+    return [
+        {
+            "keep": card_codes(item.kept),
+            "discard": card_codes(item.discards),
+            "win": round(item.ev, 4),
+            "improve": round(item.improve, 4),
+            "split": item.split,
+        }
+        for item in advice[:ADVICE_SHOWN]
+    ]
+
+
+def draws_now(public: PublicState, slot: int) -> SeatView | None:
+    """``slot``'s own view when it is that seat's draw now (the only time it may be given
+    the hint), else None."""
+    state = public.state
+    if public.actor != slot or not public.live or state.status is not TableStatus.PLAYING:
+        return None
+    own = state.view(slot)
+    if own is None or not any(a.kind is ActionKind.DRAW for a in own.legal_actions):
+        return None
+    return own
+
+
+def state_text(
+    public: PublicState,
+    slot: int,
+    *,
+    host: bool,
+    advice: Sequence[dict[str, Any]] | None = None,
+) -> str:
     """The ``state`` message for the player in ``slot`` as JSON text: the public part and
-    only what that seat may know (its own cards and hand, its legal actions), read from its
-    own view."""
+    only what that seat may know (its own cards and hand, its legal actions, the hint for
+    its own draw, ``advice``: :func:`advice_entries` of its own view, or null), read from
+    its own view."""
     state = public.state
     own = state.view(slot)
     live = public.live
@@ -314,7 +351,7 @@ def state_text(public: PublicState, slot: int, *, host: bool) -> str:
     payload = (
         f'{{"table":{public.table},"you":{slot},"host":{"true" if host else "false"},'
         f'{public.before_seats},"seats":[{",".join(seats)}],"hand":{_ENCODE(shown_hand)},'
-        f'"legal":{_ENCODE(legal)},{public.after_legal}}}'
+        f'"legal":{_ENCODE(legal)},"advice":{_ENCODE(advice)},{public.after_legal}}}'
     )
     return f'{{"type":"state","hand":{_ENCODE(state.hand)},"seq":{state.seq},"state":{payload}}}'
 

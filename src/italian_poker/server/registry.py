@@ -17,6 +17,7 @@ from italian_poker.server.settings import ServerSettings
 from italian_poker.server.store import NewTable, Store, StoredTable, token_hash
 from italian_poker.server.table_runtime import BotFactory, TableRuntime
 from italian_poker.server.writer import EventWriter
+from italian_poker.table.advice import Advisor
 
 INVITE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What an invite looks like (``secrets.token_urlsafe(18)`` gives 24 of these characters);
@@ -27,9 +28,13 @@ class Server:
     """The application's state: the database store, its event writer, the managed garbage
     collector and the live tables by invite hash."""
 
-    def __init__(self, settings: ServerSettings, bot_factory: BotFactory) -> None:
+    def __init__(
+        self, settings: ServerSettings, bot_factory: BotFactory, advisor: Advisor | None = None
+    ) -> None:
         self.settings = settings
         self.bot_factory = bot_factory
+        self.advisor = advisor
+        """Gives the drawing seats their hint (None: the server runs without it)."""
         self.engine = make_engine(settings.resolved_database_url())
         self.store = Store(self.engine)
         self.writer = EventWriter(self.store, settings.resolved_database_threads())
@@ -98,6 +103,7 @@ class Server:
             self.writer,
             collector=self.collector,
             peers=None if self.cluster is None else self.cluster.peers(stored.id),
+            advisor=self.advisor,
         )
         self.tables[stored.invite_hash] = runtime
         return runtime

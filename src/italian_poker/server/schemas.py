@@ -62,6 +62,10 @@ class CreateTable(Model):
     """Whether spectators may watch from the start: the answer then has the watch link."""
     watch_delay: bool = Field(default=False, strict=True)
     """Whether spectators see each deal only once it has ended (the delay of one deal)."""
+    advice: bool | None = Field(default=None, strict=True)
+    """Whether the drawing seat is sent the draw hint (the host may change it at any time);
+    left out: on when the server has an advisor. ``true`` on a server without one is a 422
+    ``no_advisor``."""
 
 
 class TakeSeat(Model):
@@ -95,6 +99,14 @@ class WatchSettings(Model):
     left out, as it is."""
     new_link: bool = Field(default=False, strict=True)
     """With ``open``: a new link, the one before void at once (its spectators closed)."""
+
+
+class AdviceSetting(Model):
+    """``POST /api/tables/{invite}/advice``."""
+
+    on: bool = Field(strict=True)
+    """Whether the drawing seat is sent the draw hint, from its next state on (the draw
+    under way included)."""
 
 
 class LedgerVisibility(Model):
@@ -205,6 +217,8 @@ class LobbyTable(Model):
     """The current deal, else the last one; None before the first."""
     players_see_ledger: bool
     """Whether the players may read the ledger now (the host always may)."""
+    advice: bool
+    """Whether the drawing seat is sent the draw hint now (the host's switch)."""
 
     @classmethod
     def of(cls, runtime: TableRuntime) -> LobbyTable:
@@ -229,6 +243,7 @@ class LobbyTable(Model):
             seats=seats,
             hand=state.hand,
             players_see_ledger=state.players_see_ledger,
+            advice=state.advice_on,
         )
 
 

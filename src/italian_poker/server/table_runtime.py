@@ -46,9 +46,11 @@ from italian_poker.server.protocol import (
     Clock,
     LogText,
     PublicState,
+    advice_entries,
     chat_log_message,
     chat_message,
     chat_removed_message,
+    draws_now,
     encode,
     error_message,
     public_state,
@@ -63,10 +65,12 @@ from italian_poker.server.table_state import (
     Slot,
     TableState,
     TableStatus,
+    TurnKey,
     action_payload,
     parse_action,
 )
 from italian_poker.server.writer import EventWriter
+from italian_poker.table.advice import Advisor
 from italian_poker.table.driver import default_action
 from italian_poker.table.replay_frames import HandFrames, hand_frames
 
@@ -144,8 +148,15 @@ class TableRuntime:
         writer: EventWriter,
         collector: Collector | None = None,
         peers: TablePeers | None = None,
+        advisor: Advisor | None = None,
     ) -> None:
         self.id = stored.id
+        self.advisor = advisor
+        """Gives the drawing seat its hint, from its own view (None: the server has none)."""
+        self._advice: tuple[TurnKey, list[dict[str, Any]]] | None = None
+        """The hint for the draw under way: the turn it is for, and its entries."""
+        self._advising: TurnKey | None = None
+        """The turn whose hint is being computed (off the event loop), if any."""
         self.collector = collector
         """The process's managed garbage collector, told of every event committed."""
         self.writer = writer
@@ -629,8 +640,49 @@ class TableRuntime:
 
     def state_text(self, seat: int, public: PublicState | None = None) -> str:
         """The ``state`` message for ``seat`` as JSON text (``public``: built for this
-        change already)."""
-        return state_text(public or self.public_state(), seat, host=seat == 0)
+        change already), with the hint for its draw once it has been computed."""
+        public = public or self.public_state()
+        advice = self._advice_for(public, seat)
+        return state_text(public, seat, host=seat == 0, advice=advice)
+
+    def _advice_for(self, public: PublicState, seat: int) -> list[dict[str, Any]] | None:
+        """The hint for ``seat``'s draw if it is its draw now, the table has the hint on and
+        the server an advisor: computed from that seat's own view, once a turn, off the
+        event loop (:meth:`_advise`); None until then (that state goes without it, and the
+        seat is sent its state again once the hint is ready)."""
+        if self.advisor is None or not self.state.advice_on:
+            return None
+        own = draws_now(public, seat)
+        key = self.state.turn_key()
+        if own is None or key is None:
+            return None
+        if self._advice is not None and self._advice[0] == key:
+            return self._advice[1]
+        if self._advising != key:
+            self._advising = key
+            self._spawn(self._advise(self.advisor, key, own))
+        return None
+
+    async def _advise(self, advisor: Advisor, key: TurnKey, own: SeatView) -> None:
+        """Compute the hint for the turn ``key`` from the drawing seat's view in a worker
+        thread (up to ~50 ms on 40 cards), then send that seat its state with it, if the
+        turn is still the same. No hint to give (no rival left) is an empty list."""
+        try:
+            entries = advice_entries(await asyncio.to_thread(advisor, own))
+        except ValueError:
+            entries = []
+        async with self.lock:
+            if self._advising == key:
+                self._advising = None
+            if self.state.turn_key() != key:
+                return
+            self._advice = (key, entries)
+            seat = key[1]
+            clients = self.clients.get(seat)
+            if clients:
+                text = self.state_text(seat)
+                for client in clients:
+                    client.send_text(text)
 
     def _broadcast_state(self, events_after: int | None = None) -> None:
         """Each connected seat's own ``state`` (with what the events after ``events_after``

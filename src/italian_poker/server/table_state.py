@@ -76,6 +76,9 @@ class EventKind(StrEnum):
     SIT_IN = "sit_in"
     LEDGER_VISIBILITY = "ledger_visibility"
     """The host lets the players see the ledger, or no longer: ``{players}`` (a bool)."""
+    ADVICE = "advice"
+    """The host turns the draw hint on or off for the table: ``{on}`` (a bool); it holds
+    from the next state the players are sent, the draw under way included."""
     WATCH = "watch"
     """The host opens the table to spectators, gives them a new link, closes it, or sets the
     delay of one deal: ``{hash, delay}``, ``hash`` the sha256 of the watch link's secret
@@ -165,6 +168,11 @@ PLAYERS_SEE_LEDGER = "players_see_ledger"
 """The table's option (``options``) that lets the players read the ledger from the start;
 a table created without it keeps the ledger for the host until the host says otherwise."""
 
+ADVICE = "advice"
+"""The table's option (``options``) with the draw hint on from the start (the host may turn
+it off and on again at any time); a table created without it, or on a server without an
+advisor, has no hint."""
+
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 """A ``watch`` event's ``hash``: a sha256 hex digest, as ``store.token_hash`` writes it."""
 
@@ -212,6 +220,9 @@ class TableState:
         self.players_see_ledger = bool(options.get(PLAYERS_SEE_LEDGER, False))
         """Whether the players may read the ledger (the host always may): the table's option
         at creation, then as the last ``ledger_visibility`` event set it."""
+        self.advice_on = bool(options.get(ADVICE, False))
+        """Whether the drawing seat is sent the draw hint (when the server has an advisor):
+        the table's option at creation, then as the last ``advice`` event set it."""
         self.watch_hash: str | None = None
         """The sha256 hash of the spectators' watch link, as the last ``watch`` event set it;
         None while the host offers none."""
@@ -579,6 +590,13 @@ class TableState:
             raise ValueError(f"'players' is true or false, not {players!r}")
         self.players_see_ledger = players
         return Effects([line("table_ledger_shown" if players else "table_ledger_hidden")])
+
+    def _on_advice(self, payload: dict[str, Any]) -> Effects:
+        on = payload.get("on")
+        if not isinstance(on, bool):
+            raise ValueError(f"'on' is true or false, not {on!r}")
+        self.advice_on = on
+        return Effects([line("table_advice_on" if on else "table_advice_off")])
 
     def _on_watch(self, payload: dict[str, Any]) -> Effects:
         hashed, delay = payload.get("hash"), payload.get("delay")

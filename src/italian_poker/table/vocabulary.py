@@ -582,6 +582,14 @@ MESSAGES: dict[str, Pair] = {
         "The host sets {name}'s chips to {amount}",
         "L'organizzatore porta le fiches di {name} a {amount}",
     ),
+    "table_advice_on": (
+        "The host turns the draw hint on",
+        "L'organizzatore accende il consiglio al cambio",
+    ),
+    "table_advice_off": (
+        "The host turns the draw hint off",
+        "L'organizzatore spegne il consiglio al cambio",
+    ),
     "table_ledger_shown": (
         "The host lets the players see the ledger",
         "L'organizzatore mostra il registro ai giocatori",
@@ -807,6 +815,18 @@ PAGE_MESSAGES: dict[str, Pair] = {
         "Nessuna = servito (S).",
     ),
     "draw_confirm": ("Change {n}", "Cambio {n}"),
+    # The draw hint (issue 15): the online table's version of the terminal game's advice.
+    "hint_table": ("Draw hint for the player to draw", "Consiglio al cambio per chi cambia"),
+    "hint_title": ("Hint: the best keeps", "Consiglio: le tenute migliori"),
+    "hint_line": (
+        "change {count:card|cards}: win {win}%, improve {improve}%",
+        "cambia {count:carta|carte}: vinci {win}%, migliori {improve}%",
+    ),
+    "hint_keep_none": ("keep none", "non tenere nulla"),
+    "hint_split": MESSAGES["advice_split"],
+    "hint_wait": ("Working out the hint...", "Sto calcolando il consiglio..."),
+    "hint_none": ("No hint: no rival is left.", "Nessun consiglio: non resta alcun rivale."),
+    "hint_use": ("Use the hint", "Usa il consiglio"),
     "split_note": MESSAGES["prompt_draw_split"],  # the terminal game says the same
     "selected": ("marked to change", "da cambiare"),
     "log": ("Action log", "Registro delle azioni"),

@@ -1,6 +1,6 @@
 """What only the host may do (the host's token): bots, seats, start, pause and resume,
-stacks, the spectators' watch link. Every call but the last answers the table as the lobby
-shows it (the ledger is :mod:`.ledger`'s)."""
+stacks, the draw hint, the spectators' watch link. Every call but the last answers the table
+as the lobby shows it (the ledger is :mod:`.ledger`'s)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ import secrets
 
 from fastapi import APIRouter
 
-from italian_poker.server.dependencies import HostTableDep
+from italian_poker.server.dependencies import HostTableDep, ServerDep
 from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import SeatInPath
 from italian_poker.server.nicknames import nickname_key
 from italian_poker.server.schemas import (
     BOT_LEVELS,
     AddBot,
+    AdviceSetting,
     BotAdded,
     LobbyTable,
     SetStack,
@@ -81,6 +82,22 @@ async def resume(runtime: HostTableDep) -> LobbyTable:
 async def set_stack(runtime: HostTableDep, body: SetStack) -> LobbyTable:
     """A seat's chips for the next deal (between deals only)."""
     await runtime.host(EventKind.STACK, {"seat": body.seat, "amount": body.amount})
+    return LobbyTable.of(runtime)
+
+
+@router.post("/advice", responses=error_responses(409))
+async def advice(runtime: HostTableDep, server: ServerDep, body: AdviceSetting) -> LobbyTable:
+    """Turn the draw hint on or off for the table, at any time: it holds from the next state
+    the players are sent (the draw under way included). An ``advice`` event, none when
+    nothing changes."""
+    if body.on and server.advisor is None:
+        raise ApiError(
+            409,
+            "no_advisor",
+            "this server runs without the draw hint (serve --no-advice): it cannot be turned on",
+        )
+    if runtime.state.advice_on != body.on:
+        await runtime.host(EventKind.ADVICE, {"on": body.on})
     return LobbyTable.of(runtime)
 
 

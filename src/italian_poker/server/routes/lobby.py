@@ -16,7 +16,7 @@ from italian_poker.server.nicknames import BadName, check_nickname, check_text
 from italian_poker.server.routes.host import set_watch
 from italian_poker.server.schemas import CreateTable, LobbyTable, SeatTaken, TableCreated, TakeSeat
 from italian_poker.server.store import NewTable, token_hash
-from italian_poker.server.table_state import PLAYERS_SEE_LEDGER
+from italian_poker.server.table_state import ADVICE, PLAYERS_SEE_LEDGER
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
 
@@ -63,6 +63,12 @@ async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
             f"stack: with {body.seats} seats a stack is 1 to {most} chips "
             f"(a table holds at most {MAX_CHIPS} chips)",
         )
+    if body.advice and server.advisor is None:
+        raise ApiError(
+            422,
+            "no_advisor",
+            "advice: this server runs without the draw hint (serve --no-advice); leave it out",
+        )
     options = {
         "preset": body.preset,
         "seats": body.seats,
@@ -73,6 +79,7 @@ async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
         "time_bank_seconds": body.time_bank_seconds,
         "lang": body.lang,
         PLAYERS_SEE_LEDGER: body.players_see_ledger,
+        ADVICE: server.advisor is not None and body.advice is not False,
     }
     invite = secrets.token_urlsafe(18)
     host_token = secrets.token_urlsafe(32)

@@ -54,6 +54,8 @@ document.getElementById("create-form").addEventListener("submit", (event) => {
     players_see_ledger: data.get("players_see_ledger") !== null,
     watch: data.get("watch") !== null,
     watch_delay: data.get("watch_delay") !== null,
+    // Ticked: the hint if the server has an advisor (left out); unticked: no hint.
+    ...(data.get("advice") === null ? { advice: false } : {}),
   };
   submitting(form, async () => {
     const created = await api("POST", "/api/tables", body);

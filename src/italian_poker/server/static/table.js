@@ -13,6 +13,7 @@ import {
   downloadLedger, renderLedgerAccess, setLedgerVisibility, showLedger as showLedgerIn,
 } from "/static/ledger.js";
 import { el } from "/static/dom.js";
+import { HINT_KEY, hintDiscards, renderHint } from "/static/hint.js";
 import {
   DealReplays, hideSeatControls, renderWatchControls, renderWatchNote, renderWatching, setWatch,
   watchOf, watchUrl,
@@ -369,6 +370,7 @@ function renderHand(st) {
   } else {
     $("split-note").hidden = true;
   }
+  renderHint(st, app.lang, { drawing: Boolean(draw), disabled: blocked(), touch: TOUCH });
 }
 
 function renderActions(st) {
@@ -464,6 +466,8 @@ function renderHost(st) {
   $("pause").hidden = status !== "playing";
   $("resume").hidden = status !== "paused";
   renderWatchControls(st, watchContext());
+  const advice = $("advice-on");
+  if (document.activeElement !== advice) advice.checked = Boolean(st.table.advice);
   const list = $("host-seats");
   list.replaceChildren();
   for (const seat of st.seats) {
@@ -558,6 +562,16 @@ function toggleCard(code) {
   render();
 }
 
+/** Mark the best keep's discards (the hint's), in place of what was marked. */
+function useHint() {
+  const st = state();
+  const discards = hintDiscards(st);
+  if (!discards || !drawEntry(st) || app.offline) return;
+  app.selected = new Set(discards);
+  showError("");
+  render();
+}
+
 function confirmDraw(standPat = false) {
   const st = state();
   if (!st || !drawEntry(st) || blocked()) return;
@@ -622,6 +636,11 @@ async function switchLedger(event) {
     box.checked = !box.checked;
     showFailure(error);
   }
+}
+
+async function switchAdvice(event) {
+  const box = event.currentTarget;
+  if (!(await hostCall("POST", "/advice", { on: box.checked }))) box.checked = !box.checked;
 }
 
 function watchContext() {
@@ -713,6 +732,11 @@ function onKey(event) {
     if (key === "s") {
       event.preventDefault();
       confirmDraw(true);
+      return;
+    }
+    if (key === HINT_KEY && hintDiscards(st)) {
+      event.preventDefault();
+      useHint();
       return;
     }
     const hand = st.hand ? st.hand.cards : [];
@@ -983,6 +1007,8 @@ $("watch-copy").addEventListener("click", copyWatch);
 $("ledger-show").addEventListener("click", showLedger);
 $("ledger-csv").addEventListener("click", downloadLedgerCsv);
 $("ledger-players").addEventListener("change", switchLedger);
+$("advice-on").addEventListener("change", switchAdvice);
+$("hint-use").addEventListener("click", useHint);
 $("histories-show").addEventListener("click", showHistories);
 setupChat({ invite, send, remove: (path) => hostCall("DELETE", path) });
 $("stats-show").addEventListener("click", () => showStats($("stats"), invite, app.seat.player_token, app.lang).catch(showFailure));
