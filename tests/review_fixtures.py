@@ -54,7 +54,9 @@ NAMES = ["Player", "Anna", "Bruno", "Carla"]
 """The terminal game's English name for its player, and three bots."""
 
 
-def bot_session(root: Path, *, seed: int = 3, deals: int = 6, names: list[str] = NAMES) -> list[Path]:
+def bot_session(
+    root: Path, *, seed: int = 3, deals: int = 6, names: list[str] = NAMES
+) -> list[Path]:
     """A session of bots (the first seat simple, the others strong) saved by the terminal
     game's store under ``root``; the files written."""
     match = Match(preset("standard", players=len(names)), [(n, 100) for n in names], seed=seed)
