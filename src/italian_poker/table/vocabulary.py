@@ -622,8 +622,7 @@ MESSAGES: dict[str, Pair] = {
     "review_line": ("- {where}: {what}; lost {loss}", "- {where}: {what}; persi {loss}"),
     "review_draw": (
         "kept {kept} (win {ev}), the advisor keeps {best} (win {best_ev}), pot {pot}",
-        "tenute {kept} (vinci {ev}), il consigliere tiene {best} (vinci {best_ev}), "
-        "piatto {pot}",
+        "tenute {kept} (vinci {ev}), il consigliere tiene {best} (vinci {best_ev}), piatto {pot}",
     ),
     "review_bet_odds": (
         "{done} with equity {equity} against pot odds {threshold} ({call} to call into "
