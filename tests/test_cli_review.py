@@ -137,3 +137,27 @@ def test_errors(tmp_path: Path) -> None:
     assert one_error_line(run(str(tmp_path), "--seat", "1", "--player", "P0", "--lang", "en")) == (
         "error: give --player or --seat, not both"
     )
+
+
+def test_unreadable_and_tampered_files_are_named_and_left_out(tmp_path: Path) -> None:
+    history = flush_deal()
+    write(tmp_path / "a.phh", history)
+    (tmp_path / "b.phh").write_bytes(b"\xff\xfe binary")
+    tampered = (
+        (tmp_path / "a.phh")
+        .read_text(encoding="utf-8")
+        .replace("finishing_stacks = [", "finishing_stacks = [1")
+    )
+    (tmp_path / "c.phh").write_text(tampered, encoding="utf-8")
+    result = run(str(tmp_path), "--player", "P2", "--lang", "it")
+    assert result.exit_code == 0, result.output
+    warnings = result.stderr.splitlines()
+    assert [w.split(": ")[1] for w in warnings] == [
+        str(tmp_path / "b.phh"),
+        str(tmp_path / "c.phh"),
+    ]
+    assert warnings[0].startswith("attenzione: ") and warnings[0].endswith("; non rivista")
+    assert "non è un file di testo (UTF-8): byte 0xff alla posizione 0" in warnings[0]
+    lines = result.stdout.splitlines()
+    assert lines[1] == "Revisione di P2: 1 mano, 3 decisioni riviste, 2 come consigliato"
+    assert lines[-1] == "2 file non rivisti (indicati sopra)"
