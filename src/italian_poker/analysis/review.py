@@ -328,7 +328,7 @@ def review_lines(result: Review, lang: Language, worst: int = 5) -> list[str]:
             "review_summary",
             player=result.player,
             deals=len(result.deals),
-            decisions=len(result.decisions),
+            count=len(result.decisions),
             matched=result.matched,
         ),
         tr(

@@ -604,9 +604,9 @@ MESSAGES: dict[str, Pair] = {
         "attenzione: {file}: {reason}; non rivista",
     ),
     "review_summary": (
-        "Review of {player}: {deals:deal|deals}, {decisions:decision|decisions} reviewed, "
+        "Review of {player}: {deals:deal|deals}, {count:decision|decisions} reviewed, "
         "{matched} as advised",
-        "Revisione di {player}: {deals:mano|mani}, {decisions:decisione rivista|decisioni "
+        "Revisione di {player}: {deals:mano|mani}, {count:decisione rivista|decisioni "
         "riviste}, {matched} come consigliato",
     ),
     "review_loss": (
