@@ -195,11 +195,8 @@ def _bet(view: SeatView, action: Action, deal: str, number: int | None, at: int)
         call = min(view.to_call, view.stacks[seat])
         price = call / (view.pot + call)
         stays = share >= price
-        advised = (
-            (ActionKind.CALL if ActionKind.CALL in legal else ActionKind.RAISE)
-            if stays
-            else (ActionKind.FOLD)
-        )
+        staying = ActionKind.CALL if ActionKind.CALL in legal else ActionKind.RAISE
+        advised = staying if stays else ActionKind.FOLD
         gain = share * (view.pot + call) - call
         wrong = (done in _STAY) != stays
         return Decision(
@@ -218,6 +215,7 @@ def _bet(view: SeatView, action: Action, deal: str, number: int | None, at: int)
             call,
             abs(gain) if wrong else 0.0,
         )
+    # 3.3 open or pass; 5.2 bet, check or parol; 2.5 the last blind bettor's raise or check.
     offer = next(
         (legal[k] for k in (ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE) if k in legal), None
     )
