@@ -579,6 +579,108 @@ def advise(
 
 
 @app.command()
+def review(
+    path: Annotated[
+        str,
+        typer.Argument(help="A hand history (.phh), or a folder of them read with its folders."),
+    ],
+    player: Annotated[
+        str | None,
+        typer.Option(help="The player reviewed, by name (default: the terminal game's name)."),
+    ] = None,
+    seat: Annotated[
+        int | None, typer.Option(help="The player reviewed, by seat (1 = p1 in the history).")
+    ] = None,
+    worst: Annotated[int, typer.Option(min=0, help="Costliest decisions listed.")] = 5,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the review as JSON (docs/review.md).")
+    ] = False,
+    lang: Annotated[
+        str | None, typer.Option(help="Language: it or en (default: from the locale).")
+    ] = None,
+) -> None:
+    """Review a player's draws and bets in saved hand histories: what the advisor (draws)
+    and the strong bot's equity against the pot odds (bets) advised, and the expected chips
+    each decision lost (estimates; docs/review.md). Files that cannot be replayed, such as
+    one player's redacted view, are named and left out."""
+    import json
+    import tomllib
+    from pathlib import Path
+
+    from italian_poker.analysis.review import review as review_histories
+    from italian_poker.analysis.review import review_lines
+    from italian_poker.engine.history import HandHistory, loads
+    from italian_poker.engine.history import replay as replay_history
+    from italian_poker.table.vocabulary import HUMAN_NAMES, tr
+
+    language = chosen_language(lang)
+
+    def stop(message: str, /, **values: object) -> typer.Exit:
+        return fail_in(language, "review_error", message, **values)
+
+    if player is not None and seat is not None:
+        raise stop("review_player_and_seat")
+    target = Path(path)
+    if target.is_file():
+        files = [target]
+    elif target.is_dir():
+        files = sorted(f for f in target.rglob("*.phh") if f.is_file())
+    else:
+        raise stop("review_no_path", path=path)
+    if not files:
+        raise stop("review_no_histories", path=path)
+    histories: list[tuple[str, HandHistory]] = []
+    skipped: list[dict[str, str]] = []
+    for file in files:
+        try:
+            text = file.read_text(encoding="utf-8")
+            try:
+                redacted = tomllib.loads(text.removeprefix("\ufeff")).get("_redacted") is True
+            except tomllib.TOMLDecodeError:
+                redacted = False  # loads names the problem
+            if redacted:
+                reason = tr(language, "review_redacted")
+            else:
+                history = loads(text)
+                replay_history(history)
+                histories.append((str(file), history))
+                continue
+        except OSError as error:
+            reason = tr(language, "stats_cannot_read", reason=error.strerror or str(error))
+        except UnicodeDecodeError as error:
+            byte, position = error.object[error.start], error.start
+            reason = tr(language, "stats_not_text", byte=byte, position=position)
+        except ItalianPokerError as error:
+            reason = str(error)
+        skipped.append({"file": str(file), "reason": reason})
+        typer.echo(tr(language, "review_warning", file=file, reason=reason), err=True)
+    if not histories:
+        raise stop("review_none_read", files=len(files), path=path)
+    names = list(dict.fromkeys(n for _, h in histories for n in h.names))
+    if seat is not None:
+        most = max(len(h.names) for _, h in histories)
+        if not 1 <= seat <= most:
+            raise stop("review_bad_seat", most=most, seat=seat)
+        # The player reviewed is the one in that seat in the first deal that has it.
+        name = next(h.names[seat - 1] for _, h in histories if seat <= len(h.names))
+    else:
+        played = [n for n in HUMAN_NAMES.values() if n in names]
+        name = player if player is not None else (played[0] if played else "")
+    if name not in names:
+        shown = name or HUMAN_NAMES[language]
+        raise stop("review_no_player", player=shown, names=", ".join(names))
+    result = review_histories(histories, name)
+    if json_output:
+        report = {"path": path, "files": len(files), "skipped": skipped, **result.to_dict(worst)}
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    typer.echo(tr(language, "stats_files", files=len(files), folder=path))
+    typer.echo("\n".join(review_lines(result, language, worst)))
+    if skipped:
+        typer.echo(tr(language, "review_skipped", count=len(skipped)))
+
+
+@app.command()
 def simulate(
     hands: Annotated[int, typer.Option(help="Deals to play (1 or more).")] = 1000,
     players: Annotated[int, typer.Option(help="Bots at the table (2-9).")] = 4,

@@ -568,6 +568,81 @@ MESSAGES: dict[str, Pair] = {
         "Hai aperto: un cambio che spezza l'apertura va annunciato, e i suoi scarti restano da "
         "parte per la prova (4.4).",
     ),
+    # The review of saved hands (italian-poker review, analysis/review.py).
+    "review_error": ("error: {message}", "errore: {message}"),
+    "review_no_path": ("no such file or folder: {path}", "file o cartella inesistente: {path}"),
+    "review_no_histories": (
+        "no hand histories (*.phh) in {path} or its folders",
+        "nessuna storia di mano (*.phh) in {path} né nelle sue cartelle",
+    ),
+    "review_none_read": (
+        "none of the {files:hand history|hand histories} in {path} could be reviewed",
+        "nessuna delle {files:storia di mano|storie di mani} in {path} si è potuta rivedere",
+    ),
+    "review_no_player": (
+        "{player!r} was dealt in none of these deals; the histories name: {names} "
+        "(choose one with --player)",
+        "{player!r} non ha giocato nessuna di queste mani; le storie nominano: {names} "
+        "(scegline uno con --player)",
+    ),
+    "review_bad_seat": (
+        "--seat must be 1 to {most}, got {seat}",
+        "--seat deve essere da 1 a {most}, non {seat}",
+    ),
+    "review_player_and_seat": (
+        "give --player or --seat, not both",
+        "indica --player o --seat, non entrambi",
+    ),
+    "review_redacted": (
+        "one player's view of the deal (the others' cards and the deck are unknown): it "
+        "cannot be replayed, so it cannot be reviewed",
+        "la mano vista da un solo giocatore (carte altrui e mazzo sconosciuti): non si può "
+        "rigiocare, quindi non si può rivedere",
+    ),
+    "review_warning": (
+        "warning: {file}: {reason}; not reviewed",
+        "attenzione: {file}: {reason}; non rivista",
+    ),
+    "review_summary": (
+        "Review of {player}: {deals:deal|deals}, {count:decision|decisions} reviewed, "
+        "{matched} as advised",
+        "Revisione di {player}: {deals:mano|mani}, {count:decisione rivista|decisioni "
+        "riviste}, {matched} come consigliato",
+    ),
+    "review_loss": (
+        "Expected chips lost (an estimate): {loss} in all, {per_deal} per deal",
+        "Fiches perse attese (una stima): {loss} in tutto, {per_deal} per mano",
+    ),
+    "review_skipped": (
+        "{count:file|files} not reviewed (named above)",
+        "{count:file non rivisto|file non rivisti} (indicati sopra)",
+    ),
+    "review_worst": ("Costliest decisions:", "Decisioni più costose:"),
+    "review_where": ("{deal}, action {action}", "{deal}, azione {action}"),
+    "review_line": ("- {where}: {what}; lost {loss}", "- {where}: {what}; persi {loss}"),
+    "review_draw": (
+        "kept {kept} (win {ev}), the advisor keeps {best} (win {best_ev}), pot {pot}",
+        "tenute {kept} (vinci {ev}), il consigliere tiene {best} (vinci {best_ev}), piatto {pot}",
+    ),
+    "review_bet_odds": (
+        "{done} with equity {equity} against pot odds {threshold} ({call} to call into "
+        "{pot}): advised {advised}",
+        "{done} con equità {equity} contro quota del piatto {threshold} ({call} da vedere su "
+        "{pot}): consigliato {advised}",
+    ),
+    "review_bet_share": (
+        "{done} with equity {equity} against a fair share of {threshold} (pot {pot}): "
+        "advised {advised}",
+        "{done} con equità {equity} contro una quota equa di {threshold} (piatto {pot}): "
+        "consigliato {advised}",
+    ),
+    "review_estimate": (
+        "Estimates: the draw by the advisor's win chance times the pot at the draw; bets by "
+        "the strong bot's equity against the pot odds or a fair share (docs/review.md).",
+        "Stime: il cambio con la probabilità di vincita del consigliere per il piatto al "
+        "cambio; le puntate con l'equità del bot forte contro la quota del piatto o una quota "
+        "equa (docs/review.md).",
+    ),
     # The online table's events (the server's public log).
     "table_seat": ("{name} takes seat {seat}", "{name} si siede al posto {seat}"),
     "table_leave": ("{name} leaves the table", "{name} lascia il tavolo"),

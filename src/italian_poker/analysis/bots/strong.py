@@ -268,4 +268,11 @@ def _size(view: SeatView, legal: LegalAction, strength: float) -> int:
     return min(max(target, low), high)
 
 
-__all__ = ["STAY_UNDECIDED", "StrongPolicy"]
+def equity(view: SeatView) -> float:
+    """The strong bot's measure for ``view`` (the module docstring): the chance of ending
+    ahead of every live rival read from the view, with the hand held after the draw, with the
+    best legal draw before it."""
+    return StrongPolicy(random.Random(0))._equity(view)
+
+
+__all__ = ["STAY_UNDECIDED", "StrongPolicy", "equity"]
