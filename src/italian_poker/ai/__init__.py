@@ -5,7 +5,8 @@ Importing this package registers the OpenSpiel game ``python_italian_poker``
 The PettingZoo environments, ``pettingzoo_env`` (:mod:`italian_poker.ai.pettingzoo_aec`,
 native) and ``openspiel_pettingzoo_env`` (:mod:`italian_poker.ai.openspiel_pettingzoo`,
 Shimmy's), are imported on first use, so that the OpenSpiel game needs neither PettingZoo nor
-Shimmy.
+Shimmy. ``miniature_game()`` (:mod:`italian_poker.ai.miniature`) is the heads-up 12-card
+miniature as an OpenSpiel EFG game, small enough to solve exactly.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from italian_poker.ai.openspiel_game import (
 )
 
 if TYPE_CHECKING:
+    from italian_poker.ai.miniature import miniature_game
     from italian_poker.ai.openspiel_pettingzoo import openspiel_pettingzoo_env
     from italian_poker.ai.pettingzoo_aec import pettingzoo_env
 
@@ -26,13 +28,15 @@ __all__ = [
     "GAME_NAME",
     "ItalianPokerGame",
     "ItalianPokerState",
+    "miniature_game",
     "openspiel_pettingzoo_env",
     "pettingzoo_env",
 ]
 
 
 def __getattr__(name: str) -> object:
-    """The PettingZoo environments, imported on first use (they need PettingZoo, Shimmy)."""
+    """The PettingZoo environments (they need PettingZoo, Shimmy) and the miniature, imported
+    on first use."""
     if name == "pettingzoo_env":
         from italian_poker.ai.pettingzoo_aec import pettingzoo_env
 
@@ -41,4 +45,8 @@ def __getattr__(name: str) -> object:
         from italian_poker.ai.openspiel_pettingzoo import openspiel_pettingzoo_env
 
         return openspiel_pettingzoo_env
+    if name == "miniature_game":
+        from italian_poker.ai.miniature import miniature_game
+
+        return miniature_game
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
