@@ -7,6 +7,8 @@ native) and ``openspiel_pettingzoo_env`` (:mod:`italian_poker.ai.openspiel_petti
 Shimmy's), are imported on first use, so that the OpenSpiel game needs neither PettingZoo nor
 Shimmy. So is the Gymnasium environment, ``gym_env``
 (:mod:`italian_poker.ai.gymnasium_env`: one learning seat against the project's bots).
+``miniature_game()`` (:mod:`italian_poker.ai.miniature`) is the heads-up 12-card
+miniature as an OpenSpiel EFG game, small enough to solve exactly.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from italian_poker.ai.openspiel_game import (
 
 if TYPE_CHECKING:
     from italian_poker.ai.gymnasium_env import gym_env
+    from italian_poker.ai.miniature import miniature_game
     from italian_poker.ai.openspiel_pettingzoo import openspiel_pettingzoo_env
     from italian_poker.ai.pettingzoo_aec import pettingzoo_env
 
@@ -29,14 +32,15 @@ __all__ = [
     "ItalianPokerGame",
     "ItalianPokerState",
     "gym_env",
+    "miniature_game",
     "openspiel_pettingzoo_env",
     "pettingzoo_env",
 ]
 
 
 def __getattr__(name: str) -> object:
-    """The PettingZoo and Gymnasium environments, imported on first use (they need
-    PettingZoo, Shimmy, Gymnasium)."""
+    """The PettingZoo and Gymnasium environments (they need PettingZoo, Shimmy, Gymnasium)
+    and the miniature, imported on first use."""
     if name == "gym_env":
         from italian_poker.ai.gymnasium_env import gym_env
 
@@ -49,4 +53,8 @@ def __getattr__(name: str) -> object:
         from italian_poker.ai.openspiel_pettingzoo import openspiel_pettingzoo_env
 
         return openspiel_pettingzoo_env
+    if name == "miniature_game":
+        from italian_poker.ai.miniature import miniature_game
+
+        return miniature_game
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
