@@ -98,7 +98,7 @@ def rotations(lineup: Sequence[BotLevel | str]) -> tuple[tuple[BotLevel, ...], .
 
 
 @cache
-def _deal_means(players: int, tiebreak: Tiebreak) -> npt.NDArray[np.float64]:
+def deal_means(players: int, tiebreak: Tiebreak) -> npt.NDArray[np.float64]:
     """The exact chance of each category for a five-card hand dealt from the deck (3.1)."""
     ladder = hand_ladder(players, tiebreak)
     values, counts = np.unique(batch_evaluator(players, tiebreak).table, return_counts=True)
@@ -109,7 +109,8 @@ def _deal_means(players: int, tiebreak: Tiebreak) -> npt.NDArray[np.float64]:
     return out
 
 
-def _one_hot(cards: Sequence[Card], players: int, tiebreak: Tiebreak) -> npt.NDArray[np.float64]:
+def one_hot(cards: Sequence[Card], players: int, tiebreak: Tiebreak) -> npt.NDArray[np.float64]:
+    """The category of ``cards`` as a one-hot vector (one entry per :class:`Category`)."""
     out = np.zeros(CATEGORIES, dtype=np.float64)
     out[int(evaluate(cards, players=players, tiebreak=tiebreak).category)] = 1.0
     return out
@@ -132,6 +133,29 @@ def _pot_at_draw(record: CompletedDeal) -> float:
     return float(pot + sum(stakes.values()))
 
 
+def draw_expectation(
+    hand: Sequence[Card],
+    discards: Sequence[Card],
+    known: Sequence[Card],
+    players: int,
+    tiebreak: Tiebreak,
+) -> npt.NDArray[np.float64]:
+    """The exact chance of each category of the hand after drawing for ``discards`` (Art. 4)
+    when every card of the deck but ``hand`` and ``known`` is equally likely to come."""
+    dists = draw_distributions(
+        hand, players=players, known=known, max_discards=len(discards), tiebreak=tiebreak
+    )
+    dist = next(d for d in dists if set(d.discards) == set(discards))
+    ladder = hand_ladder(players, tiebreak)
+    expect = np.zeros(CATEGORIES, dtype=np.float64)
+    np.add.at(
+        expect,
+        ladder.categories[dist.positions].astype(np.intp),
+        dist.counts.astype(np.float64) / dist.combinations,
+    )
+    return expect
+
+
 def luck_features(record: CompletedDeal, challenger: Sequence[bool], rules: Rules) -> list[float]:
     """The luck features of one deal: per chance event and seat, the category one-hot of the
     cards received less its exact expectation, signed ``+1/k`` for the ``k`` challenger seats
@@ -145,7 +169,7 @@ def luck_features(record: CompletedDeal, challenger: Sequence[bool], rules: Rule
     drawn = np.zeros(CATEGORIES, dtype=np.float64)
     staked = np.zeros(CATEGORIES, dtype=np.float64)
     pot = _pot_at_draw(record)
-    means = _deal_means(players, tiebreak)
+    means = deal_means(players, tiebreak)
     hands: list[list[Card]] = []
     gone: set[Card] = set()
     reshuffled = False
@@ -155,7 +179,7 @@ def luck_features(record: CompletedDeal, challenger: Sequence[bool], rules: Rule
             hands = [list(h) for h in op.hands]
             for seat, hand in enumerate(hands):
                 gone.update(hand)
-                dealt += sign[seat] * (_one_hot(hand, players, tiebreak) - means)
+                dealt += sign[seat] * (one_hot(hand, players, tiebreak) - means)
         elif isinstance(op, Reshuffled):
             reshuffled = True
         elif isinstance(op, CardsDrawn):
@@ -166,23 +190,9 @@ def luck_features(record: CompletedDeal, challenger: Sequence[bool], rules: Rule
             if cards and not reshuffled and stock >= len(discards) == len(cards):
                 hand = hands[seat]
                 known = [c for c in gone if c not in hand]
-                dists = draw_distributions(
-                    hand,
-                    players=players,
-                    known=known,
-                    max_discards=len(discards),
-                    tiebreak=tiebreak,
-                )
-                dist = next(d for d in dists if set(d.discards) == set(discards))
-                ladder = hand_ladder(players, tiebreak)
-                expect = np.zeros(CATEGORIES, dtype=np.float64)
-                np.add.at(
-                    expect,
-                    ladder.categories[dist.positions].astype(np.intp),
-                    dist.counts.astype(np.float64) / dist.combinations,
-                )
+                expect = draw_expectation(hand, discards, known, players, tiebreak)
                 final = [c for c in hand if c not in discards] + list(cards)
-                luck = sign[seat] * (_one_hot(final, players, tiebreak) - expect)
+                luck = sign[seat] * (one_hot(final, players, tiebreak) - expect)
                 drawn += luck
                 staked += pot * luck
             gone.update(cards)
@@ -368,8 +378,11 @@ __all__ = [
     "DealSample",
     "Estimate",
     "Evaluation",
+    "deal_means",
+    "draw_expectation",
     "evaluate_lineup",
     "luck_features",
+    "one_hot",
     "play_block",
     "rotations",
 ]
