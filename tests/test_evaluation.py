@@ -11,6 +11,7 @@ import pytest
 from italian_poker.analysis.bots import BotLevel
 from italian_poker.analysis.evaluation import (
     CATEGORIES,
+    ahead_chance,
     deal_means,
     draw_expectation,
     evaluate_lineup,
@@ -20,7 +21,7 @@ from italian_poker.analysis.evaluation import (
 )
 from italian_poker.engine.cards import parse_cards
 from italian_poker.engine.deck import stripped_deck
-from italian_poker.engine.hand_rank import Tiebreak
+from italian_poker.engine.hand_rank import Tiebreak, evaluate
 from italian_poker.engine.rules import Rules
 
 S, R, T = BotLevel.SIMPLE, BotLevel.RANDOM, BotLevel.STRONG
@@ -73,6 +74,15 @@ def test_draw_correction_has_exact_zero_expectation(hand: str, discards: str, kn
         draws += 1
     expect = draw_expectation(cards, thrown, seen, 4, Tiebreak.STANDARD)
     np.testing.assert_allclose(total / draws, expect, atol=1e-12)
+    # The "ahead" feature: beating a rival's hand as it stands, same brute force.
+    best = evaluate(parse_cards("Qd Qh 8c 8d 7s"), players=4)  # two pair, queens up
+    wins = sum(
+        evaluate([*kept, *extra], players=4).value > best.value
+        for extra in combinations(stock, len(thrown))
+    )
+    chance = ahead_chance(cards, thrown, seen, 4, Tiebreak.STANDARD, best.value)
+    assert chance == pytest.approx(wins / draws, abs=1e-12)
+    assert 0 < chance < 1
 
 
 def test_corrections_average_to_zero_over_played_deals() -> None:
@@ -81,7 +91,7 @@ def test_corrections_average_to_zero_over_played_deals() -> None:
     samples = play_block([S, R, S, R], 400, 7, rules, S)
     assert len(samples) == 400
     features = np.array([s.features for s in samples])
-    assert features.shape[1] == 3 * CATEGORIES
+    assert features.shape[1] == 3 * CATEGORIES + 2
     assert np.abs(features).sum() > 0  # the corrections are not all zero
     for column in features.T:
         spread = float(column.std(ddof=1))

@@ -18,7 +18,8 @@ The correction. Every chance event ``c`` of a deal (the deal of the hands, 3.1; 
 replacement cards of each draw, Art. 4) gets a feature vector ``z = f(h.c) - E_c[f(h.c)]``,
 where ``h`` is the history before the event, ``f`` a function of the cards it gives one seat
 (the category of the seat's five cards, one-hot, signed by whether a challenger holds the
-seat; for a draw also times the pot at the draw, known before it) and ``E_c`` the exact
+seat; for a draw also times the pot at the draw, known before it, and whether the new hand
+beats every live rival's hand as it stands then) and ``E_c`` the exact
 expectation over the event's equally likely outcomes given ``h``: for the deal, every
 five-card hand of the deck (as :func:`~italian_poker.analysis.draw_odds.hand_ladder` counts
 them); for a draw, every set of replacement cards from the actual stock (the deck less every
@@ -52,7 +53,7 @@ import numpy.typing as npt
 
 from italian_poker.analysis.batch_evaluation import batch_evaluator
 from italian_poker.analysis.bots import BotLevel, bot_level, make_bot
-from italian_poker.analysis.draw_odds import draw_distributions, hand_ladder
+from italian_poker.analysis.draw_odds import DrawDistribution, draw_distributions, hand_ladder
 from italian_poker.analysis.simulation import DEFAULT_STACK, _t_quantile
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card
@@ -133,6 +134,19 @@ def _pot_at_draw(record: CompletedDeal) -> float:
     return float(pot + sum(stakes.values()))
 
 
+def _distribution(
+    hand: Sequence[Card],
+    discards: Sequence[Card],
+    known: Sequence[Card],
+    players: int,
+    tiebreak: Tiebreak,
+) -> DrawDistribution:
+    dists = draw_distributions(
+        hand, players=players, known=known, max_discards=len(discards), tiebreak=tiebreak
+    )
+    return next(d for d in dists if set(d.discards) == set(discards))
+
+
 def draw_expectation(
     hand: Sequence[Card],
     discards: Sequence[Card],
@@ -142,10 +156,7 @@ def draw_expectation(
 ) -> npt.NDArray[np.float64]:
     """The exact chance of each category of the hand after drawing for ``discards`` (Art. 4)
     when every card of the deck but ``hand`` and ``known`` is equally likely to come."""
-    dists = draw_distributions(
-        hand, players=players, known=known, max_discards=len(discards), tiebreak=tiebreak
-    )
-    dist = next(d for d in dists if set(d.discards) == set(discards))
+    dist = _distribution(hand, discards, known, players, tiebreak)
     ladder = hand_ladder(players, tiebreak)
     expect = np.zeros(CATEGORIES, dtype=np.float64)
     np.add.at(
@@ -156,11 +167,28 @@ def draw_expectation(
     return expect
 
 
+def ahead_chance(
+    hand: Sequence[Card],
+    discards: Sequence[Card],
+    known: Sequence[Card],
+    players: int,
+    tiebreak: Tiebreak,
+    best: int,
+) -> float:
+    """The exact chance that the hand after drawing for ``discards`` has a value above
+    ``best`` (a :attr:`HandRank.value`), the stock as in :func:`draw_expectation`."""
+    dist = _distribution(hand, discards, known, players, tiebreak)
+    values = hand_ladder(players, tiebreak).values[dist.positions]
+    return float(dist.counts[values > best].sum()) / dist.combinations
+
+
 def luck_features(record: CompletedDeal, challenger: Sequence[bool], rules: Rules) -> list[float]:
     """The luck features of one deal: per chance event and seat, the category one-hot of the
     cards received less its exact expectation, signed ``+1/k`` for the ``k`` challenger seats
     and ``-1/(n-k)`` for the others; deal features first, then draw features, then the draw
-    features times the pot at the draw (module docstring). ``challenger`` says, per seat
+    features times the pot at the draw, then whether the drawer's new hand beats every live
+    rival's hand as it stands (less its exact chance), plain and times the pot (module
+    docstring). ``challenger`` says, per seat
     dealt in (``record.start.names`` order), whether a challenger holds it."""
     players, tiebreak = len(record.start.names), rules.tiebreak
     k = sum(challenger)
@@ -168,7 +196,13 @@ def luck_features(record: CompletedDeal, challenger: Sequence[bool], rules: Rule
     dealt = np.zeros(CATEGORIES, dtype=np.float64)
     drawn = np.zeros(CATEGORIES, dtype=np.float64)
     staked = np.zeros(CATEGORIES, dtype=np.float64)
+    ahead = [0.0, 0.0]
     pot = _pot_at_draw(record)
+    folded = {
+        r.seat
+        for r in record.actions
+        if r.action.kind is ActionKind.FOLD and r.phase in _BEFORE_DRAW
+    }
     means = deal_means(players, tiebreak)
     hands: list[list[Card]] = []
     gone: set[Card] = set()
@@ -195,10 +229,27 @@ def luck_features(record: CompletedDeal, challenger: Sequence[bool], rules: Rule
                 luck = sign[seat] * (one_hot(final, players, tiebreak) - expect)
                 drawn += luck
                 staked += pot * luck
+                rivals = [
+                    h
+                    for s, h in enumerate(hands)
+                    if s != seat and s not in folded and len(h) == 5  # 4.2: a fourth to come
+                ]
+                if rivals:
+                    best = max(
+                        evaluate(h, players=players, tiebreak=tiebreak).value for h in rivals
+                    )
+                    chance = ahead_chance(hand, discards, known, players, tiebreak, best)
+                    mine = evaluate(final, players=players, tiebreak=tiebreak).value
+                    lead = sign[seat] * ((1.0 if mine > best else 0.0) - chance)
+                    ahead[0] += lead
+                    ahead[1] += pot * lead
             gone.update(cards)
+            kept = [c for c in hands[seat] if c not in discards]
+            hands[seat] = kept + list(cards)
         elif isinstance(op, FourthCardDealt):
             gone.add(op.card)
-    return [*dealt.tolist(), *drawn.tolist(), *staked.tolist()]
+            hands[op.seat] = [*hands[op.seat], op.card]
+    return [*dealt.tolist(), *drawn.tolist(), *staked.tolist(), *ahead]
 
 
 def play_block(
