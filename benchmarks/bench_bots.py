@@ -1,17 +1,19 @@
-"""Bot strength: the strong bot against the simple one, with duplicate deals.
+"""Bot strength: a line-up of bots in every seat rotation, with duplicate deals and a luck
+correction (:func:`italian_poker.analysis.evaluation.evaluate_lineup`).
 
-Run: ``.venv/bin/python benchmarks/bench_bots.py [--deals N] [--players P] [--rules NAME]``
+Run: ``.venv/bin/python benchmarks/bench_bots.py [--deals N] [--players P] [--lineup L]``
 
-What is measured (:func:`italian_poker.analysis.simulation.head_to_head`): matches of
-``--match-deals`` deals (default 250) between the two levels, the seats alternating (strong in
-P1, P3, ...). Each match is played twice with the same seed, hence the same deck order at every
-deal, the second time with the levels swapped seat for seat (duplicate deals, which also
-rotates every seat through both levels). Busted bots buy back in to the starting stack.
+``--lineup`` names the levels seat by seat, comma-separated, repeated round the table when
+shorter than ``--players`` (default ``strong,simple``: strong in P1, P3, ...); the first level
+is the challenger, measured against the others. Every distinct rotation of the line-up plays
+the same blocks of ``--block-deals`` deals from the same seeds (the same deck order at every
+deal). Busted bots buy back in to the starting stack.
 
-Printed: the chips the strong bot won per deal and per 100 deals (per seat it held, averaged
-over the duplicate pairs), the 95% Student's t confidence interval over the pairs, whether
-the margin is significantly positive (the interval above 0), the standard error the same
-matches would give without the pairing (each match alone), and the deals per second.
+Printed, from the same deals: the challenger's chips per deal per seat with its standard
+error three ways (plain: every match alone; duplicate: the rotations of a block averaged;
+corrected: the duplicate samples less the AIVAT-style chance correction), the ratio of each
+standard error to the plain one, the mean correction (expectation 0) against its own error,
+the deals per second, and whether the target (the plain standard error halved) is met.
 """
 
 from __future__ import annotations
@@ -19,53 +21,58 @@ from __future__ import annotations
 import argparse
 import time
 
-from italian_poker.analysis.simulation import head_to_head
+from italian_poker.analysis.evaluation import Estimate, evaluate_lineup
 from italian_poker.engine.rules import preset
+
+
+def _line(name: str, estimate: Estimate, plain: Estimate) -> str:
+    low, high = estimate.interval(0.95)
+    return (
+        f"{name:<10} {estimate.mean:+.3f} ± {estimate.standard_error:.3f} "
+        f"(95% [{low:+.3f}, {high:+.3f}], {estimate.samples} samples, "
+        f"SE ratio {estimate.standard_error / plain.standard_error:.2f})"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20_000, help="deals in all (20,000)")
     parser.add_argument("--players", type=int, default=4, help="seats, 2-9 (4)")
+    parser.add_argument("--lineup", default="strong,simple", help="levels (strong,simple)")
     parser.add_argument("--rules", default="standard", help="rules preset (standard)")
-    parser.add_argument("--match-deals", type=int, default=250, help="deals per match (250)")
+    parser.add_argument("--block-deals", type=int, default=250, help="deals per block (250)")
     parser.add_argument("--stack", type=int, default=100, help="starting stack (100)")
     parser.add_argument("--seed", type=int, default=2026, help="seed (2026)")
     args = parser.parse_args()
+    named = [level.strip() for level in args.lineup.split(",") if level.strip()]
+    lineup = [named[i % len(named)] for i in range(args.players)]
     began = time.perf_counter()
-    result = head_to_head(
-        "strong",
-        "simple",
+    result = evaluate_lineup(
+        lineup,
         deals=args.deals,
-        players=args.players,
         seed=args.seed,
         rules=preset(args.rules, players=args.players),
         stack=args.stack,
-        match_deals=args.match_deals,
+        block_deals=args.block_deals,
     )
     wall = time.perf_counter() - began
-    low, high = result.interval(0.95)
-    unpaired = result.unpaired
-    mean = sum(unpaired) / len(unpaired)
-    spread = (sum((u - mean) ** 2 for u in unpaired) / (len(unpaired) - 1)) ** 0.5
-    unpaired_error = spread / len(unpaired) ** 0.5
+    plain = result.plain
     print(
-        f"strong vs simple: {result.deals:,} deals, {args.players} players, rules "
-        f"{result.rules}, stack {args.stack}, {len(result.samples)} duplicate pairs of "
-        f"{args.match_deals}-deal matches, seed {args.seed}"
+        f"{' '.join(result.lineup)}: {result.deals:,} deals, {result.players} players, rules "
+        f"{result.rules}, stack {args.stack}, {result.rotations} rotations of "
+        f"{args.block_deals}-deal blocks, seed {args.seed}"
     )
-    print(f"strong wins {result.margin:+.3f} chips per deal per seat")
-    print(f"           {100 * result.margin:+.1f} chips per 100 deals per seat")
-    print(f"95% confidence interval: [{low:+.3f}, {high:+.3f}] chips per deal")
-    print(f"significantly positive: {'yes' if low > 0 else 'NO'}")
+    print(f"{result.lineup[0]} wins, chips per deal per seat:")
+    print(_line("plain", plain, plain))
+    print(_line("duplicate", result.duplicate, plain))
+    print(_line("corrected", result.corrected, plain))
     print(
-        f"standard error: {result.standard_error:.3f} with duplicate pairs, "
-        f"{unpaired_error:.3f} with the same matches unpaired"
+        f"mean correction {result.correction_mean:+.3f} ± {result.correction_error:.3f} "
+        "(expectation 0)"
     )
-    print(
-        f"speed: {result.deals_per_second:.0f} deals/s in the matches "
-        f"({result.deals / wall:.0f} deals/s wall, {wall:.1f} s)"
-    )
+    met = result.corrected.standard_error <= plain.standard_error / 2
+    print(f"target (corrected SE <= plain SE / 2): {'met' if met else 'NOT met'}")
+    print(f"speed: {result.deals_per_second:.0f} deals/s ({wall:.1f} s)")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,131 @@
+"""The evaluation harness (analysis/evaluation.py): seat rotations, the exact zero expectation
+of the chance corrections (deal, 3.1; draw, Art. 4), and estimates that agree."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from italian_poker.analysis.bots import BotLevel
+from italian_poker.analysis.evaluation import (
+    CATEGORIES,
+    ahead_chance,
+    deal_means,
+    draw_expectation,
+    evaluate_lineup,
+    one_hot,
+    play_block,
+    rotations,
+)
+from italian_poker.engine.cards import parse_cards
+from italian_poker.engine.deck import stripped_deck
+from italian_poker.engine.hand_rank import Tiebreak, evaluate
+from italian_poker.engine.rules import Rules
+
+S, R, T = BotLevel.SIMPLE, BotLevel.RANDOM, BotLevel.STRONG
+
+
+def test_rotations_seat_every_level_in_every_seat() -> None:
+    seatings = rotations([T, S, S, S])
+    assert len(seatings) == 4
+    for seat in range(4):
+        assert sorted(s[seat] for s in seatings) == sorted([T, S, S, S])
+    assert [s.index(T) for s in seatings] == [0, 3, 2, 1]
+
+
+def test_rotations_leave_out_repeated_seatings() -> None:
+    assert rotations(["strong", "simple", "strong", "simple"]) == ((T, S, T, S), (S, T, S, T))
+    with pytest.raises(ValueError, match="at least 2 seats"):
+        rotations([T])
+
+
+def test_deal_correction_has_exact_zero_expectation() -> None:
+    """3.1: over every five-card hand of the 2-player deck (28 cards, 98,280 hands) the
+    category one-hot averages to ``deal_means``, so the deal correction has mean 0."""
+    deck = list(stripped_deck(2).cards)
+    total = np.zeros(CATEGORIES)
+    hands = 0
+    for hand in combinations(deck, 5):
+        total += one_hot(hand, 2, Tiebreak.STANDARD)
+        hands += 1
+    np.testing.assert_allclose(total / hands, deal_means(2, Tiebreak.STANDARD), atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("hand", "discards", "known"),
+    [
+        ("Jh Jd 7c 8s 9h", "7c 8s 9h", "Ah Kh Qh Ad Kd"),
+        ("Ah Kh Qh Jh 7c", "7c", "Th 9h 8h As Ks Qs Js Ts 9s"),
+        ("Ac Kd 7c 8s 9h", "Kd 7c 8s 9h", "Jh Jd Qc Qs"),
+    ],
+)
+def test_draw_correction_has_exact_zero_expectation(hand: str, discards: str, known: str) -> None:
+    """Art. 4: brute force over every set of replacement cards from the stock gives the same
+    category chances as ``draw_expectation``, so the draw correction has mean 0."""
+    cards, thrown, seen = parse_cards(hand), parse_cards(discards), parse_cards(known)
+    kept = [c for c in cards if c not in thrown]
+    stock = [c for c in stripped_deck(4).cards if c not in cards and c not in seen]
+    total = np.zeros(CATEGORIES)
+    draws = 0
+    for extra in combinations(stock, len(thrown)):
+        total += one_hot([*kept, *extra], 4, Tiebreak.STANDARD)
+        draws += 1
+    expect = draw_expectation(cards, thrown, seen, 4, Tiebreak.STANDARD)
+    np.testing.assert_allclose(total / draws, expect, atol=1e-12)
+    # The "ahead" feature: beating a rival's hand as it stands, same brute force.
+    best = evaluate(parse_cards("Qd Qh 8c 8d 7s"), players=4)  # two pair, queens up
+    wins = sum(
+        evaluate([*kept, *extra], players=4).value > best.value
+        for extra in combinations(stock, len(thrown))
+    )
+    chance = ahead_chance(cards, thrown, seen, 4, Tiebreak.STANDARD, best.value)
+    assert chance == pytest.approx(wins / draws, abs=1e-12)
+    assert 0 < chance < 1
+
+
+def test_corrections_average_to_zero_over_played_deals() -> None:
+    """Every luck feature of played deals averages to 0 within a generous 5 standard errors."""
+    rules = Rules().with_options(players=4)
+    samples = play_block([S, R, S, R], 400, 7, rules, S)
+    assert len(samples) == 400
+    features = np.array([s.features for s in samples])
+    assert features.shape[1] == 3 * CATEGORIES + 2
+    assert np.abs(features).sum() > 0  # the corrections are not all zero
+    for column in features.T:
+        spread = float(column.std(ddof=1))
+        if spread > 0:
+            assert abs(float(column.mean())) <= 5 * spread / len(column) ** 0.5
+
+
+def test_estimates_agree_on_the_same_deals() -> None:
+    result = evaluate_lineup([S, R, S, R], deals=1200, block_deals=50, seed=3)
+    assert result.rotations == 2
+    assert result.deals == 1200
+    assert result.plain.samples == 24 and result.duplicate.samples == 12
+    assert result.plain.mean == pytest.approx(result.duplicate.mean)
+    assert result.plain.mean > 0  # simple beats random
+    gap = abs(result.corrected.mean - result.plain.mean)
+    assert gap <= 3 * (result.corrected.standard_error + result.plain.standard_error)
+    assert abs(result.correction_mean) <= 4 * result.correction_error
+
+
+def test_evaluate_lineup_refuses_bad_input() -> None:
+    with pytest.raises(ValueError, match="another level"):
+        evaluate_lineup([S, S], deals=1000)
+    with pytest.raises(ValueError, match="at least four blocks"):
+        evaluate_lineup([S, R], deals=100, block_deals=50)
+    with pytest.raises(ValueError, match="at least 1 deal"):
+        evaluate_lineup([S, R], deals=100, block_deals=0)
+
+
+@pytest.mark.soak
+def test_corrected_estimate_unbiased_on_a_long_run() -> None:
+    """A long run: the mean correction stays within 3 of its standard errors of 0, and the
+    corrected margin within the plain interval widened by the corrected error."""
+    result = evaluate_lineup([T, S, T, S], deals=8000, block_deals=200, seed=11)
+    assert abs(result.correction_mean) <= 3 * result.correction_error
+    low, high = result.plain.interval(0.99)
+    err = result.corrected.standard_error
+    assert low - 3 * err <= result.corrected.mean <= high + 3 * err
