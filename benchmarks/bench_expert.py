@@ -17,7 +17,7 @@ import math
 import time
 from statistics import NormalDist, mean, stdev
 
-from italian_poker.analysis.bots import BotLevel, ExpertPolicy
+from italian_poker.analysis.bots import ExpertPolicy
 from italian_poker.analysis.simulation import simulate
 from italian_poker.engine.actions import Action
 from italian_poker.engine.rules import preset
@@ -38,7 +38,9 @@ def _timed_act(self: ExpertPolicy, view: SeatView) -> Action:
 ExpertPolicy.act = _timed_act  # type: ignore[method-assign]
 
 
-def run(deals: int, players: int, baseline: str, seed: int, match_deals: int) -> dict[str, object]:
+def run(
+    deals: int, players: int, baseline: str, seed: int, match_deals: int, challenger: str = "expert"
+) -> dict[str, object]:
     """``deals`` deals (rounded to whole rotations of ``match_deals``) of one expert against
     ``players - 1`` ``baseline`` bots."""
     rules = preset("standard")
@@ -48,20 +50,21 @@ def run(deals: int, players: int, baseline: str, seed: int, match_deals: int) ->
     batch = 0
     while played < deals:
         for expert_seat in range(players):
-            levels = [BotLevel.EXPERT if s == expert_seat else baseline for s in range(players)]
+            levels = [challenger if s == expert_seat else baseline for s in range(players)]
             start, cpu = time.perf_counter(), time.process_time()
             report = simulate(match_deals, players, seed * 7919 + batch, rules, bots=levels)
             wall += time.perf_counter() - start
             process += time.process_time() - cpu
-            name = next(n for n, level in report.bots.items() if level == "expert")
+            name = f"P{expert_seat + 1}"
             samples.append(report.net[name] / match_deals)
             played += match_deals
         batch += 1
     margin = mean(samples)
     half = NormalDist().inv_cdf(0.975) * stdev(samples) / math.sqrt(len(samples))
-    walls = sorted(w for w, _ in _TIMES)
-    cpus = sorted(c for _, c in _TIMES)
+    walls = sorted(w for w, _ in _TIMES) or [0.0]
+    cpus = sorted(c for _, c in _TIMES) or [0.0]
     return {
+        "challenger": challenger,
         "players": players,
         "baseline": baseline,
         "deals": played,
@@ -83,10 +86,22 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--baseline", default="strong", choices=["simple", "strong"])
+    parser.add_argument("--challenger", default="expert", choices=["expert", "strong"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--match-deals", type=int, default=25)
     args = parser.parse_args()
-    print(json.dumps(run(args.deals, args.players, args.baseline, args.seed, args.match_deals)))
+    print(
+        json.dumps(
+            run(
+                args.deals,
+                args.players,
+                args.baseline,
+                args.seed,
+                args.match_deals,
+                args.challenger,
+            )
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ opening, a betting round's fold, call, check, bet, raise or parol, and the draw,
 takes a few candidate actions (the strong policy's choice among them) and, for each of a fixed
 number of *worlds*, plays the rest of the deal out with :class:`StrongPolicy` at every seat; it
 chooses the candidate with the most chips at the end on average (common worlds for every
-candidate, so the comparison is paired).
+candidate, so the comparison is paired), but only when it beats the strong choice by more than
+:attr:`ExpertPolicy.confidence` standard errors of the paired difference: with a few dozen
+playouts the noise would otherwise do the choosing.
 
 A world is a full deal consistent with the view, rebuilt through the engine's public API, not
 by re-implementing rules: the unseen cards (the rivals' hands, the stock) are shuffled into a
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -41,8 +44,11 @@ from italian_poker.engine.deck import stripped_deck
 from italian_poker.engine.errors import IllegalActionError
 from italian_poker.engine.observer import PublicAction, SeatView, seat_view
 
-WORLD_TRIES = 6
-"""Deck shuffles tried per world before a rival's reading is relaxed."""
+WORLD_TRIES = 40
+"""Deck shuffles tried per world (the rivals' reading rejects most, cheaply)."""
+
+MAX_REPLAYS = 4
+"""Replays through the engine tried per world (each a fresh deal with the view's actions)."""
 
 MISREAD_ODDS = 0.15
 """The chance a sampled hand that contradicts a rival's pass or draw count is kept anyway."""
@@ -57,10 +63,13 @@ class ExpertPolicy:
     """Chooses by expected chips over playouts of sampled worlds (see the module docstring)."""
 
     rng: random.Random
-    playouts: int = 32
-    """Playouts per decision, shared among the candidates (at least ``min_worlds`` each)."""
-    min_worlds: int = 8
+    playouts: int = 40
+    """Playouts per decision in the second round, shared among the candidates (at least
+    ``min_worlds`` each); half as many before it."""
+    min_worlds: int = 6
     """Worlds per candidate at the least."""
+    confidence: float = 2.0
+    """Standard errors by which a candidate must beat the strong choice to replace it."""
     time_limit: float | None = None
     """Seconds after which the search stops early (None: never; deterministic)."""
     guide: StrongPolicy = field(init=False)
@@ -76,13 +85,31 @@ class ExpertPolicy:
         candidates = _candidates(view, proposal, self.guide)
         if len(candidates) < 2:
             return proposal
-        worlds = max(self.min_worlds, self.playouts // len(candidates))
+        # Before the second round a playout has the draws still to play, the costly part of
+        # the strong policy (exact draw odds): half the playouts there.
+        budget = self.playouts if view.phase is Phase.SECOND_ROUND else self.playouts // 2
+        worlds = max(self.min_worlds, budget // len(candidates))
         seed = self.rng.getrandbits(64)
-        scores = _search(view, candidates, worlds, seed, self.time_limit)
-        if scores is None:
+        results = _search(view, candidates, worlds, seed, self.time_limit)
+        if results is None:
             return proposal
-        best = max(range(len(candidates)), key=lambda i: (scores[i], candidates[i] == proposal))
-        return candidates[best]
+        return candidates[_chosen(results, self.confidence)]
+
+
+def _chosen(results: Sequence[Sequence[float]], confidence: float) -> int:
+    """The candidate to play: the best on average if it beats the first (the strong choice)
+    by more than ``confidence`` standard errors of the paired difference, else the first.
+    Few playouts are noisy: without the margin the noise, not the cards, would choose."""
+    worlds = len(results[0])
+    means = [sum(r) / worlds for r in results]
+    best = max(range(len(results)), key=lambda i: (means[i], i == 0))
+    if best == 0 or worlds < 2:
+        return 0
+    diffs = [b - a for a, b in zip(results[0], results[best], strict=True)]
+    mean = sum(diffs) / worlds
+    variance = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+    error = math.sqrt(variance / worlds)
+    return best if mean > confidence * error else 0
 
 
 # --- candidates ---------------------------------------------------------------------------
@@ -129,31 +156,31 @@ def _search(
     worlds: int,
     seed: int,
     time_limit: float | None,
-) -> list[float] | None:
-    """Mean final chips of the seat per candidate over ``worlds`` rebuilt deals, or None when
-    no deal can be rebuilt."""
+) -> list[list[float]] | None:
+    """Per candidate, the seat's final chips in each of up to ``worlds`` rebuilt deals (the
+    same deals for every candidate), or None when no deal can be rebuilt."""
     rng = random.Random(seed)
     start = time.perf_counter()
-    totals = [0.0] * len(candidates)
+    results: list[list[float]] = [[] for _ in candidates]
     played = 0
     failures = 0
-    while played < worlds and failures < 3 * worlds:
-        world = _world(view, rng, relaxed=failures >= worlds)
+    while played < worlds and failures < worlds:
+        world = sample_world(view, rng, relaxed=failures >= worlds // 2)
         if world is None:
             failures += 1
             continue
         playout_seed = rng.getrandbits(64)
         for i, action in enumerate(candidates):
-            totals[i] += _play_out(world, view.seat, action, playout_seed)
+            results[i].append(_play_out(world, view.seat, action, playout_seed))
         played += 1
         if time_limit is not None and time.perf_counter() - start > time_limit:
             break
     if played == 0:
         return None
-    return [t / played for t in totals]
+    return results
 
 
-def _play_out(world: _World, seat: int, first: Action, seed: int) -> float:
+def _play_out(world: World, seat: int, first: Action, seed: int) -> float:
     """The seat's stack at the end of ``world`` after ``first``, every seat then played by
     the strong policy."""
     deal = world.rebuilt()
@@ -168,7 +195,7 @@ def _play_out(world: _World, seat: int, first: Action, seed: int) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class _World:
+class World:
     """A deal consistent with a view: its start (a stacked deck) and the actions that bring
     it to the view's moment."""
 
@@ -183,7 +210,7 @@ class _World:
         return deal
 
 
-def _world(view: SeatView, rng: random.Random, *, relaxed: bool) -> _World | None:
+def sample_world(view: SeatView, rng: random.Random, *, relaxed: bool) -> World | None:
     """A world consistent with ``view`` (the unseen cards shuffled), or None if the engine
     refuses the one drawn; ``relaxed`` leaves the rivals' reading out."""
     base = _start_without_deck(view)
@@ -191,12 +218,16 @@ def _world(view: SeatView, rng: random.Random, *, relaxed: bool) -> _World | Non
         return None
     mine = _own_draw(view)
     discards_seen = {a.seat: a.discards for a in view.actions if a.kind is ActionKind.DRAW}
+    replays = 0
     for _ in range(WORLD_TRIES):
         for kept in _own_keeps(view, mine):
             order, actions = _stack(view, rng, kept, mine, discards_seen, relaxed)
             if order is None:
                 break
-            world = _World(dataclasses.replace(base, deck=tuple(order)), tuple(actions))
+            if replays == MAX_REPLAYS:
+                return None
+            replays += 1
+            world = World(dataclasses.replace(base, deck=tuple(order)), tuple(actions))
             try:
                 deal = world.rebuilt()
             except IllegalActionError:
@@ -285,9 +316,7 @@ def _stack(
         while len(hands[s]) < 5:
             hands[s].append(next(pool))
     for s in range(n):
-        if s == seat or relaxed:
-            continue
-        if not _plausible(view, s, tuple(hands[s]), rng):
+        if s != seat and not _plausible(view, s, tuple(hands[s]), rng, relaxed):
             return None, []
     rest = list(pool)
     order: list[Card] = []
@@ -333,12 +362,18 @@ def _plausible(
     seat: int,
     hand: tuple[Card, ...],
     rng: random.Random,
+    relaxed: bool,
 ) -> bool:
-    """The reading by rejection: a rival who passed seldom held an opening hand, and one who
-    changed ``k`` cards seldom holds a hand whose plain draw changes another number."""
+    """The reading by rejection: a rival who opened held the opening (3.3), one who passed
+    seldom held it, and one who changed ``k`` cards seldom holds a hand whose plain draw
+    changes another number (``relaxed``: only the opening is required)."""
     qualifies = view.requirement.is_met(hand, players=view.players)
     for action in view.actions:
         if action.seat != seat:
+            continue
+        if action.kind is ActionKind.OPEN and not qualifies:
+            return False  # 3.3: the engine would refuse the opening; no need to replay it
+        if relaxed:
             continue
         if action.kind is ActionKind.PASS and qualifies and rng.random() > MISREAD_ODDS:
             return False
@@ -366,4 +401,4 @@ def _matches(deal: Deal, view: SeatView) -> bool:
     return legal == view.legal_actions
 
 
-__all__ = ["MISREAD_ODDS", "WORLD_TRIES", "ExpertPolicy"]
+__all__ = ["MAX_REPLAYS", "MISREAD_ODDS", "WORLD_TRIES", "ExpertPolicy", "World", "sample_world"]
