@@ -64,8 +64,9 @@ class ExpertPolicy:
 
     rng: random.Random
     playouts: int = 40
-    """Playouts per decision in the second round, shared among the candidates (at least
-    ``min_worlds`` each); half as many before it."""
+    """Playouts per decision in the second round with four seats in the hand, shared among
+    the candidates (at least ``min_worlds`` each); scaled by 4 / seats in the hand (two
+    seats: twice as many, six: two thirds), and half as many before the second round."""
     min_worlds: int = 6
     """Worlds per candidate at the least."""
     confidence: float = 2.0
@@ -87,7 +88,10 @@ class ExpertPolicy:
             return proposal
         # Before the second round a playout has the draws still to play, the costly part of
         # the strong policy (exact draw odds): half the playouts there.
-        budget = self.playouts if view.phase is Phase.SECOND_ROUND else self.playouts // 2
+        # A playout costs about one strong decision per seat still in: fewer players, more.
+        budget = self.playouts * 4 // max(len(_live(view)), 2)
+        if view.phase is not Phase.SECOND_ROUND:
+            budget //= 2
         worlds = max(self.min_worlds, budget // len(candidates))
         seed = self.rng.getrandbits(64)
         results = _search(view, candidates, worlds, seed, self.time_limit)
@@ -110,6 +114,11 @@ def _chosen(results: Sequence[Sequence[float]], confidence: float) -> int:
     variance = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
     error = math.sqrt(variance / worlds)
     return best if mean > confidence * error else 0
+
+
+def _live(view: SeatView) -> list[int]:
+    """The seats still in the hand."""
+    return [s for s in range(view.players) if not view.folded[s]]
 
 
 # --- candidates ---------------------------------------------------------------------------
