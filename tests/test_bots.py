@@ -33,7 +33,7 @@ from italian_poker.engine.view import SeatView, seat_view
 
 
 def test_make_bot_builds_each_level() -> None:
-    assert [m.value for m in BotLevel] == ["random", "simple", "strong"]
+    assert [m.value for m in BotLevel] == ["random", "simple", "strong", "expert"]
     assert isinstance(make_bot(BotLevel.RANDOM, seed=1), RandomPolicy)
     assert isinstance(make_bot("simple", seed=1), SimplePolicy)
     assert isinstance(make_bot("Strong"), StrongPolicy)

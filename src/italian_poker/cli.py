@@ -126,7 +126,9 @@ def play(
     ante: Annotated[
         int | None, typer.Option(help="Ante each player pays per deal (default: the preset's).")
     ] = None,
-    bots: Annotated[str, typer.Option(help="Bot level: random, simple or strong.")] = "strong",
+    bots: Annotated[
+        str, typer.Option(help="Bot level: random, simple, strong or expert.")
+    ] = "strong",
     lang: Annotated[
         str | None, typer.Option(help="Language: it or en (default: from the locale).")
     ] = None,
@@ -693,7 +695,7 @@ def simulate(
     bots: Annotated[
         str,
         typer.Option(
-            help="Bot level (random, simple or strong) for every seat, or one per seat, "
+            help="Bot level (random, simple, strong or expert) for every seat, or one per seat, "
             "comma-separated in seat order (e.g. strong,simple,simple,simple)."
         ),
     ] = "simple",

@@ -30,7 +30,7 @@ from italian_poker.table.narration import Line
 from italian_poker.table.replay_frames import Frame, FrameAward, FrameSeat, HandFrames
 from italian_poker.table.statistics import Statistics
 
-BOT_LEVELS = ("random", "simple", "strong")
+BOT_LEVELS = ("random", "simple", "strong", "expert")
 
 
 class Model(BaseModel):
@@ -78,7 +78,7 @@ class AddBot(Model):
     """``POST /api/tables/{invite}/bots``."""
 
     level: str = Field(default="strong", json_schema_extra={"enum": list(BOT_LEVELS)})
-    """``random``, ``simple`` or ``strong`` (another is a 422 ``bad_level``)."""
+    """``random``, ``simple``, ``strong`` or ``expert`` (another is a 422 ``bad_level``)."""
 
 
 class SetStack(Model):

@@ -81,6 +81,10 @@ _action_payload = action_payload
 BotFactory = Callable[[str, int | None], Policy]
 """Level name and seed -> a bot (:func:`italian_poker.analysis.bots.make_bot`)."""
 
+OFF_LOOP_BOTS = frozenset({"expert"})
+"""Bot levels whose decisions (a search of up to about half a second) run on a thread, not
+on the event loop, so that the other tables and connections go on meanwhile."""
+
 log = logging.getLogger(__name__)
 
 CLIENT_QUEUE_LIMIT = 200
@@ -802,9 +806,14 @@ class TableRuntime:
             # The driver asks the bot (Table.step); a choice the rules refuse is replaced by
             # the default action, and the event says so.
             payload: dict[str, Any] = {"seat": seat}
-            await self._commit(
-                EventKind.ACTION, payload, _Guarded(self, seat, self._bot(seat, slot))
-            )
+            bot: Policy = _Guarded(self, seat, self._bot(seat, slot))
+            view = state.view(seat)
+            if slot.bot in OFF_LOOP_BOTS and view is not None:
+                # Decided on a thread, from the view alone (the lock held meanwhile: nothing
+                # changes the table until the decision is applied).
+                chosen = await asyncio.get_running_loop().run_in_executor(None, bot.act, view)
+                bot = _Decided(view, chosen, bot)
+            await self._commit(EventKind.ACTION, payload, bot)
             if payload.get("default"):
                 log.warning("table %s: bot %s chose an action not allowed", self.id, seat)
 
@@ -1279,6 +1288,17 @@ class TableRuntime:
             await peers.bus.listen(peers.bus.chat_channel(self.id), self.heard_chat)
             self.tell_presence()
         self._broadcast_state()
+
+
+class _Decided:
+    """A bot's decision made beforehand for ``view``; asked about another view (which the
+    table does not do), the bot itself answers."""
+
+    def __init__(self, view: SeatView, action: Action, bot: Policy) -> None:
+        self.view, self.action, self.bot = view, action, bot
+
+    def act(self, view: SeatView) -> Action:
+        return self.action if view == self.view else self.bot.act(view)
 
 
 class _Guarded:

@@ -915,6 +915,7 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "level_random": ("random", "casuale"),
     "level_simple": ("simple", "semplice"),
     "level_strong": ("strong", "forte"),
+    "level_expert": ("expert", "esperto"),
     "start": ("Start", "Inizia"),
     "pause": ("Pause", "Pausa"),
     "resume": ("Resume", "Riprendi"),

@@ -1,8 +1,10 @@
 """Bots: policies that play a seat from its :class:`~italian_poker.engine.view.SeatView` alone.
 
-Three levels, by :class:`BotLevel`: ``random`` (:class:`RandomPolicy`, any legal action),
-``simple`` (:class:`SimplePolicy`, a loose plausible player) and ``strong``
-(:class:`StrongPolicy`, exact draw odds, hand strength and pot odds). :func:`make_bot` builds one.
+Four levels, by :class:`BotLevel`: ``random`` (:class:`RandomPolicy`, any legal action),
+``simple`` (:class:`SimplePolicy`, a loose plausible player), ``strong``
+(:class:`StrongPolicy`, exact draw odds, hand strength and pot odds) and ``expert``
+(:class:`ExpertPolicy`, playouts of sampled deals guided by the strong policy).
+:func:`make_bot` builds one.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
+from italian_poker.analysis.bots.expert import ExpertPolicy
 from italian_poker.analysis.bots.simple import (
     RandomPolicy,
     SimplePolicy,
@@ -30,6 +33,9 @@ class BotLevel(StrEnum):
     """A loose, plausible player (:class:`SimplePolicy`)."""
     STRONG = "strong"
     """Exact draw odds, hand strength and pot odds (:class:`StrongPolicy`)."""
+    EXPERT = "expert"
+    """Search: playouts of deals sampled from the view, by the strong policy
+    (:class:`ExpertPolicy`); up to about half a second a decision."""
 
 
 class UnknownBotLevelError(ValueError):
@@ -57,11 +63,14 @@ def make_bot(level: BotLevel | str, *, seed: int | None = None) -> Policy:
         return RandomPolicy(rng)
     if chosen is BotLevel.SIMPLE:
         return SimplePolicy(rng)
+    if chosen is BotLevel.EXPERT:
+        return ExpertPolicy(rng)
     return StrongPolicy(rng)
 
 
 __all__ = [
     "BotLevel",
+    "ExpertPolicy",
     "Policy",
     "RandomPolicy",
     "SimplePolicy",

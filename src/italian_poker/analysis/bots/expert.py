@@ -1,0 +1,413 @@
+"""The expert bot: search by playouts over sampled deals, with the strong policy as the guide.
+
+:class:`ExpertPolicy` reads only its :class:`SeatView`. At a decision that search decides (the
+opening, a betting round's fold, call, check, bet, raise or parol, and the draw, Art. 3-5) it
+takes a few candidate actions (the strong policy's choice among them) and, for each of a fixed
+number of *worlds*, plays the rest of the deal out with :class:`StrongPolicy` at every seat; it
+chooses the candidate with the most chips at the end on average (common worlds for every
+candidate, so the comparison is paired), but only when it beats the strong choice by more than
+:attr:`ExpertPolicy.confidence` standard errors of the paired difference: with a few dozen
+playouts the noise would otherwise do the choosing.
+
+A world is a full deal consistent with the view, rebuilt through the engine's public API, not
+by re-implementing rules: the unseen cards (the rivals' hands, the stock) are shuffled into a
+stacked deck (:class:`DealStart`'s ``deck``), the view's public actions are applied again to a
+fresh :class:`Deal`, and the world is kept only if the engine accepts every action and the
+seat's own hand and legal actions come out as in the view. The rivals' hands are read from
+what they did (the opponent reading of :mod:`~italian_poker.analysis.bots.reading`, here by
+rejection): a rival who opened must meet the requirement (the engine checks it, 3.3), one who
+passed seldom holds an opening hand, and one who changed ``k`` cards seldom holds a hand whose
+plain draw changes another number (Art. 4). Where no world can be rebuilt (a reshuffle, 4.3,
+or a fourth card, 4.2, that the rebuilt stock does not reproduce), the strong policy decides.
+
+The budget is fixed in playouts (:attr:`ExpertPolicy.playouts`, shared among the
+candidates), so a seeded expert is deterministic; an optional ``time_limit`` stops the search
+early on a slow machine at the cost of that determinism.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from italian_poker.analysis.bots.simple import draw_keep
+from italian_poker.analysis.bots.strong import StrongPolicy, _size
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.cards import Card
+from italian_poker.engine.deal import Deal, DealStart, Phase
+from italian_poker.engine.deck import stripped_deck
+from italian_poker.engine.errors import IllegalActionError
+from italian_poker.engine.observer import PublicAction, SeatView, seat_view
+
+WORLD_TRIES = 40
+"""Deck shuffles tried per world (the rivals' reading rejects most, cheaply)."""
+
+MAX_REPLAYS = 4
+"""Replays through the engine tried per world (each a fresh deal with the view's actions)."""
+
+MISREAD_ODDS = 0.15
+"""The chance a sampled hand that contradicts a rival's pass or draw count is kept anyway."""
+
+_SEARCHED = (Phase.OPENING, Phase.FIRST_ROUND, Phase.SECOND_ROUND, Phase.DRAW)
+_BETS = (ActionKind.BET, ActionKind.RAISE, ActionKind.OPEN)
+_PLAIN = (ActionKind.FOLD, ActionKind.CALL, ActionKind.CHECK, ActionKind.PASS, ActionKind.PAROL)
+
+
+@dataclass(slots=True)
+class ExpertPolicy:
+    """Chooses by expected chips over playouts of sampled worlds (see the module docstring)."""
+
+    rng: random.Random
+    playouts: int = 40
+    """Playouts per decision in the second round with four seats in the hand, shared among
+    the candidates (at least ``min_worlds`` each); scaled by 4 / seats in the hand (two
+    seats: twice as many, six: two thirds), and half as many before the second round."""
+    min_worlds: int = 6
+    """Worlds per candidate at the least."""
+    confidence: float = 2.0
+    """Standard errors by which a candidate must beat the strong choice to replace it."""
+    time_limit: float | None = None
+    """Seconds after which the search stops early (None: never; deterministic)."""
+    guide: StrongPolicy = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.guide = StrongPolicy(random.Random(self.rng.random()))
+
+    def act(self, view: SeatView) -> Action:
+        """The action for ``view``: searched where it matters, else the strong policy's."""
+        proposal = self.guide.act(view)
+        if view.phase not in _SEARCHED or len(view.legal_actions) < 1:
+            return proposal
+        candidates = _candidates(view, proposal, self.guide)
+        if len(candidates) < 2:
+            return proposal
+        # Before the second round a playout has the draws still to play, the costly part of
+        # the strong policy (exact draw odds): half the playouts there.
+        # A playout costs about one strong decision per seat still in: fewer players, more.
+        budget = self.playouts * 4 // max(len(_live(view)), 2)
+        if view.phase is not Phase.SECOND_ROUND:
+            budget //= 2
+        worlds = max(self.min_worlds, budget // len(candidates))
+        seed = self.rng.getrandbits(64)
+        results = _search(view, candidates, worlds, seed, self.time_limit)
+        if results is None:
+            return proposal
+        return candidates[_chosen(results, self.confidence)]
+
+
+def _chosen(results: Sequence[Sequence[float]], confidence: float) -> int:
+    """The candidate to play: the best on average if it beats the first (the strong choice)
+    by more than ``confidence`` standard errors of the paired difference, else the first.
+    Few playouts are noisy: without the margin the noise, not the cards, would choose."""
+    worlds = len(results[0])
+    means = [sum(r) / worlds for r in results]
+    best = max(range(len(results)), key=lambda i: (means[i], i == 0))
+    if best == 0 or worlds < 2:
+        return 0
+    diffs = [b - a for a, b in zip(results[0], results[best], strict=True)]
+    mean = sum(diffs) / worlds
+    variance = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+    error = math.sqrt(variance / worlds)
+    return best if mean > confidence * error else 0
+
+
+def _live(view: SeatView) -> list[int]:
+    """The seats still in the hand."""
+    return [s for s in range(view.players) if not view.folded[s]]
+
+
+# --- candidates ---------------------------------------------------------------------------
+
+
+def _candidates(view: SeatView, proposal: Action, guide: StrongPolicy) -> list[Action]:
+    """The actions compared: the strong choice, and the other kinds offered (a bet or raise
+    at a middling and at a large size); at the draw, the best keeps by the strong measure."""
+    if view.phase is Phase.DRAW:
+        return _draw_candidates(view, proposal, guide)
+    found: list[Action] = [proposal]
+    for legal in view.legal_actions:
+        if legal.kind in _BETS:
+            for strength in (0.5, 0.9):
+                found.append(Action(legal.kind, _size(view, legal, strength)))
+        elif legal.kind in _PLAIN:
+            found.append(Action(legal.kind))
+    unique: list[Action] = []
+    for action in found:
+        if action not in unique:
+            unique.append(action)
+    return unique
+
+
+def _draw_candidates(view: SeatView, proposal: Action, guide: StrongPolicy) -> list[Action]:
+    legal = next(la for la in view.legal_actions if la.kind is ActionKind.DRAW)
+    choices = guide._choices(view, legal.max_cards)
+    beats = guide._beats(view)
+    ranked = sorted(choices, key=lambda c: -c.dist.expectation(beats))
+    found = [proposal]
+    for choice in ranked[:3]:
+        action = Action(ActionKind.DRAW, cards=choice.dist.discards, split=choice.split)
+        if action not in found:
+            found.append(action)
+    return found
+
+
+# --- worlds -------------------------------------------------------------------------------
+
+
+def _search(
+    view: SeatView,
+    candidates: Sequence[Action],
+    worlds: int,
+    seed: int,
+    time_limit: float | None,
+) -> list[list[float]] | None:
+    """Per candidate, the seat's final chips in each of up to ``worlds`` rebuilt deals (the
+    same deals for every candidate), or None when no deal can be rebuilt."""
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    results: list[list[float]] = [[] for _ in candidates]
+    played = 0
+    failures = 0
+    while played < worlds and failures < worlds:
+        world = sample_world(view, rng, relaxed=failures >= worlds // 2)
+        if world is None:
+            failures += 1
+            continue
+        playout_seed = rng.getrandbits(64)
+        for i, action in enumerate(candidates):
+            results[i].append(_play_out(world, view.seat, action, playout_seed))
+        played += 1
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            break
+    if played == 0:
+        return None
+    return results
+
+
+def _play_out(world: World, seat: int, first: Action, seed: int) -> float:
+    """The seat's stack at the end of ``world`` after ``first``, every seat then played by
+    the strong policy."""
+    deal = world.rebuilt()
+    deal.apply(first, seat)
+    rng = random.Random(seed)
+    bots = [StrongPolicy(rng) for _ in range(deal.n)]
+    while (actor := deal.actor) is not None:
+        deal.apply(bots[actor].act(seat_view(deal, actor)), actor)
+    result = deal.result
+    assert result is not None
+    return float(result.stacks[seat])
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """A deal consistent with a view: its start (a stacked deck) and the actions that bring
+    it to the view's moment."""
+
+    start: DealStart
+    actions: tuple[Action, ...]
+
+    def rebuilt(self) -> Deal:
+        """A fresh deal at the view's moment."""
+        deal = Deal(self.start)
+        for action in self.actions:
+            deal.apply(action)
+        return deal
+
+
+def sample_world(view: SeatView, rng: random.Random, *, relaxed: bool) -> World | None:
+    """A world consistent with ``view`` (the unseen cards shuffled), or None if the engine
+    refuses the one drawn; ``relaxed`` leaves the rivals' reading out."""
+    base = _start_without_deck(view)
+    if base is None:
+        return None
+    mine = _own_draw(view)
+    discards_seen = {a.seat: a.discards for a in view.actions if a.kind is ActionKind.DRAW}
+    replays = 0
+    for _ in range(WORLD_TRIES):
+        for kept in _own_keeps(view, mine):
+            order, actions = _stack(view, rng, kept, mine, discards_seen, relaxed)
+            if order is None:
+                break
+            if replays == MAX_REPLAYS:
+                return None
+            replays += 1
+            world = World(dataclasses.replace(base, deck=tuple(order)), tuple(actions))
+            try:
+                deal = world.rebuilt()
+            except IllegalActionError:
+                continue
+            if _matches(deal, view):
+                return world
+    return None
+
+
+def _start_without_deck(view: SeatView) -> DealStart | None:
+    """The deal's start as far as the view tells it: stacks before antes are the stacks now
+    plus what each seat put in (the dealer's dead ante, 003, too); every other dead chip
+    (carried pot, 5.5 make-ups) is taken as carried."""
+    rules = view.rules
+    n = view.players
+    extra = [rules.dealer_ante if i == view.dealer else 0 for i in range(n)]
+    stacks = tuple(view.stacks[i] + view.committed[i] + extra[i] for i in range(n))
+    carried = view.pot - sum(view.committed) - rules.dealer_ante
+    if carried < 0:
+        return None
+    blinds = any(a.phase is Phase.BLINDS for a in view.actions)
+    return DealStart(
+        rules=rules,
+        names=view.names,
+        stacks=stacks,
+        dealer=view.dealer,
+        carried=carried,
+        min_pair=view.requirement.min_pair,
+        blinds_allowed=blinds or (rules.blind_allowed and _blinds_offered(view)),
+        player_ids=view.player_ids,
+    )
+
+
+def _blinds_offered(view: SeatView) -> bool:
+    """Whether the view's deal offered blinds: it did when an action of the blinds phase is
+    recorded; a deal that is still in that phase offers them now."""
+    return view.phase is Phase.BLINDS
+
+
+def _own_draw(view: SeatView) -> PublicAction | None:
+    for action in view.actions:
+        if action.seat == view.seat and action.kind is ActionKind.DRAW:
+            return action
+    return None
+
+
+def _own_keeps(view: SeatView, mine: PublicAction | None) -> list[tuple[Card, ...]]:
+    """The cards of the hand that may have been kept at the seat's draw (all of them before
+    it): subsets holding the cards kept apart (4.4)."""
+    hand = view.hand
+    if mine is None:
+        return [hand]
+    keep = len(hand) - (mine.cards_changed or 0)
+    apart = set(view.kept_apart)
+    subsets = [c for c in itertools.combinations(hand, keep) if apart <= set(c)]
+    return subsets[:4]
+
+
+def _stack(
+    view: SeatView,
+    rng: random.Random,
+    kept: tuple[Card, ...],
+    mine: PublicAction | None,
+    discards_seen: dict[int, tuple[Card, ...]],
+    relaxed: bool,
+) -> tuple[list[Card] | None, list[Action]]:
+    """A deck order for a world and the actions that replay the view in it."""
+    n = view.players
+    seat = view.seat
+    deck = stripped_deck(n).cards
+    own_start = list(kept) + (list(mine.discards) if mine is not None else [])
+    new_cards = [c for c in view.hand if c not in kept]
+    known = set(own_start) | set(view.hand)
+    for s, cards in discards_seen.items():
+        if s != seat:
+            known |= set(cards)
+    unseen = [c for c in deck if c not in known]
+    rng.shuffle(unseen)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    hands[seat] = own_start
+    for s, cards in discards_seen.items():
+        if s != seat:
+            hands[s] = list(cards)
+    pool = iter(unseen)
+    for s in range(n):
+        while len(hands[s]) < 5:
+            hands[s].append(next(pool))
+    for s in range(n):
+        if s != seat and not _plausible(view, s, tuple(hands[s]), rng, relaxed):
+            return None, []
+    rest = list(pool)
+    order: list[Card] = []
+    first = (view.dealer + (1 if _clockwise(view) else -1)) % n
+    step = 1 if _clockwise(view) else -1
+    seats = [(first + step * i) % n for i in range(n)]
+    for i in range(5):
+        for s in seats:
+            order.append(hands[s][i])
+    stock: list[Card] = []
+    actions: list[Action] = []
+    for public in view.actions:
+        if public.kind is ActionKind.DRAW:
+            changed = public.cards_changed or 0
+            if public.seat == seat:
+                stock.extend(new_cards)
+                actions.append(Action(ActionKind.DRAW, cards=public.discards, split=_split(view)))
+            else:
+                discards = public.discards or _rival_discards(hands[public.seat], changed, n)
+                stock.extend(rest[:changed])
+                del rest[:changed]
+                actions.append(Action(ActionKind.DRAW, cards=tuple(discards)))
+        else:
+            actions.append(Action(public.kind, public.amount))
+    order.extend(stock)
+    order.extend(rest)
+    if len(order) != len(deck):
+        return None, []
+    return order, actions
+
+
+def _split(view: SeatView) -> bool:
+    """Whether the seat's own draw broke the opening (4.4): it kept nothing apart as opener."""
+    return view.opener == view.seat and not view.kept_apart and view.rules.opener_may_split
+
+
+def _clockwise(view: SeatView) -> bool:
+    return str(view.rules.direction.value).lower().startswith("clock")
+
+
+def _plausible(
+    view: SeatView,
+    seat: int,
+    hand: tuple[Card, ...],
+    rng: random.Random,
+    relaxed: bool,
+) -> bool:
+    """The reading by rejection: a rival who opened held the opening (3.3), one who passed
+    seldom held it, and one who changed ``k`` cards seldom holds a hand whose plain draw
+    changes another number (``relaxed``: only the opening is required)."""
+    qualifies = view.requirement.is_met(hand, players=view.players)
+    for action in view.actions:
+        if action.seat != seat:
+            continue
+        if action.kind is ActionKind.OPEN and not qualifies:
+            return False  # 3.3: the engine would refuse the opening; no need to replay it
+        if relaxed:
+            continue
+        if action.kind is ActionKind.PASS and qualifies and rng.random() > MISREAD_ODDS:
+            return False
+        if action.kind is ActionKind.DRAW and action.cards_changed is not None:
+            plain = 5 - len(draw_keep(hand, view.players))
+            if plain != action.cards_changed and rng.random() > MISREAD_ODDS:
+                return False
+    return True
+
+
+def _rival_discards(hand: list[Card], changed: int, players: int) -> list[Card]:
+    """``changed`` cards of a rival's hand to discard: the ones a plain draw throws first."""
+    keep = set(draw_keep(hand, players))
+    ordered = sorted(hand, key=lambda c: (c in keep, c.rank))
+    return ordered[:changed]
+
+
+def _matches(deal: Deal, view: SeatView) -> bool:
+    """Whether the rebuilt deal shows the seat what the view shows."""
+    if deal.actor != view.actor or deal.phase is not view.phase:
+        return False
+    if sorted(c.index for c in deal.hands[view.seat]) != sorted(c.index for c in view.hand):
+        return False
+    legal: tuple[LegalAction, ...] = deal.legal_actions()
+    return legal == view.legal_actions
+
+
+__all__ = ["MAX_REPLAYS", "MISREAD_ODDS", "WORLD_TRIES", "ExpertPolicy", "World", "sample_world"]

@@ -1,0 +1,197 @@
+"""The expert bot (issue 15): legal play under every preset and house rule, determinism, the
+view alone, the worlds it rebuilds, and the level offered by the terminal game and the server."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+from server_fixtures import bearer, create_table
+from test_bots import bot_actions, hidden_variants
+from typer.testing import CliRunner
+
+from italian_poker import Match, preset
+from italian_poker.analysis.bots import BotLevel, ExpertPolicy, bot_level, make_bot
+from italian_poker.analysis.bots.expert import sample_world
+from italian_poker.analysis.simulation import simulate
+from italian_poker.cli import app
+from italian_poker.engine.actions import Action
+from italian_poker.engine.deal import Phase
+from italian_poker.engine.rules import BettingStructure, Rules
+from italian_poker.engine.view import SeatView, seat_view
+from italian_poker.server import table_runtime
+from italian_poker.server.schemas import BOT_LEVELS
+from italian_poker.table.vocabulary import Language, page_strings
+
+SEARCHED = (Phase.OPENING, Phase.FIRST_ROUND, Phase.DRAW, Phase.SECOND_ROUND)
+
+
+def test_expert_is_a_level() -> None:
+    assert bot_level("Expert") is BotLevel.EXPERT
+    assert isinstance(make_bot("expert", seed=1), ExpertPolicy)
+
+
+@pytest.mark.parametrize("name", ["standard", "001", "002", "003", "fantini"])
+def test_expert_plays_legally_under_every_preset(name: str) -> None:
+    """An expert against strong and simple bots: the table never had to replace its choice
+    by a default (every action offered, amounts in range), and chips are conserved."""
+    report = simulate(
+        6, 4, seed=3, rules=preset(name), stack=60, bots=["expert", "strong", "simple", "expert"]
+    )
+    assert report.hands == 6 and report.conserved
+    assert report.counts.defaults == 0
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"structure": BettingStructure.NO_LIMIT},
+        {"structure": BettingStructure.POT_LIMIT, "raise_cap": 2},
+        {"structure": BettingStructure.FIXED_LIMIT, "second_round_doubled": True},
+        {
+            "opener_may_split": False,
+            "parol_allowed": False,
+            "blind_allowed": False,
+            "controbuio_allowed": False,
+            "over_allowed": False,
+        },
+        {"discards_face_up": True, "dealer_ante": 1},
+    ],
+)
+def test_expert_plays_legally_under_house_rules(changes: dict[str, object]) -> None:
+    """House-rule options (structures, caps, no split (4.4), no parol (5.2(c)), no blinds
+    (Art. 2), face-up discards and a dealer's ante (003)); small stacks for all-ins."""
+    rules = preset("standard", **changes)
+    for players in (2, 5):
+        bots = ["expert", *["strong"] * (players - 1)]
+        report = simulate(4, players, seed=9, rules=rules, stack=25, bots=bots)
+        assert report.hands == 4 and report.conserved
+        assert report.counts.defaults == 0
+
+
+def play(seed: int, deals: int, rules: Rules) -> list[str]:
+    names = ["A", "B", "C"]
+    bots = {
+        n: make_bot("expert" if n == "A" else "strong", seed=seed + i) for i, n in enumerate(names)
+    }
+    match = Match(rules.with_options(players=3), [(n, 100) for n in names])
+    log = []
+    for deal in range(deals):
+        match.start_deal(seed=seed * 100 + deal)
+        while (actor := match.actor) is not None:
+            action = bots[actor].act(match.view(actor))
+            log.append(f"{actor} {action}")
+            match.apply(action, actor)
+    return log
+
+
+def test_seeded_expert_is_deterministic() -> None:
+    first = play(5, 4, Rules())
+    assert first == play(5, 4, Rules())
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_expert_acts_alike_whatever_it_cannot_see(seed: int) -> None:
+    """Decks that differ only in cards hidden from the expert's seat (the rivals' hands, the
+    stock below its draw), the same seed: the same decisions."""
+    runs = [bot_actions("expert", deck, 1) for deck in hidden_variants(1, seed)][:4]
+    assert len(runs[0]) >= 2
+    assert all(run == runs[0] for run in runs)
+
+
+def views_of(rules: Rules, seed: int, deals: int) -> list[SeatView]:
+    """The views of seat 0 at its searched decisions in a match of strong bots."""
+    names = ["A", "B", "C", "D"]
+    bots = {n: make_bot("strong", seed=seed + i) for i, n in enumerate(names)}
+    match = Match(rules, [(n, 100) for n in names])
+    found = []
+    for deal in range(deals):
+        match.start_deal(seed=seed + deal)
+        while (actor := match.actor) is not None:
+            view = match.view(actor)
+            if actor == "A" and view.phase in SEARCHED and view.legal_actions:
+                found.append(view)
+            match.apply(bots[actor].act(view), actor)
+    return found
+
+
+@pytest.mark.parametrize("name", ["standard", "002", "fantini"])
+def test_worlds_rebuild_the_view(name: str) -> None:
+    """A sampled world, replayed by the engine, shows the seat exactly the view it came
+    from: the same hand, actions, pot, stacks and legal actions; only hidden cards differ."""
+    views = views_of(preset(name), 4, 12)
+    rebuilt = 0
+    for view in views:
+        world = sample_world(view, random.Random(1), relaxed=False)
+        if world is None:
+            continue
+        again = seat_view(world.rebuilt(), view.seat)
+        assert again.legal_actions == view.legal_actions
+        assert sorted(c.index for c in again.hand) == sorted(c.index for c in view.hand)
+        assert again.actions == view.actions and again.pot == view.pot
+        assert again.stacks == view.stacks and again.phase is view.phase
+        rebuilt += 1
+    assert views and rebuilt >= 0.9 * len(views)
+
+
+def test_worlds_follow_the_reading() -> None:
+    """3.3: a rival who opened holds the opening in every world (the engine checks it)."""
+    for view in views_of(Rules(), 8, 12):
+        opener = view.opener
+        if opener is None or opener == view.seat or view.cards_changed[opener] is not None:
+            continue
+        world = sample_world(view, random.Random(2), relaxed=False)
+        assert world is not None
+        hand = world.rebuilt().hands[opener]
+        assert view.requirement.is_met(hand, players=view.players)
+
+
+# --- offered as a level -------------------------------------------------------------------
+
+
+def test_terminal_game_offers_expert() -> None:
+    result = CliRunner().invoke(app, ["play", "--help"])
+    assert "expert" in result.output
+    bad = CliRunner().invoke(app, ["play", "--bots", "wizard"])
+    assert "expert" in bad.output
+
+
+def test_words_for_the_level_in_both_languages() -> None:
+    assert page_strings(Language.EN)["messages"]["level_expert"] == "expert"
+    assert page_strings(Language.IT)["messages"]["level_expert"] == "esperto"
+    assert "expert" in BOT_LEVELS
+
+
+def test_server_seats_an_expert_and_decides_off_the_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table with an expert bot plays on; its decisions run on a worker thread, not on the
+    event loop's."""
+    threads: list[bool] = []
+    act = ExpertPolicy.act
+
+    def watched(self: ExpertPolicy, view: SeatView) -> Action:
+        try:
+            asyncio.get_running_loop()
+            threads.append(False)
+        except RuntimeError:
+            threads.append(threading.current_thread() is not threading.main_thread())
+        return act(self, view)
+
+    monkeypatch.setattr(ExpertPolicy, "act", watched)
+    table = create_table(client, seats=2, stack=100)
+    invite, host = table["invite"], bearer(table["host_token"])
+    bot = client.post(f"/api/tables/{invite}/bots", json={"level": "expert"}, headers=host)
+    assert bot.status_code == 201, bot.text
+    lobby = client.get(f"/api/tables/{invite}").json()
+    assert lobby["seats"][bot.json()["seat"]]["bot"] == "expert"
+    assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
+    for _ in range(100):
+        if threads:
+            break
+        threading.Event().wait(0.05)
+    assert threads and all(threads)
+    assert "expert" in table_runtime.OFF_LOOP_BOTS
