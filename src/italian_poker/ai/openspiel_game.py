@@ -269,7 +269,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         match = self.match
         legal = match.legal_actions()
-        return legal_ids(legal, self._actor_hand(legal), match.can)
+        return legal_ids(legal, self._actor_hand(legal), self._config.rules.opener_may_split)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards chance may pick next, each as likely."""
