@@ -334,3 +334,26 @@ def test_draw_ids_are_the_draws_the_engine_accepts(players: int, opener_may_spli
                 ids = opens or ids  # open whenever allowed: openers' draws are wanted
             match.apply(to_action(rng.choice(ids), legal, hand))
     assert draws > 100 and openers > 20
+
+
+@pytest.mark.parametrize(("players", "deals"), [(2, 3), (4, 2), (9, 1)])
+def test_the_live_match_is_the_match_rebuilt_from_the_steps(players: int, deals: int) -> None:
+    """Draws and deal starts go on the live match, the cards chance picks stacked on its stock
+    (Deal.restack): at every player's turn it is the match rebuilt from every step."""
+    game = load(players=players, deals=deals, stack=40)
+    rng = random.Random(players + deals)
+    turns = 0
+    for _ in range(15):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                live, rebuilt = state.match, state._rebuild()
+                assert [(d.deck, d.reshuffles, d.operations) for d in live.completed] == [
+                    (d.deck, d.reshuffles, d.operations) for d in rebuilt.completed
+                ]
+                assert live.deal is not None and rebuilt.deal is not None
+                for name in ("deck_order", "hands", "stock", "muck", "operations"):
+                    assert getattr(live.deal, name) == getattr(rebuilt.deal, name), name
+                turns += 1
+            state.apply_action(play(state, rng))
+    assert turns > 100

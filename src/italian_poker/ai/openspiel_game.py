@@ -36,7 +36,7 @@ GAME_NAME = "python_italian_poker"
 CARDS = 52
 """Chance outcomes: a card, by index."""
 
-_PROBED = frozenset({ActionKind.DRAW, ActionKind.MAKE_UP, ActionKind.SIT_OUT})
+_PROBED = frozenset({ActionKind.MAKE_UP, ActionKind.SIT_OUT})
 """The kinds that may take cards from the deck (a draw) or begin a deal (the last 5.5
 answer): applied to a rebuilt copy first. Any other action takes no card chance has not
 picked: the five cards each are picked before a deal begins."""
@@ -125,6 +125,9 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         """Whether a step waits for chance (``_waiting``, ``None`` for a deal's start)."""
         self._need = 0
         """Cards chance still picks from the deck before the step waiting."""
+        self._restack = 0
+        """Cards chance picks for the step waiting that then go on top of the live match's
+        stock (``Deal.restack``), the step applied after them: no rebuild."""
         self._pool: tuple[Card, ...] = ()
         self._order: list[Card] = []
         """A reshuffle being ordered: its cards, and the order picked so far."""
@@ -199,6 +202,12 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             need = max(consumed, 5 * deal.n) - len(self._decks[k])
             recorded = len(self._reshuffles[k])
             if need > 0 or len(deal.reshuffles) > recorded:
+                if step is None and live and need > 0 and not any(deal.hands):
+                    # A deal begun with its cards still in the stock (the blinds come
+                    # first): the cards chance picks are stacked on it as they come.
+                    self._wait(None, need=need)
+                    self._restack = need
+                    return
                 if live:
                     self._match = None  # the step went on: rebuilt when next needed
                 if need > 0:
@@ -219,6 +228,30 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         self._need = need
         self._pool = pool
         self._order = []
+        self._restack = 0
+
+    def _resume(self) -> None:
+        """The step waiting, on the live match, once chance picked the cards it takes: they
+        go on top of the stock in the order picked, then the step is applied."""
+        match = self.match
+        deal = match.deal
+        assert deal is not None
+        step = self._waiting
+        picked = self._decks[-1]
+        if step is None:  # the whole deck as a rebuild stacks it: picked, then index order
+            whole = self._deck(len(self._decks) - 1)
+            assert whole is not None
+            deal.restack(whole)
+        else:
+            deal.restack(picked[len(picked) - self._restack :])
+        self._waits = False
+        self._waiting = None
+        self._restack = 0
+        done = len(match.completed)
+        if step is not None:
+            match.apply(step)
+        self._steps.append(step)
+        self._after(done, started=step is None)
 
     def _after(self, done: int, *, started: bool = False) -> None:
         """After a step: note a settled pot, end the episode or start the next deal."""
@@ -296,12 +329,24 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
                 self._decks[-1].append(card)
                 self._need -= 1
                 if not self._need:
-                    self._try(self._waiting)
+                    if self._restack:
+                        self._resume()
+                    else:
+                        self._try(self._waiting)
             return
         match = self.match
         legal = match.legal_actions()
         step = to_action(action, legal, self._actor_hand(legal))
-        if step.kind in _PROBED:
+        if step.kind is ActionKind.DRAW and match.deal is not None:
+            taken = match.deal.deck_cards_taken(step)
+            if taken:
+                self._wait(step, need=taken)  # chance picks them, then the draw is made
+                self._restack = taken
+                return
+            if taken is None:
+                self._try(step, live=True)  # a reshuffle may follow (4.3): learned by trying
+                return
+        elif step.kind in _PROBED:
             self._try(step, live=True)
             return
         done = len(match.completed)
