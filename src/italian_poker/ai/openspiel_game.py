@@ -17,6 +17,7 @@ passed, or parol, 5.4(a)) is void: those deals give nothing, so the game is zero
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pyspiel
@@ -131,6 +132,10 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         self._pool: tuple[Card, ...] = ()
         self._order: list[Card] = []
         """A reshuffle being ordered: its cards, and the order picked so far."""
+        self._taken: set[int] = set()
+        """The indices of the cards of ``_decks[-1]``."""
+        self._player: int | None = None
+        """:meth:`current_player`, once worked out after the last action."""
         self._settled = (self._config.stack,) * self._config.players
         self._over = False
         self._match: Match | None = self._rebuild()
@@ -171,6 +176,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
 
     def _start_next(self) -> None:
         self._decks.append([])
+        self._taken = set()
         self._sizes.append(0)
         self._reshuffles.append([])
         self._try(None, live=True)
@@ -282,13 +288,19 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The player to act, chance, or terminal."""
+        player = self._player
+        if player is not None:
+            return player
         if self._over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self._waits:
-            return int(pyspiel.PlayerId.CHANCE)
-        actor = self.match.actor
-        assert actor is not None
-        return int(actor[1:])
+            player = _TERMINAL
+        elif self._waits:
+            player = _CHANCE
+        else:
+            actor = self.match.actor
+            assert actor is not None
+            player = int(actor[1:])
+        self._player = player
+        return player
 
     def _actor_hand(self, legal: tuple[LegalAction, ...]) -> tuple[Card, ...]:
         """The hand of the player to act, as its view shows it, when it is to draw (the
@@ -310,13 +322,13 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             ordered = {c.index for c in self._order}
             left = [c.index for c in self._pool if c.index not in ordered]
         else:
-            k = len(self._decks) - 1
-            taken = {c.index for c in self._decks[k]}
-            left = [c.index for c in stripped_deck(self._sizes[k]).cards if c.index not in taken]
+            taken = self._taken
+            left = [i for i in _deck_indices(self._sizes[-1]) if i not in taken]
         p = 1.0 / len(left)
         return [(index, p) for index in left]
 
     def _apply_action(self, action: int) -> None:
+        self._player = None
         if self._waits:
             card = Card.from_index(action)
             if self._pool:
@@ -327,6 +339,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
                     self._try(self._waiting)
             else:
                 self._decks[-1].append(card)
+                self._taken.add(action)
                 self._need -= 1
                 if not self._need:
                     if self._restack:
@@ -381,6 +394,16 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
 
 def _index(card: Card) -> int:
     return card.index
+
+
+@cache
+def _deck_indices(players: int) -> tuple[int, ...]:
+    """The indices of the cards of the deck for ``players``, in order."""
+    return tuple(c.index for c in stripped_deck(players).cards)
+
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 pyspiel.register_game(_GAME_TYPE, ItalianPokerGame)
