@@ -6,9 +6,12 @@ at a time and in the order it takes them: the five cards each before a deal begi
 the blinds, which are bet without seeing them), and, at the draw, the cards a player's draw
 is served from the stock, the fourth cards (4.2) and the order of every reshuffle of the
 discards (4.3). The engine deals from a stacked deck: the cards chance picked so far, then the
-rest in index order, which the engine has not reached yet. How many cards an action takes
-(and whether it reshuffles) is learned by applying it to a copy of the match rebuilt from the
-steps so far; chance then picks them, and the action is applied again with them on top.
+rest in index order, which the engine has not reached yet. A draw's cards are counted by the
+engine (``Deal.deck_cards_taken``); chance picks them and they go on top of the live deal's
+stock (``Deal.restack``) before the draw is made, as do the five cards each of a deal begun
+with the blinds. Where only applying tells (a reshuffle may follow, a deal begun without
+blinds or by the last 5.5 answer), the action is applied to a copy of the match rebuilt from
+the steps so far, and applied again once chance picked what it takes.
 
 Returns are in chips: each player's chips after the last deal whose pot was won (or handed
 back) less the starting stack. A pot still carried when the episode ends (every player
@@ -38,9 +41,9 @@ CARDS = 52
 """Chance outcomes: a card, by index."""
 
 _PROBED = frozenset({ActionKind.MAKE_UP, ActionKind.SIT_OUT})
-"""The kinds that may take cards from the deck (a draw) or begin a deal (the last 5.5
-answer): applied to a rebuilt copy first. Any other action takes no card chance has not
-picked: the five cards each are picked before a deal begins."""
+"""The kinds that may begin a deal (the last 5.5 answer): tried on the match first (a draw
+is counted by the engine, or tried when it may reshuffle). Any other action takes no card
+chance has not picked: the five cards each are picked before a deal begins."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
