@@ -138,6 +138,9 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         self._taken: set[int] = set()
         """The indices of the cards of ``_decks[-1]``."""
         self._player: int | None = None
+        self._offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None = None
+        """What the engine offers the player to act, and their hand when it is to draw: read
+        once per decision (the legal ids and the action applied both need them)."""
         """:meth:`current_player`, once worked out after the last action."""
         self._settled = (self._config.stack,) * self._config.players
         self._over = False
@@ -315,9 +318,11 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         return match.view(actor).hand
 
     def _legal_actions(self, player: int) -> list[int]:
-        match = self.match
-        legal = match.legal_actions()
-        return legal_ids(legal, self._actor_hand(legal), self._config.rules.opener_may_split)
+        offer = self._offered
+        if offer is None:
+            legal = self.match.legal_actions()
+            offer = self._offered = (legal, self._actor_hand(legal))
+        return legal_ids(offer[0], offer[1], self._config.rules.opener_may_split)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards chance may pick next, each as likely."""
@@ -332,6 +337,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         self._player = None
+        offered, self._offered = self._offered, None
         if self._waits:
             card = Card.from_index(action)
             if self._pool:
@@ -351,8 +357,10 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
                         self._try(self._waiting)
             return
         match = self.match
-        legal = match.legal_actions()
-        step = to_action(action, legal, self._actor_hand(legal))
+        if offered is None:
+            legal = match.legal_actions()
+            offered = (legal, self._actor_hand(legal))
+        step = to_action(action, offered[0], offered[1])
         if step.kind is ActionKind.DRAW and match.deal is not None:
             taken = match.deal.deck_cards_taken(step)
             if taken:
