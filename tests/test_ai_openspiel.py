@@ -12,6 +12,7 @@ import os
 import pickle
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -32,14 +33,18 @@ from italian_poker.ai.encoding import (
     SIMPLE_KINDS,
     SPLIT_BASE,
     describe,
+    draw_ids,
     legal_ids,
     slot_amount,
+    sorted_hand,
     to_action,
 )
-from italian_poker.engine.actions import ActionKind, LegalAction
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.deck import stripped_deck
+from italian_poker.engine.match import Match, MatchPhase
+from italian_poker.engine.rules import preset
 
 
 def load(**params: object) -> pyspiel.Game:
@@ -236,12 +241,12 @@ def test_amount_slots_cover_the_offered_range_once_each() -> None:
     assert [slot_amount(j, 2, 10) for j in range(5)] == [2, 4, 6, 8, 10]
     raise_ = AMOUNT_BASES[ActionKind.RAISE]
     spread = (LegalAction(ActionKind.FOLD), LegalAction(ActionKind.RAISE, 3, 5))
-    ids = legal_ids(spread, (), lambda action: False)
+    ids = legal_ids(spread, (), True)
     # 3, 3, 4, 4, 5: the lower slot of each amount only.
     assert ids == [SIMPLE_KINDS.index(ActionKind.FOLD), raise_, raise_ + 2, raise_ + 4]
     assert [to_action(i, spread, ()).amount for i in ids[1:]] == [3, 4, 5]
     fixed = (LegalAction(ActionKind.RAISE, 4, 4),)
-    assert legal_ids(fixed, (), lambda action: False) == [raise_]
+    assert legal_ids(fixed, (), True) == [raise_]
 
 
 def test_draw_masks_read_the_hand_sorted_by_card_index() -> None:
@@ -250,7 +255,7 @@ def test_draw_masks_read_the_hand_sorted_by_card_index() -> None:
     action = to_action(DRAW_BASE + 0b00011, offer, hand)
     assert action.cards == tuple(parse_cards("9c 9h")) and not action.split
     assert to_action(SPLIT_BASE + 0b10000, offer, hand).split
-    ids = legal_ids(offer, hand, lambda a: len(a.cards) <= 4 and not a.split)
+    ids = legal_ids(offer, hand, True)
     assert ids == [DRAW_BASE + mask for mask in range(31)]  # every mask but all five
 
 
@@ -286,3 +291,69 @@ def test_outcome_sampling_mccfr_runs_on_the_game() -> None:
     for _ in range(150):
         solver.iteration()
     assert len(solver._infostates) > 100
+
+
+def _draw_ids_asked_of_the_engine(match: Match, hand: tuple[Card, ...]) -> list[int]:
+    """Every draw id, mask by mask and with and without the split, that ``match.can`` takes."""
+    ordered = sorted_hand(hand)
+    ids = []
+    for base, split in ((DRAW_BASE, False), (SPLIT_BASE, True)):
+        for mask in range(32):
+            cards = tuple(card for i, card in enumerate(ordered) if mask >> i & 1)
+            if match.can(Action(ActionKind.DRAW, cards=cards, split=split)):
+                ids.append(base + mask)
+    return ids
+
+
+@pytest.mark.parametrize("opener_may_split", [True, False])
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_draw_ids_are_the_draws_the_engine_accepts(players: int, opener_may_split: bool) -> None:
+    """draw_ids works the draws out from the offer (4.1, 4.4); on random draws, openers'
+    and others', they are exactly those the engine's own ``can`` accepts."""
+    rules = replace(preset("standard", players=players), opener_may_split=opener_may_split)
+    rng = random.Random(players * 2 + opener_may_split)
+    draws = openers = 0
+    for deal in range(200):
+        match = Match(rules, [(f"P{p}", 200) for p in range(players)], seed=deal)
+        match.start_deal()
+        while match.phase is MatchPhase.IN_DEAL:
+            legal = match.legal_actions()
+            actor = match.actor
+            assert actor is not None
+            hand = match.view(actor).hand
+            if legal[0].kind is ActionKind.DRAW:
+                expected = _draw_ids_asked_of_the_engine(match, hand)
+                assert draw_ids(legal[0], hand, opener_may_split) == expected
+                assert legal_ids(legal, hand, opener_may_split) == expected
+                draws += 1
+                openers += legal[0].split_unless_kept is not None
+                ids = expected
+            else:
+                ids = legal_ids(legal, hand, opener_may_split)
+                opens = [i for i in ids if AMOUNT_BASES[ActionKind.OPEN] <= i < DRAW_BASE - 10]
+                ids = opens or ids  # open whenever allowed: openers' draws are wanted
+            match.apply(to_action(rng.choice(ids), legal, hand))
+    assert draws > 100 and openers > 20
+
+
+@pytest.mark.parametrize(("players", "deals"), [(2, 3), (4, 2), (9, 1)])
+def test_the_live_match_is_the_match_rebuilt_from_the_steps(players: int, deals: int) -> None:
+    """Draws and deal starts go on the live match, the cards chance picks stacked on its stock
+    (Deal.restack): at every player's turn it is the match rebuilt from every step."""
+    game = load(players=players, deals=deals, stack=40)
+    rng = random.Random(players + deals)
+    turns = 0
+    for _ in range(15):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                live, rebuilt = state.match, state._rebuild()
+                assert [(d.deck, d.reshuffles, d.operations) for d in live.completed] == [
+                    (d.deck, d.reshuffles, d.operations) for d in rebuilt.completed
+                ]
+                assert live.deal is not None and rebuilt.deal is not None
+                for name in ("deck_order", "hands", "stock", "muck", "operations"):
+                    assert getattr(live.deal, name) == getattr(rebuilt.deal, name), name
+                turns += 1
+            state.apply_action(play(state, rng))
+    assert turns > 100

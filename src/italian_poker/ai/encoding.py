@@ -20,7 +20,7 @@ Chance outcomes are cards: outcome ``c`` is the card of index ``c`` (``Card.from
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
@@ -93,11 +93,53 @@ def draw_id(mask: int, split: bool) -> int:
     return (SPLIT_BASE if split else DRAW_BASE) + mask
 
 
+def _popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+_POPCOUNTS: Final = tuple(_popcount(mask) for mask in range(MASKS))
+"""How many cards each mask discards."""
+
+
+def draw_ids(offer: LegalAction, hand: Sequence[Card], opener_may_split: bool) -> list[int]:
+    """The ids of the draws ``offer`` (a ``DRAW`` the engine offers) allows with ``hand``,
+    sorted, worked out once from the offer as the engine's draw check reads it: up to
+    ``max_cards`` of the hand's cards (4.1); only the opener is offered the split
+    (``split_unless_kept``), and may announce it with any draw; a draw that breaks the
+    opening, discarding from every group that shows it, needs the split announced, and is
+    not allowed at all unless ``opener_may_split`` (4.4, ``Rules.opener_may_split``).
+    tests/test_ai_openspiel.py checks these against the engine's ``can`` on random draws."""
+    size = len(hand)
+    most = offer.max_cards
+    groups = offer.split_unless_kept
+    plain: list[int] = []
+    split: list[int] = []
+    if groups is None:
+        for mask in range(1 << min(size, 5)):
+            if _POPCOUNTS[mask] <= most:
+                plain.append(DRAW_BASE + mask)
+        return plain
+    position = {card: i for i, card in enumerate(sorted_hand(hand))}
+    group_masks = [
+        sum(1 << position[card] for card in group if card in position) for group in groups
+    ]
+    for mask in range(1 << min(size, 5)):
+        if _POPCOUNTS[mask] > most:
+            continue
+        breaks = mask != 0 and all(mask & g for g in group_masks)
+        if not breaks:
+            plain.append(DRAW_BASE + mask)
+            split.append(SPLIT_BASE + mask)
+        elif opener_may_split:
+            split.append(SPLIT_BASE + mask)
+    return plain + split
+
+
 def legal_ids(
-    legal: Sequence[LegalAction], hand: Sequence[Card], accepts: Callable[[Action], bool]
+    legal: Sequence[LegalAction], hand: Sequence[Card], opener_may_split: bool
 ) -> list[int]:
-    """The ids of the actions ``legal`` offers, sorted. Draws are asked of the engine
-    (``accepts``, its ``can``) mask by mask, with and without the split announced."""
+    """The ids of the actions ``legal`` offers, sorted; the draws by :func:`draw_ids`
+    (``hand`` is the actor's, needed for a draw only)."""
     ids: list[int] = []
     for offer in legal:
         kind = offer.kind
@@ -111,16 +153,7 @@ def legal_ids(
                     seen.add(amount)
                     ids.append(AMOUNT_BASES[kind] + slot)
         elif kind is ActionKind.DRAW:
-            # Only the opener may announce a split (4.4): the engine offers it the groups.
-            splits = (False,) if offer.split_unless_kept is None else (False, True)
-            ordered = sorted_hand(hand)
-            for mask in range(MASKS):
-                if mask >> len(ordered):
-                    continue  # more cards than the hand holds
-                cards = tuple([card for i, card in enumerate(ordered) if mask >> i & 1])
-                for split in splits:
-                    if accepts(Action(ActionKind.DRAW, cards=cards, split=split)):
-                        ids.append(draw_id(mask, split))
+            ids.extend(draw_ids(offer, hand, opener_may_split))
         else:
             ids.append(_SIMPLE_IDS[kind])
     return sorted(ids)

@@ -6,9 +6,12 @@ at a time and in the order it takes them: the five cards each before a deal begi
 the blinds, which are bet without seeing them), and, at the draw, the cards a player's draw
 is served from the stock, the fourth cards (4.2) and the order of every reshuffle of the
 discards (4.3). The engine deals from a stacked deck: the cards chance picked so far, then the
-rest in index order, which the engine has not reached yet. How many cards an action takes
-(and whether it reshuffles) is learned by applying it to a copy of the match rebuilt from the
-steps so far; chance then picks them, and the action is applied again with them on top.
+rest in index order, which the engine has not reached yet. A draw's cards are counted by the
+engine (``Deal.deck_cards_taken``); chance picks them and they go on top of the live deal's
+stock (``Deal.restack``) before the draw is made, as do the five cards each of a deal begun
+with the blinds. Where only applying tells (a reshuffle may follow, a deal begun without
+blinds or by the last 5.5 answer), the action is applied to a copy of the match rebuilt from
+the steps so far, and applied again once chance picked what it takes.
 
 Returns are in chips: each player's chips after the last deal whose pot was won (or handed
 back) less the starting stack. A pot still carried when the episode ends (every player
@@ -17,6 +20,7 @@ passed, or parol, 5.4(a)) is void: those deals give nothing, so the game is zero
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pyspiel
@@ -36,10 +40,10 @@ GAME_NAME = "python_italian_poker"
 CARDS = 52
 """Chance outcomes: a card, by index."""
 
-_PROBED = frozenset({ActionKind.DRAW, ActionKind.MAKE_UP, ActionKind.SIT_OUT})
-"""The kinds that may take cards from the deck (a draw) or begin a deal (the last 5.5
-answer): applied to a rebuilt copy first. Any other action takes no card chance has not
-picked: the five cards each are picked before a deal begins."""
+_PROBED = frozenset({ActionKind.MAKE_UP, ActionKind.SIT_OUT})
+"""The kinds that may begin a deal (the last 5.5 answer): tried on the match first (a draw
+is counted by the engine, or tried when it may reshuffle). Any other action takes no card
+chance has not picked: the five cards each are picked before a deal begins."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -125,9 +129,19 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         """Whether a step waits for chance (``_waiting``, ``None`` for a deal's start)."""
         self._need = 0
         """Cards chance still picks from the deck before the step waiting."""
+        self._restack = 0
+        """Cards chance picks for the step waiting that then go on top of the live match's
+        stock (``Deal.restack``), the step applied after them: no rebuild."""
         self._pool: tuple[Card, ...] = ()
         self._order: list[Card] = []
         """A reshuffle being ordered: its cards, and the order picked so far."""
+        self._taken: set[int] = set()
+        """The indices of the cards of ``_decks[-1]``."""
+        self._player: int | None = None
+        self._offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None = None
+        """What the engine offers the player to act, and their hand when it is to draw: read
+        once per decision (the legal ids and the action applied both need them)."""
+        """:meth:`current_player`, once worked out after the last action."""
         self._settled = (self._config.stack,) * self._config.players
         self._over = False
         self._match: Match | None = self._rebuild()
@@ -168,6 +182,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
 
     def _start_next(self) -> None:
         self._decks.append([])
+        self._taken = set()
         self._sizes.append(0)
         self._reshuffles.append([])
         self._try(None, live=True)
@@ -199,6 +214,12 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             need = max(consumed, 5 * deal.n) - len(self._decks[k])
             recorded = len(self._reshuffles[k])
             if need > 0 or len(deal.reshuffles) > recorded:
+                if step is None and live and need > 0 and not any(deal.hands):
+                    # A deal begun with its cards still in the stock (the blinds come
+                    # first): the cards chance picks are stacked on it as they come.
+                    self._wait(None, need=need)
+                    self._restack = need
+                    return
                 if live:
                     self._match = None  # the step went on: rebuilt when next needed
                 if need > 0:
@@ -219,6 +240,30 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         self._need = need
         self._pool = pool
         self._order = []
+        self._restack = 0
+
+    def _resume(self) -> None:
+        """The step waiting, on the live match, once chance picked the cards it takes: they
+        go on top of the stock in the order picked, then the step is applied."""
+        match = self.match
+        deal = match.deal
+        assert deal is not None
+        step = self._waiting
+        picked = self._decks[-1]
+        if step is None:  # the whole deck as a rebuild stacks it: picked, then index order
+            whole = self._deck(len(self._decks) - 1)
+            assert whole is not None
+            deal.restack(whole)
+        else:
+            deal.restack(picked[len(picked) - self._restack :])
+        self._waits = False
+        self._waiting = None
+        self._restack = 0
+        done = len(match.completed)
+        if step is not None:
+            match.apply(step)
+        self._steps.append(step)
+        self._after(done, started=step is None)
 
     def _after(self, done: int, *, started: bool = False) -> None:
         """After a step: note a settled pot, end the episode or start the next deal."""
@@ -249,13 +294,19 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The player to act, chance, or terminal."""
+        player = self._player
+        if player is not None:
+            return player
         if self._over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self._waits:
-            return int(pyspiel.PlayerId.CHANCE)
-        actor = self.match.actor
-        assert actor is not None
-        return int(actor[1:])
+            player = _TERMINAL
+        elif self._waits:
+            player = _CHANCE
+        else:
+            actor = self.match.actor
+            assert actor is not None
+            player = int(actor[1:])
+        self._player = player
+        return player
 
     def _actor_hand(self, legal: tuple[LegalAction, ...]) -> tuple[Card, ...]:
         """The hand of the player to act, as its view shows it, when it is to draw (the
@@ -267,9 +318,11 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         return match.view(actor).hand
 
     def _legal_actions(self, player: int) -> list[int]:
-        match = self.match
-        legal = match.legal_actions()
-        return legal_ids(legal, self._actor_hand(legal), match.can)
+        offer = self._offered
+        if offer is None:
+            legal = self.match.legal_actions()
+            offer = self._offered = (legal, self._actor_hand(legal))
+        return legal_ids(offer[0], offer[1], self._config.rules.opener_may_split)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards chance may pick next, each as likely."""
@@ -277,13 +330,14 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             ordered = {c.index for c in self._order}
             left = [c.index for c in self._pool if c.index not in ordered]
         else:
-            k = len(self._decks) - 1
-            taken = {c.index for c in self._decks[k]}
-            left = [c.index for c in stripped_deck(self._sizes[k]).cards if c.index not in taken]
+            taken = self._taken
+            left = [i for i in _deck_indices(self._sizes[-1]) if i not in taken]
         p = 1.0 / len(left)
         return [(index, p) for index in left]
 
     def _apply_action(self, action: int) -> None:
+        self._player = None
+        offered, self._offered = self._offered, None
         if self._waits:
             card = Card.from_index(action)
             if self._pool:
@@ -294,14 +348,29 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
                     self._try(self._waiting)
             else:
                 self._decks[-1].append(card)
+                self._taken.add(action)
                 self._need -= 1
                 if not self._need:
-                    self._try(self._waiting)
+                    if self._restack:
+                        self._resume()
+                    else:
+                        self._try(self._waiting)
             return
         match = self.match
-        legal = match.legal_actions()
-        step = to_action(action, legal, self._actor_hand(legal))
-        if step.kind in _PROBED:
+        if offered is None:
+            legal = match.legal_actions()
+            offered = (legal, self._actor_hand(legal))
+        step = to_action(action, offered[0], offered[1])
+        if step.kind is ActionKind.DRAW and match.deal is not None:
+            taken = match.deal.deck_cards_taken(step)
+            if taken:
+                self._wait(step, need=taken)  # chance picks them, then the draw is made
+                self._restack = taken
+                return
+            if taken is None:
+                self._try(step, live=True)  # a reshuffle may follow (4.3): learned by trying
+                return
+        elif step.kind in _PROBED:
             self._try(step, live=True)
             return
         done = len(match.completed)
@@ -336,6 +405,16 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
 
 def _index(card: Card) -> int:
     return card.index
+
+
+@cache
+def _deck_indices(players: int) -> tuple[int, ...]:
+    """The indices of the cards of the deck for ``players``, in order."""
+    return tuple(c.index for c in stripped_deck(players).cards)
+
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 pyspiel.register_game(_GAME_TYPE, ItalianPokerGame)

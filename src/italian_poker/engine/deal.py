@@ -560,6 +560,31 @@ class Deal:
             )
         return self._rng
 
+    def restack(self, cards: Sequence[Card]) -> None:
+        """Put ``cards``, cards of the stock nobody has seen, on top of it in this order, as
+        if the deck had been stacked so (``deck_order`` says so): a deck stacked further as
+        its cards are revealed one at a time (the OpenSpiel game's chance). Only before any
+        reshuffle (4.3), whose cards are not the deck's; raises ``SeatError`` otherwise."""
+        stock = self.stock
+        if self.draw.reshuffles:
+            raise SeatError("the stock cannot be restacked after a reshuffle (4.3)")
+        top = tuple(cards)
+        chosen = set(top)
+        if len(chosen) != len(top) or not chosen.issubset(stock):
+            raise SeatError("restack names cards of the stock, each once")
+        rest = [c for c in stock if c not in chosen]
+        stock[:] = [*top, *rest]
+        order = self.deck_order
+        self.deck_order = order[: len(order) - len(stock)] + tuple(stock)
+
+    def deck_cards_taken(self, action: Action) -> int | None:
+        """How many cards from the top of the stock ``action``, a draw of the seat to act,
+        takes (:meth:`Draw.deck_cards_taken`); 0 for any other action; ``None`` when only
+        applying it tells (a reshuffle, 4.3, may be needed)."""
+        if action.kind is not _KIND_DRAW or self.phase is not _DRAW or self.actor is None:
+            return 0
+        return self.draw.deck_cards_taken(self, self.actor, len(action.cards))
+
     # --- blinds (Art. 2) and the deal (3.1) -------------------------------------------------
 
     def _offer_blind(self, seat: int) -> None:

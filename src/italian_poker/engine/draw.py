@@ -121,6 +121,18 @@ class Draw:
                     "so your discards are kept apart for the proof"
                 )
 
+    def deck_cards_taken(self, deal: DrawTable, seat: int, changed: int) -> int | None:
+        """How many cards from the top of the stock ``seat``'s draw of ``changed`` cards
+        takes when ``seat`` is to draw: those served now (4.1) and, after the last draw, the
+        fourth cards owed (4.2). ``None`` when the stock may not hold them (a reshuffle may
+        follow, 4.3, or has been made): only the draw itself then tells."""
+        total = min(changed, MAX_DRAW - 1)
+        if self.turns == [seat]:
+            total += len(self.fourth_due) + (changed == MAX_DRAW)
+        if self.reshuffles or total > len(deal.stock):
+            return None
+        return total
+
     def change(self, deal: DrawTable, seat: int, action: Action) -> None:
         """``seat`` discards ``action.cards`` and is served as many, except the fourth card of
         a draw of four, which waits until everyone else has drawn (4.2)."""
