@@ -191,7 +191,14 @@ def test_native_mask_legal_actions_and_returns(players: int, seed: int) -> None:
         for other in env.agents:
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
+            # The environment's own observer gives the game's observation tensor, and a copy:
+            # the next step does not change an observation already returned.
+            seat = int(other.removeprefix("player_"))
+            given = env.observe(other)["observation"]
+            assert given.tolist() == np.asarray(env.state.observation_tensor(seat)).tolist()
+        kept = observation["observation"].copy()
         env.step(int(rng.choice(legal)))
+        assert observation["observation"].tolist() == kept.tolist()
         steps += 1
     assert steps > 0
     returns = env.state.returns()

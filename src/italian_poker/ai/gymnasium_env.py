@@ -182,7 +182,7 @@ class ItalianPokerGymEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         return id_of(choice, legal, hand)
 
     def _observation(self) -> np.ndarray[Any, Any]:
-        return np.asarray(self.table.state.observation_tensor(self.seat), np.float32)
+        return self.table.observation_of(self.seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}

@@ -15,7 +15,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from italian_poker.ai.config import game_config
-from italian_poker.ai.observation import tensor_bounds
+from italian_poker.ai.observation import ItalianPokerObserver, tensor_bounds
 from italian_poker.ai.openspiel_game import GAME_NAME  # importing it registers the game
 
 
@@ -52,6 +52,9 @@ class ItalianPokerEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self.state = self.game.new_initial_state()
+        # One observer for the environment's life: pyspiel's State.observation_tensor builds a
+        # new one (and a new initial state) on every call, which cost most of a step.
+        self._observer: ItalianPokerObserver = self.game.make_py_observer()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (one object per agent, kept across steps)."""
@@ -67,8 +70,13 @@ class ItalianPokerEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(self.game.num_distinct_actions(), np.int8)
         if not self.state.is_terminal() and self.state.current_player() == player:
             mask[self.state.legal_actions()] = 1
-        tensor = np.asarray(self.state.observation_tensor(player), np.float32)
-        return {"observation": tensor, "action_mask": mask}
+        return {"observation": self.observation_of(player), "action_mask": mask}
+
+    def observation_of(self, player: int) -> np.ndarray[Any, Any]:
+        """The observation tensor of ``player``'s seat now: the game's observer filled from
+        the state (a copy, the observer's buffer being reused)."""
+        self._observer.set_from(self.state, player)
+        return self._observer.tensor.copy()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new episode; ``seed`` seeds the cards chance deals."""
