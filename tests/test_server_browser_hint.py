@@ -59,16 +59,16 @@ def _own_view(server: LiveServer, invite: str) -> Any:
 
 
 def _severe(page: Page) -> list[dict[str, Any]]:
-    """axe-core's serious and critical violations in the hint and the host's switch now;
-    without axe-core none, but where the browser tests must run (CI) a missing axe-core
-    fails the test. (The draw's card buttons, which are not the hint's, get axe-core's
-    ``label-content-name-mismatch``: their name is the card's, their text "Q♦".)"""
+    """axe-core's serious and critical violations in the hint, the host's switch and the
+    hand's card buttons now; without axe-core none, but where the browser tests must run (CI)
+    a missing axe-core fails the test. (The card buttons once had only the card's spoken
+    name, which axe-core's ``label-content-name-mismatch`` reported: their text is "Q♦".)"""
     if not AXE.exists():
         assert not REQUIRED, "axe-core is missing: run `npm install` at the repository root"
         return []
     page.add_script_tag(path=str(AXE))
     found: list[dict[str, Any]] = page.evaluate(
-        """async () => (await axe.run({ include: [["#hint"], ["#advice-on"]] },
+        """async () => (await axe.run({ include: [["#hint"], ["#advice-on"], ["#hand"]] },
                                       { resultTypes: ["violations"] })).violations
              .map((v) => ({ id: v.id, impact: v.impact,
                             nodes: v.nodes.map((n) => n.target.join(" ")) }))"""

@@ -1,6 +1,7 @@
 // Card faces, shared by the table (table.js) and the hand replayer (replay.js): rank and suit
-// symbol, coloured by suit (style.css), with the card's spoken name; a face-down card names
-// itself "Hidden card" and carries no code.
+// symbol, coloured by suit (style.css), named by what it shows and then its spoken name ("Q♦
+// Queen of diamonds": a name that holds the visible text, WCAG 2.5.3, so that voice control
+// can say what it sees); a face-down card names itself "Hidden card" and carries no code.
 
 import { SUIT_SYMBOLS, cardName, parseCode, rankText, t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
@@ -10,7 +11,7 @@ import { el } from "/static/dom.js";
 export function cardFace(lang, code, { button = false, pressed = false, disabled = false, onclick = null } = {}) {
   const card = parseCode(code);
   if (!card) return cardBack(lang);
-  const name = cardName(lang, code);
+  const name = `${rankText(code)}${SUIT_SYMBOLS[card.suit]} ${cardName(lang, code)}`;
   const node = document.createElement(button ? "button" : "span");
   node.className = `card suit-${card.suit}${pressed ? " selected" : ""}`;
   node.setAttribute("aria-label", pressed ? `${name}, ${t(lang, "selected")}` : name);
