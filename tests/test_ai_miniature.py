@@ -8,6 +8,7 @@ Needs the ``ai`` extra (open_spiel); skipped without it, failing instead with
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -21,7 +22,7 @@ else:
 
 from italian_poker.ai import miniature as mini_module
 from italian_poker.ai.encoding import AMOUNT_BASES, DRAW_BASE, SIMPLE_KINDS
-from italian_poker.ai.miniature import Miniature, miniature_tree, solve
+from italian_poker.ai.miniature import Miniature
 from italian_poker.ai.uniform_bound import aggressor, uniform_bound
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Rank, parse_cards
@@ -108,15 +109,30 @@ def test_the_uniform_bound_is_estimated_on_episodes() -> None:
     assert bound.stderr > 0
 
 
+SOLVE = """
+import json
+
+import pyspiel
+
+from italian_poker.ai.miniature import miniature_tree, solve
+
+tree = miniature_tree()
+solution = solve(pyspiel.load_efg_game(tree.efg), target=1e-3, max_iterations=1000)
+print(json.dumps({"nodes": tree.nodes, "infosets": tree.infosets,
+                  "iterations": solution.iterations, "nash_conv": solution.nash_conv,
+                  "value": solution.value, "seconds": solution.seconds}))
+"""
+"""The solve, run in a subprocess from the start of the session (tests/conftest.py)."""
+
+
 @pytest.mark.soak
-def test_cfr_plus_solves_the_miniature() -> None:
+@pytest.mark.background(SOLVE)
+def test_cfr_plus_solves_the_miniature(background_output: str) -> None:
     """The whole miniature through OpenSpiel's C++ CFR+ to NashConv below 1e-3."""
-    tree = miniature_tree()
-    assert tree.nodes == 416_593 and tree.infosets == 9_504
-    game = pyspiel.load_efg_game(tree.efg)
-    solution = solve(game, target=1e-3, max_iterations=1000)
+    solution = json.loads(background_output)
+    assert solution["nodes"] == 416_593 and solution["infosets"] == 9_504
     print(
-        f"miniature: {solution.iterations} CFR+ iterations, NashConv {solution.nash_conv:.2e}, "
-        f"value {solution.value:+.5f} chips to P0 (the dealer)"
+        f"miniature: {solution['iterations']} CFR+ iterations, NashConv "
+        f"{solution['nash_conv']:.2e}, value {solution['value']:+.5f} chips to P0 (the dealer)"
     )
-    assert solution.nash_conv < 1e-3
+    assert solution["nash_conv"] < 1e-3

@@ -124,7 +124,7 @@ def test_evaluate_lineup_refuses_bad_input() -> None:
 def test_corrected_estimate_unbiased_on_a_long_run() -> None:
     """A long run: the mean correction stays within 3 of its standard errors of 0, and the
     corrected margin within the plain interval widened by the corrected error."""
-    result = evaluate_lineup([T, S, T, S], deals=8000, block_deals=200, seed=11)
+    result = evaluate_lineup([T, S, T, S], deals=3000, block_deals=200, seed=11)
     assert abs(result.correction_mean) <= 3 * result.correction_error
     low, high = result.plain.interval(0.99)
     err = result.corrected.standard_error
