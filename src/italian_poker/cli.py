@@ -17,8 +17,12 @@ from italian_poker.engine.vocabulary import Language
 from italian_poker.engine.wording import count
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
     from italian_poker.analysis.advisor import Advice
     from italian_poker.engine.cards import Card
+    from italian_poker.engine.history import HandHistory
 
 _CLICK_ERROR: type[Exception] = next(
     c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
@@ -104,6 +108,57 @@ def fail_in(language: Language, frame: str, message: str, /, **values: object) -
 
     typer.echo(tr(language, frame, message=tr(language, message, **values)), err=True)
     return typer.Exit(code=2)
+
+
+def history_files(
+    target: str, stop: Callable[..., typer.Exit], missing: str, empty: str
+) -> list[Path]:
+    """The saved histories ``target`` names: that file, or every ``.phh`` file in that folder
+    and its sub-folders, sorted; raises ``stop(missing)`` or ``stop(empty)`` (with
+    ``path=target``) when there is no such path or no history in it."""
+    from pathlib import Path
+
+    path = Path(target)
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise stop(missing, path=target)
+    files = sorted(f for f in path.rglob("*.phh") if f.is_file())
+    if not files:
+        raise stop(empty, path=target)
+    return files
+
+
+def read_history(
+    file: Path, language: Language, *, redacted: str | None = None
+) -> HandHistory | str:
+    """The history saved in ``file``, replayed by the rules; or, in ``language``, why it can't
+    be read (with ``redacted``, the vocabulary's reason for a redacted player's view)."""
+    import tomllib
+
+    from italian_poker.engine.history import loads
+    from italian_poker.engine.history import replay as replay_history
+    from italian_poker.table.vocabulary import tr
+
+    try:
+        text = file.read_text(encoding="utf-8")
+        if redacted is not None:
+            try:
+                hidden = tomllib.loads(text.removeprefix("\ufeff")).get("_redacted") is True
+            except tomllib.TOMLDecodeError:
+                hidden = False  # loads names the problem
+            if hidden:
+                return tr(language, redacted)
+        history = loads(text)
+        replay_history(history)  # what is read is what the rules allow
+    except OSError as error:
+        return tr(language, "stats_cannot_read", reason=error.strerror or str(error))
+    except UnicodeDecodeError as error:
+        byte, position = error.object[error.start], error.start
+        return tr(language, "stats_not_text", byte=byte, position=position)
+    except ItalianPokerError as error:
+        return str(error)
+    return history
 
 
 def _interactive() -> bool:
@@ -319,10 +374,7 @@ def stats(
     (deals played, opened, at the showdown, won, net, biggest pot). A file that cannot be
     read is left out with a warning (docs/playing.md)."""
     import json
-    from pathlib import Path
 
-    from italian_poker.engine.history import HandHistory, loads
-    from italian_poker.engine.history import replay as replay_history
     from italian_poker.table.statistics import statistics_lines, statistics_of
     from italian_poker.table.vocabulary import tr
 
@@ -331,33 +383,15 @@ def stats(
     def stop(message: str, /, **values: object) -> typer.Exit:
         return fail_in(language, "stats_error", message, **values)
 
-    target = Path(folder)
-    if target.is_file():
-        files = [target]
-    elif target.is_dir():
-        files = sorted(f for f in target.rglob("*.phh") if f.is_file())
-    else:
-        raise stop("stats_no_folder", folder=folder)
-    if not files:
-        raise stop("stats_no_histories", folder=folder)
+    files = history_files(folder, stop, "stats_no_folder", "stats_no_histories")
     histories: list[HandHistory] = []
     skipped: list[dict[str, str]] = []
     for file in files:
-        try:
-            history = loads(file.read_text(encoding="utf-8"))
-            replay_history(history)  # what is counted is what the rules allow
-        except OSError as error:
-            reason = tr(language, "stats_cannot_read", reason=error.strerror or str(error))
-        except UnicodeDecodeError as error:
-            byte, position = error.object[error.start], error.start
-            reason = tr(language, "stats_not_text", byte=byte, position=position)
-        except ItalianPokerError as error:
-            reason = str(error)
-        else:
-            if history.result is not None:
-                histories.append(history)
-                continue
-            reason = tr(language, "stats_not_over")
+        read = read_history(file, language)
+        if not isinstance(read, str) and read.result is not None:
+            histories.append(read)
+            continue
+        reason = read if isinstance(read, str) else tr(language, "stats_not_over")
         skipped.append({"file": str(file), "reason": reason})
         typer.echo(tr(language, "stats_warning", file=file, reason=reason), err=True)
     if not histories:
@@ -606,13 +640,9 @@ def review(
     each decision lost (estimates; docs/review.md). Files that cannot be replayed, such as
     one player's redacted view, are named and left out."""
     import json
-    import tomllib
-    from pathlib import Path
 
     from italian_poker.analysis.review import review as review_histories
     from italian_poker.analysis.review import review_lines
-    from italian_poker.engine.history import HandHistory, loads
-    from italian_poker.engine.history import replay as replay_history
     from italian_poker.table.vocabulary import HUMAN_NAMES, tr
 
     language = chosen_language(lang)
@@ -622,40 +652,16 @@ def review(
 
     if player is not None and seat is not None:
         raise stop("review_player_and_seat")
-    target = Path(path)
-    if target.is_file():
-        files = [target]
-    elif target.is_dir():
-        files = sorted(f for f in target.rglob("*.phh") if f.is_file())
-    else:
-        raise stop("review_no_path", path=path)
-    if not files:
-        raise stop("review_no_histories", path=path)
+    files = history_files(path, stop, "review_no_path", "review_no_histories")
     histories: list[tuple[str, HandHistory]] = []
     skipped: list[dict[str, str]] = []
     for file in files:
-        try:
-            text = file.read_text(encoding="utf-8")
-            try:
-                redacted = tomllib.loads(text.removeprefix("\ufeff")).get("_redacted") is True
-            except tomllib.TOMLDecodeError:
-                redacted = False  # loads names the problem
-            if redacted:
-                reason = tr(language, "review_redacted")
-            else:
-                history = loads(text)
-                replay_history(history)
-                histories.append((str(file), history))
-                continue
-        except OSError as error:
-            reason = tr(language, "stats_cannot_read", reason=error.strerror or str(error))
-        except UnicodeDecodeError as error:
-            byte, position = error.object[error.start], error.start
-            reason = tr(language, "stats_not_text", byte=byte, position=position)
-        except ItalianPokerError as error:
-            reason = str(error)
-        skipped.append({"file": str(file), "reason": reason})
-        typer.echo(tr(language, "review_warning", file=file, reason=reason), err=True)
+        read = read_history(file, language, redacted="review_redacted")
+        if not isinstance(read, str):
+            histories.append((str(file), read))
+            continue
+        skipped.append({"file": str(file), "reason": read})
+        typer.echo(tr(language, "review_warning", file=file, reason=read), err=True)
     if not histories:
         raise stop("review_none_read", files=len(files), path=path)
     names = list(dict.fromkeys(n for _, h in histories for n in h.names))

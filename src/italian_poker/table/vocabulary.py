@@ -470,10 +470,10 @@ MESSAGES: dict[str, Pair] = {
         "warning: {file}: {reason}; left out",
         "attenzione: {file}: {reason}; esclusa",
     ),
-    "stats_no_folder": ("no such folder: {folder}", "cartella inesistente: {folder}"),
+    "stats_no_folder": ("no such folder: {path}", "cartella inesistente: {path}"),
     "stats_no_histories": (
-        "no hand histories (*.phh) in {folder} or its folders",
-        "nessuna storia di mano (*.phh) in {folder} né nelle sue cartelle",
+        "no hand histories (*.phh) in {path} or its folders",
+        "nessuna storia di mano (*.phh) in {path} né nelle sue cartelle",
     ),
     "stats_none_read": (
         "none of the {files:hand history|hand histories} in {folder} could be counted",
