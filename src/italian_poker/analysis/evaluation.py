@@ -54,7 +54,7 @@ import numpy.typing as npt
 from italian_poker.analysis.batch_evaluation import batch_evaluator
 from italian_poker.analysis.bots import BotLevel, bot_level, make_bot
 from italian_poker.analysis.draw_odds import DrawDistribution, draw_distributions, hand_ladder
-from italian_poker.analysis.simulation import DEFAULT_STACK, _t_quantile
+from italian_poker.analysis.simulation import DEFAULT_STACK, t_quantile
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Phase
@@ -322,7 +322,7 @@ class Estimate:
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """Student's t confidence interval of :attr:`mean`."""
-        half = _t_quantile(0.5 + confidence / 2, self.samples - 1) * self.standard_error
+        half = t_quantile(0.5 + confidence / 2, self.samples - 1) * self.standard_error
         return self.mean - half, self.mean + half
 
 

@@ -336,7 +336,7 @@ class HeadToHead:
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """Student's t confidence interval of :attr:`margin`."""
-        half = _t_quantile(0.5 + confidence / 2, len(self.samples) - 1) * self.standard_error
+        half = t_quantile(0.5 + confidence / 2, len(self.samples) - 1) * self.standard_error
         return self.margin - half, self.margin + half
 
     @property
@@ -353,7 +353,7 @@ def _standard_error(values: Sequence[float]) -> float:
     return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
-def _t_quantile(p: float, df: int) -> float:
+def t_quantile(p: float, df: int) -> float:
     """Student's t quantile: a Cornish-Fisher expansion of the normal one (within 0.003 of the
     exact value from 5 degrees of freedom up); below that, the exact 97.5% quantiles scaled
     by the normal quantile."""

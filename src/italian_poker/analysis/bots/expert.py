@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from italian_poker.analysis.bots.simple import draw_keep
-from italian_poker.analysis.bots.strong import StrongPolicy, _size
+from italian_poker.analysis.bots.strong import StrongPolicy, bet_size
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, DealStart, Phase
@@ -133,7 +133,7 @@ def _candidates(view: SeatView, proposal: Action, guide: StrongPolicy) -> list[A
     for legal in view.legal_actions:
         if legal.kind in _BETS:
             for strength in (0.5, 0.9):
-                found.append(Action(legal.kind, _size(view, legal, strength)))
+                found.append(Action(legal.kind, bet_size(view, legal, strength)))
         elif legal.kind in _PLAIN:
             found.append(Action(legal.kind))
     unique: list[Action] = []
@@ -145,8 +145,8 @@ def _candidates(view: SeatView, proposal: Action, guide: StrongPolicy) -> list[A
 
 def _draw_candidates(view: SeatView, proposal: Action, guide: StrongPolicy) -> list[Action]:
     legal = next(la for la in view.legal_actions if la.kind is ActionKind.DRAW)
-    choices = guide._choices(view, legal.max_cards)
-    beats = guide._beats(view)
+    choices = guide.draw_choices(view, legal.max_cards)
+    beats = guide.beat_table(view)
     ranked = sorted(choices, key=lambda c: -c.dist.expectation(beats))
     found = [proposal]
     for choice in ranked[:3]:

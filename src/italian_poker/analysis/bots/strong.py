@@ -83,7 +83,7 @@ class StrongPolicy:
 
     # --- reading the table --------------------------------------------------------------
 
-    def _beats(self, view: SeatView) -> Table:
+    def beat_table(self, view: SeatView) -> Table:
         """Per ladder position, the chance of ending ahead of every live rival."""
         players, tiebreak = view.players, view.rules.tiebreak
         table = np.ones(len(hand_ladder(players, tiebreak)), dtype=np.float64)
@@ -97,7 +97,7 @@ class StrongPolicy:
             table = table * beats
         return table
 
-    def _choices(self, view: SeatView, max_discards: int) -> list[_Choice]:
+    def draw_choices(self, view: SeatView, max_discards: int) -> list[_Choice]:
         """The legal keep/discard choices: an opener breaks the opening only where 4.4 lets
         them (announcing the split)."""
         # The others' discards this seat has seen (the observer shows them when they lie face
@@ -122,10 +122,10 @@ class StrongPolicy:
     def _equity(self, view: SeatView) -> float:
         """The chance of winning at the showdown: after the draw with the hand held, before
         it with the best legal draw."""
-        beats = self._beats(view)
+        beats = self.beat_table(view)
         if view.cards_changed[view.seat] is not None:
             return _made_equity(view, beats)
-        return max(c.dist.expectation(beats) for c in self._choices(view, MAX_DRAW))
+        return max(c.dist.expectation(beats) for c in self.draw_choices(view, MAX_DRAW))
 
     # --- decisions ----------------------------------------------------------------------
 
@@ -154,12 +154,12 @@ class StrongPolicy:
         if opening is None:
             return Action(ActionKind.PASS)
         equity = self._equity(view)
-        return Action(ActionKind.OPEN, _size(view, opening, 0.4 + 0.6 * equity))
+        return Action(ActionKind.OPEN, bet_size(view, opening, 0.4 + 0.6 * equity))
 
     def _draw(self, view: SeatView, legal: LegalAction) -> Action:
         """Art. 4: the legal choice with the best equity; rarely a bluff standing pat."""
-        choices = self._choices(view, legal.max_cards)
-        beats = self._beats(view)
+        choices = self.draw_choices(view, legal.max_cards)
+        beats = self.beat_table(view)
         best = max(choices, key=lambda c: (c.dist.expectation(beats), -len(c.dist.discards)))
         rivals = len(_rivals(view))
         if (
@@ -184,7 +184,7 @@ class StrongPolicy:
         if to_call > 0:
             raising = legal.get(ActionKind.RAISE)
             if raising is not None and equity >= raise_at:
-                return Action(ActionKind.RAISE, _size(view, raising, equity))
+                return Action(ActionKind.RAISE, bet_size(view, raising, equity))
             price = to_call / (view.pot + to_call)
             if ActionKind.CALL in legal and equity >= price:
                 return Action(ActionKind.CALL)
@@ -194,12 +194,12 @@ class StrongPolicy:
             # The last blind bettor's option (2.5): end the round or raise.
             raising = legal.get(ActionKind.RAISE)
             if raising is not None and equity >= raise_at:
-                return Action(ActionKind.RAISE, _size(view, raising, equity))
+                return Action(ActionKind.RAISE, bet_size(view, raising, equity))
             return Action(ActionKind.CHECK)
         if equity >= value_at and not (equity > 0.9 and rng.random() < self.slowplay_rate):
-            return Action(ActionKind.BET, _size(view, betting, equity))
+            return Action(ActionKind.BET, bet_size(view, betting, equity))
         if equity < 0.3 and self._bluffs(view, rivals):
-            return Action(ActionKind.BET, _size(view, betting, 0.7))
+            return Action(ActionKind.BET, bet_size(view, betting, 0.7))
         if ActionKind.PAROL in legal and equity < 1.0 / (rivals + 1):
             return Action(ActionKind.PAROL)  # 5.2(c): abandon a hand below its fair share
         return Action(ActionKind.CHECK)
@@ -254,7 +254,7 @@ def _made_equity(view: SeatView, beats: Table) -> float:
     return float(beats[int(ladder.positions([value])[0])])
 
 
-def _size(view: SeatView, legal: LegalAction, strength: float) -> int:
+def bet_size(view: SeatView, legal: LegalAction, strength: float) -> int:
     """An amount for an open, bet or raise: a share of the pot that grows with ``strength``
     (half the pot to the whole pot, all-in only with a near-certain winner), within the
     legal range."""
@@ -275,4 +275,4 @@ def equity(view: SeatView) -> float:
     return StrongPolicy(random.Random(0))._equity(view)
 
 
-__all__ = ["STAY_UNDECIDED", "StrongPolicy", "equity"]
+__all__ = ["STAY_UNDECIDED", "StrongPolicy", "bet_size", "equity"]
