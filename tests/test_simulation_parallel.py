@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -155,6 +156,9 @@ def test_ray_unreachable_or_malformed_address(address: str) -> None:
     assert result.exit_code == 2 and "error: --ray: " in result.output
 
 
+RAY_TOKEN_ENV = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+
+
 @pytest.fixture(scope="module")
 def ray_head() -> Iterator[str]:
     """A local Ray cluster head (``ray start --head --block``) of 2 CPUs, stopped after."""
@@ -166,8 +170,11 @@ def ray_head() -> Iterator[str]:
     port = free_port()
     # A short folder: Ray's Unix sockets live in it (their paths are limited to 107 bytes).
     temp = tempfile.mkdtemp(prefix="ipray")
-    # Ray's default token authentication: the head writes the token the driver then reads.
-    env = {**os.environ, "RAY_AUTH_MODE": "token"}
+    # Ray's default token authentication: `ray start` does not make a token (Ray 2.60), it reads
+    # one; a fresh machine has none in ~/.ray, so the head and the driver share this one.
+    env = {**os.environ, **RAY_TOKEN_ENV}
+    log_path = Path(temp) / "head.log"
+    log = log_path.open("wb")
     head = subprocess.Popen(
         [
             str(ray_cli),
@@ -182,8 +189,8 @@ def ray_head() -> Iterator[str]:
             f"--temp-dir={temp}",
         ],
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 60
@@ -193,7 +200,8 @@ def ray_head() -> Iterator[str]:
                 break
             except OSError:
                 if head.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"ray start --head did not come up (exit {head.poll()})")
+                    said = log_path.read_text(errors="replace")[-2000:]
+                    pytest.fail(f"ray start --head did not come up (exit {head.poll()}):\n{said}")
                 time.sleep(0.2)
         yield f"127.0.0.1:{port}"
     finally:
@@ -203,6 +211,7 @@ def ray_head() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             head.kill()
             head.wait()
+        log.close()
         shutil.rmtree(temp, ignore_errors=True)
 
 
@@ -212,8 +221,8 @@ def test_ray_cluster_gives_the_local_report(ray_head: str) -> None:
     local = CliRunner().invoke(app, args)
     assert local.exit_code == 0, local.output
     source = Path(italian_poker.__file__).resolve().parents[1]
-    # Ray reads RAY_AUTH_MODE when it loads: the driver is a fresh process that has it.
-    env = {**os.environ, "RAY_AUTH_MODE": "token", "PYTHONPATH": str(source)}
+    # Ray reads RAY_AUTH_MODE and the token when it loads: the driver is a fresh process.
+    env = {**os.environ, **RAY_TOKEN_ENV, "PYTHONPATH": str(source)}
     command = [sys.executable, "-c", "from italian_poker.cli import main; main()", *args]
     on_ray = subprocess.run(
         [*command, "--ray", ray_head],

@@ -227,7 +227,8 @@ def _on_ray(tasks: Sequence[MatchTask], address: str) -> list[SimulationReport]:
         except (ConnectionError, RuntimeError, ValueError) as error:
             raise RayUnavailableError(
                 f"--ray: cannot join the Ray cluster at {address}: {error} (a cluster with "
-                "token authentication, Ray's default, needs RAY_AUTH_MODE=token here too)"
+                "token authentication, Ray's default, needs RAY_AUTH_MODE=token here too and "
+                "the cluster's token, in RAY_AUTH_TOKEN or ~/.ray/auth_token)"
             ) from None
     try:
         remote = ray.remote(play_match)
