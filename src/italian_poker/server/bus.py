@@ -116,7 +116,7 @@ class Bus:
             if not future.done():
                 future.set_exception(NoOwner("this server is shutting down"))
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()
 
     async def listen(self, channel: str, handler: Handler) -> None:
         """Give ``channel``'s messages to ``handler`` from now on."""
