@@ -11,7 +11,8 @@ deal). Busted bots buy back in to the starting stack.
 
 Printed, from the same deals: the challenger's chips per deal per seat with its standard
 error three ways (plain: every match alone; duplicate: the rotations of a block averaged;
-corrected: the duplicate samples less the AIVAT-style chance correction), the ratio of each
+corrected: the duplicate samples less the AIVAT-style correction of the cards' luck and of the
+bots' own random choices, the latter left out with ``--no-action-terms``), the ratio of each
 standard error to the plain one, the mean correction (expectation 0) against its own error,
 the deals per second, and whether the target (the plain standard error halved) is met.
 """
@@ -43,6 +44,11 @@ def main() -> None:
     parser.add_argument("--block-deals", type=int, default=250, help="deals per block (250)")
     parser.add_argument("--stack", type=int, default=100, help="starting stack (100)")
     parser.add_argument("--seed", type=int, default=2026, help="seed (2026)")
+    parser.add_argument(
+        "--no-action-terms",
+        action="store_true",
+        help="correct the luck of the cards only, not the bots' own random choices",
+    )
     args = parser.parse_args()
     named = [level.strip() for level in args.lineup.split(",") if level.strip()]
     lineup = [named[i % len(named)] for i in range(args.players)]
@@ -54,13 +60,15 @@ def main() -> None:
         rules=preset(args.rules, players=args.players),
         stack=args.stack,
         block_deals=args.block_deals,
+        actions=not args.no_action_terms,
     )
     wall = time.perf_counter() - began
     plain = result.plain
     print(
         f"{' '.join(result.lineup)}: {result.deals:,} deals, {result.players} players, rules "
         f"{result.rules}, stack {args.stack}, {result.rotations} rotations of "
-        f"{args.block_deals}-deal blocks, seed {args.seed}"
+        f"{args.block_deals}-deal blocks, seed {args.seed}, "
+        f"{'cards only' if args.no_action_terms else 'cards and action terms'}"
     )
     print(f"{result.lineup[0]} wins, chips per deal per seat:")
     print(_line("plain", plain, plain))

@@ -86,12 +86,14 @@ def test_draw_correction_has_exact_zero_expectation(hand: str, discards: str, kn
 
 
 def test_corrections_average_to_zero_over_played_deals() -> None:
-    """Every luck feature of played deals averages to 0 within a generous 5 standard errors."""
+    """Every luck feature of played deals, and their action terms (the last feature),
+    average to 0 within a generous 5 standard errors."""
     rules = Rules().with_options(players=4)
     samples = play_block([S, R, S, R], 400, 7, rules, S)
     assert len(samples) == 400
     features = np.array([s.features for s in samples])
-    assert features.shape[1] == 3 * CATEGORIES + 2
+    assert features.shape[1] == 3 * CATEGORIES + 2 + 1
+    assert np.abs(features[:, -1]).sum() > 0  # the random and simple bots' choices
     assert np.abs(features).sum() > 0  # the corrections are not all zero
     for column in features.T:
         spread = float(column.std(ddof=1))

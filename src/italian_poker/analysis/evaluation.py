@@ -12,7 +12,8 @@ Three estimates of it come from the same deals (:class:`Evaluation`):
 
 * *plain*: every match (one rotation of one block) an independent sample;
 * *duplicate*: one sample per block, the rotations averaged;
-* *corrected*: the duplicate samples with a control variate on luck subtracted, AIVAT-style.
+* *corrected*: the duplicate samples with a control variate on luck subtracted, AIVAT-style:
+  the luck of the cards and of the bots' own random choices.
 
 The correction. Every chance event ``c`` of a deal (the deal of the hands, 3.1; the
 replacement cards of each draw, Art. 4) gets a feature vector ``z = f(h.c) - E_c[f(h.c)]``,
@@ -34,9 +35,12 @@ when that is decided before it happens: a draw is skipped when a reshuffle (4.3)
 or may be needed (fewer cards in the stock than discarded) and when the cards are not served
 at once; skipping by what is known before the event keeps the expectation 0.
 
-Not done: corrections for the bots' own actions (AIVAT's action terms), which would need each
-bot's probability of every action; the bots draw from one :class:`random.Random` without
-exposing those probabilities.
+The bots' own random choices are corrected too (AIVAT's action terms,
+:mod:`~italian_poker.analysis.action_terms`): at each decision of a bot whose odds are known
+(:func:`~italian_poker.analysis.bots.chance.action_distribution`), the playout value of the
+action taken less its expectation under those odds, with the deck and the playout seed the same
+for every action compared. Their sum over the deal is the last feature; it has expectation 0
+given everything before each decision, so it enters the fit like the chance features.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from italian_poker.analysis.action_terms import action_correction
 from italian_poker.analysis.batch_evaluation import batch_evaluator
 from italian_poker.analysis.bots import BotLevel, bot_level, make_bot
 from italian_poker.analysis.draw_odds import DrawDistribution, draw_distributions, hand_ladder
@@ -260,12 +265,18 @@ def play_block(
     challenger: BotLevel,
     *,
     stack: int = DEFAULT_STACK,
+    actions: bool = True,
 ) -> list[DealSample]:
     """``deals`` deals of one seating from ``seed`` (bots and deck seeds drawn as
     :func:`~italian_poker.analysis.simulation.simulate` draws them), one sample per deal.
-    Busted seats, and seats short of the antes, buy back in to ``stack`` between deals."""
+    Busted seats, and seats short of the antes, buy back in to ``stack`` between deals.
+    With ``actions`` the last feature is the deal's action terms
+    (:func:`~italian_poker.analysis.action_terms.action_correction`), from playouts seeded
+    apart from the deals."""
     players = len(levels)
     rng = random.Random(seed)
+    playouts = random.Random(f"action terms {seed}")
+    level_of = dict(zip([f"P{i + 1}" for i in range(players)], levels, strict=True))
     names = [f"P{i + 1}" for i in range(players)]
     bots = {n: make_bot(lv, seed=rng.getrandbits(64)) for n, lv in zip(names, levels, strict=True)}
     mine = {n for n, lv in zip(names, levels, strict=True) if lv is challenger}
@@ -299,7 +310,11 @@ def play_block(
                 for n, before, after in zip(start.names, start.stacks, result.stacks, strict=True)
                 if n in mine
             )
-            samples.append(DealSample(won / k, tuple(luck_features(record, held, rules))))
+            features = luck_features(record, held, rules)
+            if actions:
+                seated = [level_of[n] for n in start.names]
+                features.append(action_correction(record, seated, held, playouts))
+            samples.append(DealSample(won / k, tuple(features)))
     return samples
 
 
@@ -371,9 +386,11 @@ def evaluate_lineup(
     rules: Rules | None = None,
     stack: int = DEFAULT_STACK,
     block_deals: int = 250,
+    actions: bool = True,
 ) -> Evaluation:
     """Every rotation of ``lineup`` over the same blocks of ``block_deals`` deals, about
-    ``deals`` deals in all; the margin of the line-up's first level against the others."""
+    ``deals`` deals in all; the margin of the line-up's first level against the others.
+    ``actions`` adds the action terms to the correction (:func:`play_block`)."""
     levels = tuple(bot_level(level) for level in lineup)
     seatings = rotations(levels)
     challenger = levels[0]
@@ -395,7 +412,9 @@ def evaluate_lineup(
         block_seed = seed * 1_000_003 + b
         blocks.append(
             [
-                play_block(s, block_deals, block_seed, table, challenger, stack=stack)
+                play_block(
+                    s, block_deals, block_seed, table, challenger, stack=stack, actions=actions
+                )
                 for s in seatings
             ]
         )

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from italian_poker.analysis.bots.chance import Chance, Draws
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Phase
@@ -23,12 +24,12 @@ from italian_poker.engine.policy import makeup_due
 from italian_poker.engine.view import SeatView
 
 
-def choose_amount(legal: LegalAction, rng: random.Random, *, big: float = 0.2) -> int:
+def choose_amount(legal: LegalAction, chance: Chance, *, big: float = 0.2) -> int:
     """An amount for an open, bet or raise: usually the least allowed, sometimes any."""
     low, high = legal.min_amount, legal.max_amount
     assert low is not None and high is not None
-    if high > low and rng.random() < big:
-        return rng.randint(low, high)
+    if high > low and chance.happens(big):
+        return chance.integer(low, high)
     return low
 
 
@@ -58,9 +59,9 @@ def _find(view: SeatView, kind: ActionKind) -> LegalAction | None:
     return next((la for la in view.legal_actions if la.kind is kind), None)
 
 
-def _with_amount(legal: LegalAction, rng: random.Random) -> Action:
+def _with_amount(legal: LegalAction, chance: Chance) -> Action:
     if legal.kind in AMOUNT_KINDS:
-        return Action(legal.kind, choose_amount(legal, rng, big=0.5))
+        return Action(legal.kind, choose_amount(legal, chance, big=0.5))
     return Action(legal.kind)
 
 
@@ -72,16 +73,20 @@ class RandomPolicy:
 
     def act(self, view: SeatView) -> Action:
         """A uniformly random legal action (see the module docstring for make-ups)."""
+        return self.decide(view, Draws(self.rng))
+
+    def decide(self, view: SeatView, chance: Chance) -> Action:
+        """:meth:`act` with its random choices drawn from ``chance``."""
         due = makeup_due(view)
         if due is not None:
-            return Action(ActionKind.MAKE_UP if self.rng.random() < 0.5 else ActionKind.SIT_OUT)
+            return Action(ActionKind.MAKE_UP if chance.happens(0.5) else ActionKind.SIT_OUT)
         if not view.legal_actions:
             raise ValueError("this seat has nothing to do: it is not its turn")
-        legal = self.rng.choice(view.legal_actions)
+        legal = chance.pick(view.legal_actions)
         if legal.kind is not ActionKind.DRAW:
-            return _with_amount(legal, self.rng)
-        count = self.rng.randint(0, legal.max_cards)
-        discards = tuple(self.rng.sample(view.hand, count))
+            return _with_amount(legal, chance)
+        count = chance.integer(0, legal.max_cards)
+        discards = tuple(chance.sample(view.hand, count))
         return draw_action(view, discards)
 
 
@@ -121,10 +126,13 @@ class SimplePolicy:
 
     def act(self, view: SeatView) -> Action:
         """The action for ``view`` (see the module docstring for make-ups)."""
-        rng = self.rng
+        return self.decide(view, Draws(self.rng))
+
+    def decide(self, view: SeatView, chance: Chance) -> Action:
+        """:meth:`act` with its random choices drawn from ``chance``."""
         due = makeup_due(view)
         if due is not None:
-            kind = ActionKind.MAKE_UP if rng.random() < self.makeup_rate else ActionKind.SIT_OUT
+            kind = ActionKind.MAKE_UP if chance.happens(self.makeup_rate) else ActionKind.SIT_OUT
             return Action(kind)
         legal = {la.kind: la for la in view.legal_actions}
         if not legal:
@@ -132,44 +140,44 @@ class SimplePolicy:
         phase = view.phase
         if phase is Phase.BLINDS:
             for kind in (ActionKind.BLIND, ActionKind.CONTROBUIO, ActionKind.OVER):
-                if kind in legal and rng.random() < self.blind_rate:
+                if kind in legal and chance.happens(self.blind_rate):
                     return Action(kind)
             return Action(ActionKind.DECLINE)
         if phase is Phase.OPENING:
             opening = legal.get(ActionKind.OPEN)
-            if opening is not None and rng.random() < self.open_rate:
-                return Action(ActionKind.OPEN, choose_amount(opening, rng))
+            if opening is not None and chance.happens(self.open_rate):
+                return Action(ActionKind.OPEN, choose_amount(opening, chance))
             return Action(ActionKind.PASS)
         if phase is Phase.DRAW:
-            return self._draw(view)
+            return self._draw(view, chance)
         if phase is Phase.SHOWDOWN:
-            if ActionKind.MUCK in legal and rng.random() < self.muck_rate:
+            if ActionKind.MUCK in legal and chance.happens(self.muck_rate):
                 return Action(ActionKind.MUCK)
             return Action(ActionKind.SHOW)
-        return self._bet(view, legal)
+        return self._bet(legal, chance)
 
-    def _bet(self, view: SeatView, legal: dict[ActionKind, LegalAction]) -> Action:
-        rng = self.rng
+    def _bet(self, legal: dict[ActionKind, LegalAction], chance: Chance) -> Action:
         raising = legal.get(ActionKind.RAISE)
-        if raising is not None and rng.random() < self.raise_rate:
-            return Action(ActionKind.RAISE, choose_amount(raising, rng))
+        if raising is not None and chance.happens(self.raise_rate):
+            return Action(ActionKind.RAISE, choose_amount(raising, chance))
         if ActionKind.CALL in legal:
-            if rng.random() < self.fold_rate:
+            if chance.happens(self.fold_rate):
                 return Action(ActionKind.FOLD)
             return Action(ActionKind.CALL)
-        if ActionKind.PAROL in legal and rng.random() < self.parol_rate:
+        if ActionKind.PAROL in legal and chance.happens(self.parol_rate):
             return Action(ActionKind.PAROL)  # 5.2(c)
         betting = legal.get(ActionKind.BET)
-        if betting is not None and rng.random() < self.bet_rate:
-            return Action(ActionKind.BET, choose_amount(betting, rng))
+        if betting is not None and chance.happens(self.bet_rate):
+            return Action(ActionKind.BET, choose_amount(betting, chance))
         return Action(ActionKind.CHECK)
 
-    def _draw(self, view: SeatView) -> Action:
+    def _draw(self, view: SeatView, chance: Chance) -> Action:
         hand = view.hand
         keep = draw_keep(hand, view.players)
-        if view.opener == view.seat and keep and self.rng.random() < self.split_rate:
-            # Sometimes the opener breaks the opening to chase something else (4.4).
-            keep = tuple(c for c in keep if c is not self.rng.choice(keep))
+        if view.opener == view.seat and keep and chance.happens(self.split_rate):
+            # Sometimes the opener breaks the opening to chase something else (4.4): each
+            # kept card is compared with a fresh pick of one of them, and dropped if it is it.
+            keep = tuple(c for c in keep if c is not chance.pick(keep))
         discards = tuple(c for c in hand if c not in keep)
         if len(discards) > 4:
             discards = discards[:4]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from italian_poker.analysis.bots.chance import Chance, Draws
 from italian_poker.analysis.bots.reading import Reading, Table, rival_model
 from italian_poker.analysis.draw_odds import DrawDistribution, draw_distributions, hand_ladder
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
@@ -63,6 +64,10 @@ class StrongPolicy:
 
     def act(self, view: SeatView) -> Action:
         """The action for ``view``; answers the 5.5 make-up when it is asked for."""
+        return self.decide(view, Draws(self.rng))
+
+    def decide(self, view: SeatView, chance: Chance) -> Action:
+        """:meth:`act` with its random choices drawn from ``chance``."""
         due = makeup_due(view)
         if due is not None:
             return Action(ActionKind.MAKE_UP if self._makes_up(view, due) else ActionKind.SIT_OUT)
@@ -71,15 +76,15 @@ class StrongPolicy:
             raise ValueError("this seat has nothing to do: it is not its turn")
         phase = view.phase
         if phase is Phase.BLINDS:
-            return self._blind(view, legal)
+            return self._blind(view, legal, chance)
         if phase is Phase.SHOWDOWN:
             # 002: MUCK is offered only for a hand already beaten; showing it wins nothing.
             return Action(ActionKind.MUCK if ActionKind.MUCK in legal else ActionKind.SHOW)
         if phase is Phase.DRAW:
-            return self._draw(view, legal[ActionKind.DRAW])
+            return self._draw(view, legal[ActionKind.DRAW], chance)
         if phase is Phase.OPENING:
             return self._open(view, legal)
-        return self._bet(view, legal)
+        return self._bet(view, legal, chance)
 
     # --- reading the table --------------------------------------------------------------
 
@@ -136,7 +141,9 @@ class StrongPolicy:
         stack = view.stacks[view.seat]
         return due <= stack // 3 and due * view.players <= 2 * carried
 
-    def _blind(self, view: SeatView, legal: dict[ActionKind, LegalAction]) -> Action:
+    def _blind(
+        self, view: SeatView, legal: dict[ActionKind, LegalAction], chance: Chance
+    ) -> Action:
         """Art. 2: sometimes a blind, controbuio or over, when the stake is affordable."""
         for kind in (ActionKind.BLIND, ActionKind.CONTROBUIO, ActionKind.OVER):
             offer = legal.get(kind)
@@ -144,7 +151,7 @@ class StrongPolicy:
                 continue
             affordable = offer.min_amount * 8 <= view.stacks[view.seat]
             rate = self.blind_rate if kind is ActionKind.BLIND else self.blind_rate / 2
-            if affordable and self.rng.random() < rate:
+            if affordable and chance.happens(rate):
                 return Action(kind)
         return Action(ActionKind.DECLINE)
 
@@ -156,7 +163,7 @@ class StrongPolicy:
         equity = self._equity(view)
         return Action(ActionKind.OPEN, bet_size(view, opening, 0.4 + 0.6 * equity))
 
-    def _draw(self, view: SeatView, legal: LegalAction) -> Action:
+    def _draw(self, view: SeatView, legal: LegalAction, chance: Chance) -> Action:
         """Art. 4: the legal choice with the best equity; rarely a bluff standing pat."""
         choices = self.draw_choices(view, legal.max_cards)
         beats = self.beat_table(view)
@@ -166,14 +173,13 @@ class StrongPolicy:
             rivals <= 2
             and best.dist.discards
             and best.dist.expectation(beats) < 0.25
-            and self.rng.random() < self.pat_bluff_rate
+            and chance.happens(self.pat_bluff_rate)
         ):
             return Action(ActionKind.DRAW)  # all five kept: the opening is kept too (4.4)
         return Action(ActionKind.DRAW, cards=best.dist.discards, split=best.split)
 
-    def _bet(self, view: SeatView, legal: dict[ActionKind, LegalAction]) -> Action:
+    def _bet(self, view: SeatView, legal: dict[ActionKind, LegalAction], chance: Chance) -> Action:
         """A betting round (3.6, Art. 5): by equity against pot odds."""
-        rng = self.rng
         equity = self._equity(view)
         rivals = len(_rivals(view))
         second = view.phase is Phase.SECOND_ROUND
@@ -196,24 +202,24 @@ class StrongPolicy:
             if raising is not None and equity >= raise_at:
                 return Action(ActionKind.RAISE, bet_size(view, raising, equity))
             return Action(ActionKind.CHECK)
-        if equity >= value_at and not (equity > 0.9 and rng.random() < self.slowplay_rate):
+        if equity >= value_at and not (equity > 0.9 and chance.happens(self.slowplay_rate)):
             return Action(ActionKind.BET, bet_size(view, betting, equity))
-        if equity < 0.3 and self._bluffs(view, rivals):
+        if equity < 0.3 and self._bluffs(view, rivals, chance):
             return Action(ActionKind.BET, bet_size(view, betting, 0.7))
         if ActionKind.PAROL in legal and equity < 1.0 / (rivals + 1):
             return Action(ActionKind.PAROL)  # 5.2(c): abandon a hand below its fair share
         return Action(ActionKind.CHECK)
 
-    def _bluffs(self, view: SeatView, rivals: int) -> bool:
+    def _bluffs(self, view: SeatView, rivals: int, chance: Chance) -> bool:
         """Whether to bet a weak hand: always after standing pat on nothing (the bluff begun
         at the draw), else at ``bluff_rate`` when every rival drew two cards or more."""
         if rivals > 2:
             return False
         if view.cards_changed[view.seat] == 0:
-            return self.rng.random() < 0.85
+            return chance.happens(0.85)
         changed = [view.cards_changed[s] for s in _rivals(view)]
         weak = all(c is not None and c >= 2 for c in changed)
-        return weak and self.rng.random() < self.bluff_rate
+        return weak and chance.happens(self.bluff_rate)
 
 
 def _rivals(view: SeatView) -> list[int]:
