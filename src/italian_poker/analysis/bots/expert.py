@@ -17,8 +17,12 @@ seat's own hand and legal actions come out as in the view. The rivals' hands are
 what they did (the opponent reading of :mod:`~italian_poker.analysis.bots.reading`, here by
 rejection): a rival who opened must meet the requirement (the engine checks it, 3.3), one who
 passed seldom holds an opening hand, and one who changed ``k`` cards seldom holds a hand whose
-plain draw changes another number (Art. 4). Where no world can be rebuilt (a reshuffle, 4.3,
-or a fourth card, 4.2, that the rebuilt stock does not reproduce), the strong policy decides.
+plain draw changes another number (Art. 4). Each world is then weighed by how well it
+explains the bets (:func:`reading_weight`): the chance, by the strong policy's exact odds, that
+each rival still in the hand would have taken the action seen with the world's cards, so that a
+rival's raise makes the worlds where they hold a good hand count more; the comparison of the
+candidates is weighted so. Where no world can be rebuilt (a reshuffle, 4.3, or a fourth card,
+4.2, that the rebuilt stock does not reproduce), the strong policy decides.
 
 The budget is fixed in playouts (:attr:`ExpertPolicy.playouts`, shared among the
 candidates), so a seeded expert is deterministic; an optional ``time_limit`` stops the search
@@ -35,6 +39,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from italian_poker.analysis.bots.chance import action_distribution
 from italian_poker.analysis.bots.simple import draw_keep
 from italian_poker.analysis.bots.strong import StrongPolicy, bet_size
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
@@ -52,6 +57,10 @@ MAX_REPLAYS = 4
 
 MISREAD_ODDS = 0.15
 """The chance a sampled hand that contradicts a rival's pass or draw count is kept anyway."""
+
+READ_FLOOR = 0.05
+"""The least weight a rival's action gives a world (a rival need not play like the strong
+bot: a world where the strong bot would have acted otherwise stays possible)."""
 
 _SEARCHED = (Phase.OPENING, Phase.FIRST_ROUND, Phase.SECOND_ROUND, Phase.DRAW)
 _BETS = (ActionKind.BET, ActionKind.RAISE, ActionKind.OPEN)
@@ -94,25 +103,28 @@ class ExpertPolicy:
             budget //= 2
         worlds = max(self.min_worlds, budget // len(candidates))
         seed = self.rng.getrandbits(64)
-        results = _search(view, candidates, worlds, seed, self.time_limit)
-        if results is None:
+        searched = _search(view, candidates, worlds, seed, self.time_limit)
+        if searched is None:
             return proposal
-        return candidates[_chosen(results, self.confidence)]
+        results, weights = searched
+        return candidates[_chosen(results, weights, self.confidence)]
 
 
-def _chosen(results: Sequence[Sequence[float]], confidence: float) -> int:
-    """The candidate to play: the best on average if it beats the first (the strong choice)
-    by more than ``confidence`` standard errors of the paired difference, else the first.
-    Few playouts are noisy: without the margin the noise, not the cards, would choose."""
-    worlds = len(results[0])
-    means = [sum(r) / worlds for r in results]
+def _chosen(results: Sequence[Sequence[float]], weights: Sequence[float], confidence: float) -> int:
+    """The candidate to play: the best on weighted average if it beats the first (the strong
+    choice) by more than ``confidence`` standard errors of the paired difference, else the
+    first. Few playouts are noisy: without the margin the noise, not the cards, would choose.
+    The error counts the worlds as many as their weights are worth (Kish's effective size)."""
+    total = sum(weights)
+    means = [sum(w * x for w, x in zip(weights, r, strict=True)) / total for r in results]
     best = max(range(len(results)), key=lambda i: (means[i], i == 0))
-    if best == 0 or worlds < 2:
+    effective = total * total / sum(w * w for w in weights)
+    if best == 0 or effective < 2:
         return 0
     diffs = [b - a for a, b in zip(results[0], results[best], strict=True)]
-    mean = sum(diffs) / worlds
-    variance = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
-    error = math.sqrt(variance / worlds)
+    mean = means[best] - means[0]
+    variance = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+    error = math.sqrt(variance / (effective - 1))
     return best if mean > confidence * error else 0
 
 
@@ -165,12 +177,14 @@ def _search(
     worlds: int,
     seed: int,
     time_limit: float | None,
-) -> list[list[float]] | None:
+) -> tuple[list[list[float]], list[float]] | None:
     """Per candidate, the seat's final chips in each of up to ``worlds`` rebuilt deals (the
-    same deals for every candidate), or None when no deal can be rebuilt."""
+    same deals for every candidate), and each deal's :func:`reading_weight`; None when no
+    deal can be rebuilt."""
     rng = random.Random(seed)
     start = time.perf_counter()
     results: list[list[float]] = [[] for _ in candidates]
+    weights: list[float] = []
     played = 0
     failures = 0
     while played < worlds and failures < worlds:
@@ -181,12 +195,51 @@ def _search(
         playout_seed = rng.getrandbits(64)
         for i, action in enumerate(candidates):
             results[i].append(_play_out(world, view.seat, action, playout_seed))
+        weights.append(reading_weight(world, view))
         played += 1
         if time_limit is not None and time.perf_counter() - start > time_limit:
             break
     if played == 0:
         return None
-    return results
+    return results, weights
+
+
+_READER = StrongPolicy(random.Random(0))
+"""The strong policy whose exact odds read the rivals (its own generator is never used)."""
+
+
+def reading_weight(world: World, view: SeatView) -> float:
+    """How well ``world`` explains what the rivals still in the hand did: the product, over
+    their decisions in the view, of the chance the strong policy with the world's cards takes
+    the action seen (its exact odds, :func:`.chance.action_distribution`; a bet's amount
+    counted as near as it is, :func:`_resemblance`), each at least
+    :data:`READ_FLOOR`. A rival who has folded is not read (their cards matter no more)."""
+    deal = Deal(world.start)
+    weight = 1.0
+    for action in world.actions:
+        seat = deal.actor
+        read = seat is not None and seat != view.seat and not view.folded[seat]
+        if read and deal.phase in _SEARCHED:
+            assert seat is not None
+            seen = seat_view(deal, seat)
+            odds = action_distribution(_READER, seen)
+            chance = sum(p * _resemblance(a, action, seen.pot) for a, p in odds)
+            weight *= max(chance, READ_FLOOR)
+        deal.apply(action)
+    return weight
+
+
+def _resemblance(decided: Action, taken: Action, pot: int) -> float:
+    """How far ``decided`` (by the strong policy) is the action ``taken``: 0 for another kind
+    or draw count, 1 for the same; a bet's amount counts for less the further it lies, by
+    ``exp(-gap / scale)`` with the scale a seventh of the pot (at least two chips)."""
+    if decided.kind is not taken.kind:
+        return 0.0
+    if taken.kind is ActionKind.DRAW:
+        return 1.0 if len(decided.cards) == len(taken.cards) else 0.0
+    if decided.amount is None or taken.amount is None:
+        return 1.0
+    return math.exp(-abs(decided.amount - taken.amount) / max(2.0, pot / 7))
 
 
 def _play_out(world: World, seat: int, first: Action, seed: int) -> float:
@@ -410,4 +463,13 @@ def _matches(deal: Deal, view: SeatView) -> bool:
     return legal == view.legal_actions
 
 
-__all__ = ["MAX_REPLAYS", "MISREAD_ODDS", "WORLD_TRIES", "ExpertPolicy", "World", "sample_world"]
+__all__ = [
+    "MAX_REPLAYS",
+    "MISREAD_ODDS",
+    "READ_FLOOR",
+    "WORLD_TRIES",
+    "ExpertPolicy",
+    "World",
+    "reading_weight",
+    "sample_world",
+]
