@@ -231,6 +231,13 @@ def test_only_the_host_may_switch_the_hint(advised: TestClient) -> None:
     assert _state_of(advised, invite).advice_on is True
 
 
+def test_the_server_says_whether_it_has_the_hint(client: TestClient, advised: TestClient) -> None:
+    # GET /api/server: the lobby's and the host's forms disable the hint's box on False.
+    assert client.get("/api/server").json() == {"advice": False}
+    assert advised.get("/api/server").json() == {"advice": True}
+    assert "/api/server" in client.get("/openapi.json").json()["paths"]
+
+
 def test_a_server_without_an_advisor_offers_no_hint(client: TestClient) -> None:
     table = create_table(client)
     invite = table["invite"]

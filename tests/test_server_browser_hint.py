@@ -20,10 +20,13 @@ from browser_steps import (
     LiveServer,
     Page,
     browser,
+    create_in_lobby,
+    new_page,
     new_table,
     open_seat,
     play_to_the_draw,
     shot,
+    sqlite_server,
     start,
     table_state,
 )
@@ -33,7 +36,7 @@ from italian_poker.analysis.advisor import advise_view
 from italian_poker.table.advice import ADVICE_SHOWN
 from italian_poker.table.vocabulary import PAGE_MESSAGES
 
-__all__ = ["browser"]  # the fixture (browser_steps)
+__all__ = ["browser", "sqlite_server"]  # the fixtures (browser_steps)
 
 
 @pytest.fixture
@@ -173,4 +176,32 @@ def test_the_host_turns_the_hint_off_in_the_settings(server: LiveServer, browser
     start(table)
     play_to_the_draw(page)
     assert page.is_hidden("#hint")
+    context.close()
+
+
+def test_a_server_without_the_hint_says_so_in_the_forms(
+    sqlite_server: LiveServer, browser: Any
+) -> None:
+    """On ``serve --no-advice`` the lobby's hint box was ticked and did nothing: now it is off,
+    disabled and says why (in both languages), and so is the host's box at the table."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page = new_page(context, errors)
+    page.goto(sqlite_server.base_url + "/")
+    box = "#create-form input[name=advice]"
+    page.wait_for_selector(f"{box}:disabled")
+    assert not page.is_checked(box)
+    words = PAGE_MESSAGES["hint_unavailable"]
+    label = page.locator("#create-form label", has=page.locator("input[name=advice]"))
+    page.select_option("select[name=lang]", "it")
+    assert label.inner_text().strip() == words[1]
+    page.select_option("select[name=lang]", "en")
+    assert label.inner_text().strip() == words[0]
+    invite = create_in_lobby(page, sqlite_server.base_url)
+    assert table_state(sqlite_server.app, invite).advice_on is False
+    page.wait_for_selector("#advice-on:disabled")
+    assert not page.is_checked("#advice-on")
+    assert page.locator("label", has=page.locator("#advice-on")).inner_text().strip() == words[0]
+    shot(page, "hint-none-1280x800-en")
+    assert errors == []
     context.close()

@@ -68,6 +68,14 @@ class CreateTable(Model):
     ``no_advisor``."""
 
 
+class ServerInfo(Model):
+    """``GET /api/server``: what this server offers the pages."""
+
+    advice: bool
+    """Whether the server can send the draw hint (false when it runs ``serve --no-advice``:
+    the pages then leave the hint's box off and disabled)."""
+
+
 class TakeSeat(Model):
     """``POST /api/tables/{invite}/seats``."""
 

@@ -892,6 +892,10 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "draw_confirm": ("Change {n}", "Cambio {n}"),
     # The draw hint (issue 15): the online table's version of the terminal game's advice.
     "hint_table": ("Draw hint for the player to draw", "Consiglio al cambio per chi cambia"),
+    "hint_unavailable": (
+        "No draw hint on this server",
+        "Niente consiglio al cambio su questo server",
+    ),
     "hint_title": ("Hint: the best keeps", "Consiglio: le tenute migliori"),
     "hint_line": (
         "change {count:card|cards}: win {win}%, improve {improve}%",

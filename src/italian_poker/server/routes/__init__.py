@@ -2,7 +2,8 @@
 :func:`~italian_poker.server.app.create_app` includes:
 
 - :mod:`.pages`: the HTML pages and the pages' words (anyone);
-- :mod:`.lobby`: create a table, look at one, take a seat (anyone with the link);
+- :mod:`.lobby`: create a table, look at one, take a seat, what the server offers (anyone
+  with the link);
 - :mod:`.host`: bots, seats, start, pause, resume, stacks, the watch link (the host's token);
 - :mod:`.ledger`: the ledger, as JSON and CSV (the host's token, or a player's when the host
   allows it), and who may see it (the host's);
@@ -36,6 +37,7 @@ from italian_poker.server.routes import (
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
     lobby.router,
+    lobby.server_router,
     host.router,
     ledger.router,
     player.router,

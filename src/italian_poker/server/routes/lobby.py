@@ -1,4 +1,5 @@
-"""The lobby, for anyone with the link: create a table, look at one, take a seat."""
+"""The lobby, for anyone with the link: create a table, look at one, take a seat; and what
+the server offers (``GET /api/server``)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,26 @@ from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.nicknames import BadName, check_nickname, check_text
 from italian_poker.server.routes.host import set_watch
-from italian_poker.server.schemas import CreateTable, LobbyTable, SeatTaken, TableCreated, TakeSeat
+from italian_poker.server.schemas import (
+    CreateTable,
+    LobbyTable,
+    SeatTaken,
+    ServerInfo,
+    TableCreated,
+    TakeSeat,
+)
 from italian_poker.server.store import NewTable, token_hash
 from italian_poker.server.table_state import ADVICE, PLAYERS_SEE_LEDGER
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
+server_router = APIRouter(prefix="/api", tags=["lobby"])
+"""What the server offers, for the lobby's and the host's forms."""
+
+
+@server_router.get("/server")
+async def server_info(server: ServerDep) -> ServerInfo:
+    """What this server offers: whether it can send the draw hint."""
+    return ServerInfo(advice=server.advisor is not None)
 
 
 def _nickname(text: str) -> str:

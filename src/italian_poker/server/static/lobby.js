@@ -1,7 +1,7 @@
 // The lobby: create a table (the host takes seat 0) or join one from an invite link.
 
 import { initialLang, saveLang, t, translatePage } from "/static/i18n.js";
-import { api, inviteFromLink, saveSeat } from "/static/seat_store.js";
+import { api, inviteFromLink, offerHint, saveSeat } from "/static/seat_store.js";
 
 let lang = initialLang();
 
@@ -104,3 +104,4 @@ timerBox.addEventListener("change", syncTimer);
 
 syncTimer();
 render();
+offerHint(document.querySelector("#create-form input[name=advice]")).then(render);

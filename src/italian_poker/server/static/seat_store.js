@@ -63,6 +63,23 @@ export function inviteFromLink(text) {
   return match ? match[1] : null;
 }
 
+/**
+ * Leave the draw hint's box `box` off and disabled, saying why, on a server without the
+ * hint (serve --no-advice, GET /api/server). Translate the page again once it resolves.
+ */
+export async function offerHint(box) {
+  let info;
+  try {
+    info = await api("GET", "/api/server");
+  } catch {
+    return; // the server answers for itself when asked for the hint (422 no_advisor)
+  }
+  if (info.advice) return;
+  box.checked = false;
+  box.disabled = true;
+  box.closest("label").querySelector("[data-i18n]").dataset.i18n = "hint_unavailable";
+}
+
 /** POST/GET JSON to the server; throws an Error carrying the server's message on failure. */
 export async function api(method, path, body, token) {
   const headers = { Accept: "application/json" };

@@ -5,7 +5,7 @@
 
 import { actionLabel, initialLang, pick, saveLang, t, translatePage } from "/static/i18n.js";
 import { cardBack as backOf, cardFace as faceOf } from "/static/cards.js";
-import { api, forgetSeat, loadSeat, saveSeat } from "/static/seat_store.js";
+import { api, forgetSeat, loadSeat, offerHint, saveSeat } from "/static/seat_store.js";
 import { breaksOpening, maxDraw } from "/static/draw_rules.js";
 import { showStats } from "/static/stats.js";
 import { isChatMessage, onChatMessage, renderChat, setupChat } from "/static/chat.js";
@@ -1020,6 +1020,7 @@ setInterval(() => {
 
 if (watch) hideSeatControls();
 render();
+if (!watch) offerHint($("advice-on")).then(render);
 if (app.seat || watch) {
   connect();
 } else {
