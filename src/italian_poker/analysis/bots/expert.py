@@ -72,7 +72,7 @@ class ExpertPolicy:
     """Chooses by expected chips over playouts of sampled worlds (see the module docstring)."""
 
     rng: random.Random
-    playouts: int = 40
+    playouts: int = 60
     """Playouts per decision in the second round with four seats in the hand, shared among
     the candidates (at least ``min_worlds`` each); scaled by 4 / seats in the hand (two
     seats: twice as many, six: two thirds), and half as many before the second round."""
