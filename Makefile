@@ -1,5 +1,6 @@
 # Quick start: `make play` plays, `make test` runs the whole test suite.
-# Both create a virtual environment in .venv on first use (needs Python 3.11+ as python3).
+# Both create a virtual environment in .venv on first use (needs Python 3.11+ as python3);
+# the tests run on every core (pytest-xdist).
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -17,7 +18,7 @@ play: $(BIN)/.installed
 	$(BIN)/italian-poker play
 
 test: $(BIN)/.installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 lint: $(BIN)/.installed
 	$(BIN)/python -m ruff check src tests benchmarks

@@ -40,15 +40,40 @@ def bot_factory(level: str, seed: int | None) -> Policy:
     return make_bot(level, seed=seed)
 
 
-def _fresh_postgres(url: str) -> str:
-    """Empty the test database's public schema; fail or skip when it cannot be reached."""
-    import psycopg
-
+def _plain(url: str) -> str:
+    """``url`` as psycopg takes it (no SQLAlchemy driver name)."""
     from italian_poker.server.database import normalise_url
 
-    plain = normalise_url(url).replace("postgresql+psycopg://", "postgresql://", 1)
+    return normalise_url(url).replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def _worker_database(url: str) -> str:
+    """Under pytest-xdist, this worker's own database beside the one at ``url`` (named
+    ``<database>_<worker>``, created on first use), so that workers never empty each
+    other's schema; ``url`` itself without xdist."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker:
+        return url
+    parsed = make_url(url)
+    name = f"{parsed.database}_{worker}"
+    with psycopg.connect(_plain(url), autocommit=True, connect_timeout=5) as connection:
+        found = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,))
+        if found.fetchone() is None:
+            connection.execute(f'CREATE DATABASE "{name}"')
+    return parsed.set(database=name).render_as_string(hide_password=False)
+
+
+def _fresh_postgres(url: str) -> str:
+    """Empty the test database's public schema (this xdist worker's own database); fail
+    or skip when it cannot be reached."""
+    import psycopg
+
     try:
-        with psycopg.connect(plain, autocommit=True, connect_timeout=5) as connection:
+        url = _worker_database(url)
+        with psycopg.connect(_plain(url), autocommit=True, connect_timeout=5) as connection:
             connection.execute("DROP SCHEMA IF EXISTS public CASCADE")
             connection.execute("CREATE SCHEMA public")
     except psycopg.Error as error:

@@ -102,10 +102,10 @@ def test_corrections_average_to_zero_over_played_deals() -> None:
 
 
 def test_estimates_agree_on_the_same_deals() -> None:
-    result = evaluate_lineup([S, R, S, R], deals=1200, block_deals=50, seed=3)
+    result = evaluate_lineup([S, R, S, R], deals=400, block_deals=25, seed=3)
     assert result.rotations == 2
-    assert result.deals == 1200
-    assert result.plain.samples == 24 and result.duplicate.samples == 12
+    assert result.deals == 400
+    assert result.plain.samples == 16 and result.duplicate.samples == 8
     assert result.plain.mean == pytest.approx(result.duplicate.mean)
     assert result.plain.mean > 0  # simple beats random
     gap = abs(result.corrected.mean - result.plain.mean)
@@ -126,7 +126,7 @@ def test_evaluate_lineup_refuses_bad_input() -> None:
 def test_corrected_estimate_unbiased_on_a_long_run() -> None:
     """A long run: the mean correction stays within 3 of its standard errors of 0, and the
     corrected margin within the plain interval widened by the corrected error."""
-    result = evaluate_lineup([T, S, T, S], deals=3000, block_deals=200, seed=11)
+    result = evaluate_lineup([T, S, T, S], deals=1600, block_deals=100, seed=11)
     assert abs(result.correction_mean) <= 3 * result.correction_error
     low, high = result.plain.interval(0.99)
     err = result.corrected.standard_error
