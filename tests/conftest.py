@@ -3,8 +3,9 @@ real Redis (``redis_fixtures``: skipped without ``redis-server``), the ``soak`` 
 runs, skipped unless ``ITALIAN_POKER_SOAK=1``, which CI sets; a soak test marked
 ``background(code)`` has its ``code`` run in a subprocess from the start of the session, on
 the machine's other core, and runs last to check what it printed: ``background_output``; under
-pytest-xdist, where the workers already fill the cores, the soak tests run first, longest
-work first, and a ``background`` test runs its code when it starts), and a line per reason at
+pytest-xdist, where the workers already fill the cores, the soak tests run first (a long
+test started last would keep one worker busy alone) and a ``background`` test runs its code
+when it starts), and a line per reason at
 the end of a run that skipped tests (``N skipped: reason``), so that a run without PostgreSQL,
 Redis, Chromium or the soak says what it left out and how to run it."""
 

@@ -5,6 +5,7 @@ instant bots, and helpers that drive the REST API and the WebSocket like a brows
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -47,10 +48,11 @@ def _plain(url: str) -> str:
     return normalise_url(url).replace("postgresql+psycopg://", "postgresql://", 1)
 
 
+@functools.cache
 def _worker_database(url: str) -> str:
     """Under pytest-xdist, this worker's own database beside the one at ``url`` (named
-    ``<database>_<worker>``, created on first use), so that workers never empty each
-    other's schema; ``url`` itself without xdist."""
+    ``<database>_<worker>``, created on the worker's first use; cached, so checked once),
+    so that workers never empty each other's schema; ``url`` itself without xdist."""
     import psycopg
     from sqlalchemy.engine import make_url
 
