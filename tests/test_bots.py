@@ -20,6 +20,8 @@ from italian_poker.analysis.bots import (
     UnknownBotLevelError,
     make_bot,
 )
+from italian_poker.analysis.bots import chance as chance_module
+from italian_poker.analysis.bots.chance import action_distribution
 from italian_poker.analysis.simulation import head_to_head, simulate
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
 from italian_poker.engine.deal import Deal, DealResult, DealStart, Outcome, Phase
@@ -207,6 +209,21 @@ def test_strong_opener_keeps_or_announces_the_opening(may_split: bool) -> None:
             assert proves
         else:
             assert action.cards == cards("Jd")  # the straight-flush draw is worth the split
+
+
+def test_simple_openers_split_has_few_random_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A simple opener standing on a made hand breaks it (4.4) with chance split_rate, each
+    kept card dropped with chance 1/5 on its own: its exact odds take 2^5 random paths, not
+    5^5 (a pick per card made reading a simple rival's split draw cost seconds)."""
+    monkeypatch.setattr(chance_module, "MAX_PATHS", 100)
+    view = opener_draw_view(Rules(players=2, opener_may_split=True), "9h Th Jh Qh Kh")
+    bot = SimplePolicy(random.Random(0))
+    odds = dict(action_distribution(bot, view))
+    assert sum(odds.values()) == pytest.approx(1.0)
+    assert odds[Action(ActionKind.DRAW)] == pytest.approx(1 - bot.split_rate * (1 - 0.8**5))
+    one = [a for a in odds if len(a.cards) == 1]
+    assert len(one) == 5
+    assert sum(odds[a] for a in one) == pytest.approx(bot.split_rate * 5 * 0.2 * 0.8**4)
 
 
 def second_round_view(hand: str, bet: int) -> SeatView:

@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from italian_poker import Match, preset
 from italian_poker.analysis.bots import BotLevel, ExpertPolicy, bot_level, make_bot
-from italian_poker.analysis.bots.expert import READ_FLOOR, World, reading_weight, sample_world
+from italian_poker.analysis.bots.expert import World, reading_weight, sample_world
+from italian_poker.analysis.bots.styles import READ_FLOOR
 from italian_poker.analysis.simulation import simulate
 from italian_poker.cli import app
 from italian_poker.engine.actions import Action, ActionKind

@@ -3,7 +3,8 @@
 :class:`ExpertPolicy` reads only its :class:`SeatView`. At a decision that search decides (the
 opening, a betting round's fold, call, check, bet, raise or parol, and the draw, Art. 3-5) it
 takes a few candidate actions (the strong policy's choice among them) and, for each of a fixed
-number of *worlds*, plays the rest of the deal out with :class:`StrongPolicy` at every seat; it
+number of *worlds*, plays the rest of the deal out (itself as :class:`StrongPolicy`, each
+rival in the style read for it, below); it
 chooses the candidate with the most chips at the end on average (common worlds for every
 candidate, so the comparison is paired), but only when it beats the strong choice by more than
 :attr:`ExpertPolicy.confidence` standard errors of the paired difference: with a few dozen
@@ -18,11 +19,15 @@ what they did (the opponent reading of :mod:`~italian_poker.analysis.bots.readin
 rejection): a rival who opened must meet the requirement (the engine checks it, 3.3), one who
 passed seldom holds an opening hand, and one who changed ``k`` cards seldom holds a hand whose
 plain draw changes another number (Art. 4). Each world is then weighed by how well it
-explains the bets (:func:`reading_weight`): the chance, by the strong policy's exact odds, that
-each rival still in the hand would have taken the action seen with the world's cards, so that a
-rival's raise makes the worlds where they hold a good hand count more; the comparison of the
-candidates is weighted so. Where no world can be rebuilt (a reshuffle, 4.3, or a fourth card,
-4.2, that the rebuilt stock does not reproduce), the strong policy decides.
+explains the bets (:func:`reading_weight`): the chance, by the exact odds of the rival's style,
+that each rival still in the hand would have taken the action seen with the world's cards, so
+that a strong rival's raise makes the worlds where they hold a good hand count more; the
+comparison of the candidates is weighted so. The style is learnt over the match
+(:mod:`~italian_poker.analysis.bots.styles`: strong, or simple, whose bets say nothing of its
+cards): each rival is read as the mixture of the styles its past deals make likely, and played
+in each playout with a style drawn from that world's posterior. Where no world can be rebuilt
+(a reshuffle, 4.3, or a fourth card, 4.2, that the rebuilt stock does not reproduce), the
+strong policy decides.
 
 The budget is fixed in playouts (:attr:`ExpertPolicy.playouts`, shared among the
 candidates), so a seeded expert is deterministic; an optional ``time_limit`` stops the search
@@ -39,9 +44,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from italian_poker.analysis.bots.chance import action_distribution
 from italian_poker.analysis.bots.simple import draw_keep
 from italian_poker.analysis.bots.strong import StrongPolicy, bet_size
+from italian_poker.analysis.bots.styles import (
+    STRONG_ONLY,
+    STYLES,
+    StyleBook,
+    action_chances,
+    drawn_style,
+    mixed,
+)
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, DealStart, Phase
@@ -57,10 +69,6 @@ MAX_REPLAYS = 4
 
 MISREAD_ODDS = 0.15
 """The chance a sampled hand that contradicts a rival's pass or draw count is kept anyway."""
-
-READ_FLOOR = 0.05
-"""The least weight a rival's action gives a world (a rival need not play like the strong
-bot: a world where the strong bot would have acted otherwise stays possible)."""
 
 _SEARCHED = (Phase.OPENING, Phase.FIRST_ROUND, Phase.SECOND_ROUND, Phase.DRAW)
 _BETS = (ActionKind.BET, ActionKind.RAISE, ActionKind.OPEN)
@@ -82,7 +90,11 @@ class ExpertPolicy:
     """Standard errors by which a candidate must beat the strong choice to replace it."""
     time_limit: float | None = None
     """Seconds after which the search stops early (None: never; deterministic)."""
+    learn_styles: bool = True
+    """Learn each rival's style over the match (False: read every rival as strong)."""
     guide: StrongPolicy = field(init=False)
+    book: StyleBook = field(init=False, default_factory=StyleBook)
+    """What this seat has learnt of the rivals' styles."""
 
     def __post_init__(self) -> None:
         self.guide = StrongPolicy(random.Random(self.rng.random()))
@@ -103,11 +115,17 @@ class ExpertPolicy:
             budget //= 2
         worlds = max(self.min_worlds, budget // len(candidates))
         seed = self.rng.getrandbits(64)
-        searched = _search(view, candidates, worlds, seed, self.time_limit)
+        beliefs = {
+            s: self.book.beliefs(view.player_ids[s]) if self.learn_styles else STRONG_ONLY
+            for s in _live(view)
+            if s != view.seat
+        }
+        searched = _search(view, candidates, worlds, seed, self.time_limit, beliefs)
         if searched is None:
             return proposal
-        results, weights = searched
-        return candidates[_chosen(results, weights, self.confidence)]
+        if self.learn_styles:
+            self.book.observe(view, searched.likelihoods)
+        return candidates[_chosen(searched.results, searched.weights, self.confidence)]
 
 
 def _chosen(results: Sequence[Sequence[float]], weights: Sequence[float], confidence: float) -> int:
@@ -171,20 +189,32 @@ def _draw_candidates(view: SeatView, proposal: Action, guide: StrongPolicy) -> l
 # --- worlds -------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Searched:
+    """What a search found: per candidate, the seat's final chips in each world (the same
+    worlds for every candidate); each world's :func:`reading_weight`; per rival seat, the mean
+    chance each style gives their actions over the worlds (their likelihood)."""
+
+    results: list[list[float]]
+    weights: list[float]
+    likelihoods: dict[int, tuple[float, ...]]
+
+
 def _search(
     view: SeatView,
     candidates: Sequence[Action],
     worlds: int,
     seed: int,
     time_limit: float | None,
-) -> tuple[list[list[float]], list[float]] | None:
-    """Per candidate, the seat's final chips in each of up to ``worlds`` rebuilt deals (the
-    same deals for every candidate), and each deal's :func:`reading_weight`; None when no
-    deal can be rebuilt."""
+    beliefs: dict[int, tuple[float, ...]],
+) -> _Searched | None:
+    """Up to ``worlds`` rebuilt deals played out after each candidate, every rival in a style
+    drawn from ``beliefs`` (by seat) and the world; None when no deal can be rebuilt."""
     rng = random.Random(seed)
     start = time.perf_counter()
     results: list[list[float]] = [[] for _ in candidates]
     weights: list[float] = []
+    sums = {s: [0.0] * len(STYLES) for s in beliefs}
     played = 0
     failures = 0
     while played < worlds and failures < worlds:
@@ -192,63 +222,49 @@ def _search(
         if world is None:
             failures += 1
             continue
+        chances = action_chances(world.start, world.actions, view)
+        styles = [0] * view.players
+        for s, row in chances.items():
+            styles[s] = drawn_style(row, beliefs.get(s, STRONG_ONLY), rng)
+            sums[s] = [a + b for a, b in zip(sums.get(s, [0.0] * len(STYLES)), row, strict=True)]
         playout_seed = rng.getrandbits(64)
         for i, action in enumerate(candidates):
-            results[i].append(_play_out(world, view.seat, action, playout_seed))
-        weights.append(reading_weight(world, view))
+            results[i].append(_play_out(world, view.seat, action, playout_seed, styles))
+        weights.append(_mixture(chances, beliefs))
         played += 1
         if time_limit is not None and time.perf_counter() - start > time_limit:
             break
     if played == 0:
         return None
-    return results, weights
+    likelihoods = {s: tuple(x / played for x in row) for s, row in sums.items()}
+    return _Searched(results, weights, likelihoods)
 
 
-_READER = StrongPolicy(random.Random(0))
-"""The strong policy whose exact odds read the rivals (its own generator is never used)."""
+def _mixture(chances: dict[int, tuple[float, ...]], beliefs: dict[int, tuple[float, ...]]) -> float:
+    """The chance of every rival's actions, each rival's style the mixture ``beliefs``."""
+    return math.prod(mixed(row, beliefs.get(s, STRONG_ONLY)) for s, row in chances.items())
 
 
-def reading_weight(world: World, view: SeatView) -> float:
+def reading_weight(
+    world: World, view: SeatView, beliefs: dict[int, tuple[float, ...]] | None = None
+) -> float:
     """How well ``world`` explains what the rivals still in the hand did: the product, over
-    their decisions in the view, of the chance the strong policy with the world's cards takes
-    the action seen (its exact odds, :func:`.chance.action_distribution`; a bet's amount
-    counted as near as it is, :func:`_resemblance`), each at least
-    :data:`READ_FLOOR`. A rival who has folded is not read (their cards matter no more)."""
-    deal = Deal(world.start)
-    weight = 1.0
-    for action in world.actions:
-        seat = deal.actor
-        read = seat is not None and seat != view.seat and not view.folded[seat]
-        if read and deal.phase in _SEARCHED:
-            assert seat is not None
-            seen = seat_view(deal, seat)
-            odds = action_distribution(_READER, seen)
-            chance = sum(p * _resemblance(a, action, seen.pot) for a, p in odds)
-            weight *= max(chance, READ_FLOOR)
-        deal.apply(action)
-    return weight
+    them, of the chance their style (``beliefs`` by seat, a mixture of
+    :data:`~.styles.STYLES`; strong when left out) takes the actions seen with the world's
+    cards (:func:`~.styles.action_chances`: exact odds, each action at least
+    :data:`~.styles.READ_FLOOR`). A rival who has folded is not read."""
+    return _mixture(action_chances(world.start, world.actions, view), beliefs or {})
 
 
-def _resemblance(decided: Action, taken: Action, pot: int) -> float:
-    """How far ``decided`` (by the strong policy) is the action ``taken``: 0 for another kind
-    or draw count, 1 for the same; a bet's amount counts for less the further it lies, by
-    ``exp(-gap / scale)`` with the scale a seventh of the pot (at least two chips)."""
-    if decided.kind is not taken.kind:
-        return 0.0
-    if taken.kind is ActionKind.DRAW:
-        return 1.0 if len(decided.cards) == len(taken.cards) else 0.0
-    if decided.amount is None or taken.amount is None:
-        return 1.0
-    return math.exp(-abs(decided.amount - taken.amount) / max(2.0, pot / 7))
-
-
-def _play_out(world: World, seat: int, first: Action, seed: int) -> float:
-    """The seat's stack at the end of ``world`` after ``first``, every seat then played by
-    the strong policy."""
+def _play_out(world: World, seat: int, first: Action, seed: int, styles: Sequence[int]) -> float:
+    """The seat's stack at the end of ``world`` after ``first``: the seat then played by the
+    strong policy, every other seat in its style (``styles``, indices into :data:`STYLES`)."""
     deal = world.rebuilt()
     deal.apply(first, seat)
     rng = random.Random(seed)
-    bots = [StrongPolicy(rng) for _ in range(deal.n)]
+    bots = [
+        StrongPolicy(rng) if s == seat else STYLES[styles[s]].player(rng) for s in range(deal.n)
+    ]
     while (actor := deal.actor) is not None:
         deal.apply(bots[actor].act(seat_view(deal, actor)), actor)
     result = deal.result
@@ -466,7 +482,6 @@ def _matches(deal: Deal, view: SeatView) -> bool:
 __all__ = [
     "MAX_REPLAYS",
     "MISREAD_ODDS",
-    "READ_FLOOR",
     "WORLD_TRIES",
     "ExpertPolicy",
     "World",

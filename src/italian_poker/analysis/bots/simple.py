@@ -176,8 +176,10 @@ class SimplePolicy:
         keep = draw_keep(hand, view.players)
         if view.opener == view.seat and keep and chance.happens(self.split_rate):
             # Sometimes the opener breaks the opening to chase something else (4.4): each
-            # kept card is compared with a fresh pick of one of them, and dropped if it is it.
-            keep = tuple(c for c in keep if c is not chance.pick(keep))
+            # kept card is dropped with chance 1/len(keep), on its own (2^n random paths for
+            # action_distribution, where a pick of one of n per card made n^n).
+            drop = 1.0 / len(keep)
+            keep = tuple(c for c in keep if not chance.happens(drop))
         discards = tuple(c for c in hand if c not in keep)
         if len(discards) > 4:
             discards = discards[:4]

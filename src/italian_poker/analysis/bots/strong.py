@@ -19,14 +19,17 @@ the 5.5 make-up by the carried pot it would play for.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from italian_poker.analysis.bots.chance import Chance, Draws
 from italian_poker.analysis.bots.reading import Reading, Table, rival_model
+from italian_poker.analysis.draw_expectations import draw_expectations
 from italian_poker.analysis.draw_odds import DrawDistribution, draw_distributions, hand_ladder
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import MAX_DRAW, Phase
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.policy import makeup_due
@@ -61,6 +64,11 @@ class StrongPolicy:
     """Stand pat with nothing against one or two rivals, to bet afterwards."""
     slowplay_rate: float = 0.1
     """Check a very strong hand in the second round instead of betting it."""
+    shared_tables: bool = False
+    """Before the draw, take the best draw's equity from sums over the deck shared by every
+    hand seen with the same view (:func:`~.draw_expectations.draw_expectations`):
+    the same figures up to rounding, much cheaper when one view is read with many hands (a
+    rival's decisions over sampled deals), dearer for a single hand."""
 
     def act(self, view: SeatView) -> Action:
         """The action for ``view``; answers the 5.5 make-up when it is asked for."""
@@ -105,24 +113,19 @@ class StrongPolicy:
     def draw_choices(self, view: SeatView, max_discards: int) -> list[_Choice]:
         """The legal keep/discard choices: an opener breaks the opening only where 4.4 lets
         them (announcing the split)."""
-        # The others' discards this seat has seen (the observer shows them when they lie face
-        # up, 003; otherwise an action carries none).
-        known = [c for a in view.actions if a.seat != view.seat for c in a.discards]
         dists = draw_distributions(
             view.hand,
             players=view.players,
-            known=known,
+            known=_known_discards(view),
             max_discards=max_discards,
             tiebreak=view.rules.tiebreak,
         )
         opener = view.opener == view.seat
-        choices = []
-        for dist in dists:
-            split = opener and not view.requirement.kept_proves(dist.kept)
-            if split and not view.rules.opener_may_split:
-                continue
-            choices.append(_Choice(dist, split))
-        return choices
+        return [
+            _Choice(dist, opener and not view.requirement.kept_proves(dist.kept))
+            for dist in dists
+            if _may_keep(view, dist.kept)
+        ]
 
     def _equity(self, view: SeatView) -> float:
         """The chance of winning at the showdown: after the draw with the hand held, before
@@ -130,7 +133,24 @@ class StrongPolicy:
         beats = self.beat_table(view)
         if view.cards_changed[view.seat] is not None:
             return _made_equity(view, beats)
-        return max(c.dist.expectation(beats) for c in self.draw_choices(view, MAX_DRAW))
+        return max(e for _discards, e in self._draws(view, beats, MAX_DRAW))
+
+    def _draws(
+        self, view: SeatView, beats: Table, max_discards: int
+    ) -> list[tuple[tuple[Card, ...], float]]:
+        """Each legal draw's discards with its equity (the chance of its final hand ending
+        ahead, ``beats``), fewest discards first."""
+        if self.shared_tables and not _known_discards(view):
+            tables = draw_expectations(beats, view.players, view.rules.tiebreak)
+            return [
+                (thrown, e)
+                for kept, thrown, e in tables.of(view.hand, max_discards)
+                if _may_keep(view, kept)
+            ]
+        return [
+            (c.dist.discards, c.dist.expectation(beats))
+            for c in self.draw_choices(view, max_discards)
+        ]
 
     # --- decisions ----------------------------------------------------------------------
 
@@ -165,18 +185,14 @@ class StrongPolicy:
 
     def _draw(self, view: SeatView, legal: LegalAction, chance: Chance) -> Action:
         """Art. 4: the legal choice with the best equity; rarely a bluff standing pat."""
-        choices = self.draw_choices(view, legal.max_cards)
-        beats = self.beat_table(view)
-        best = max(choices, key=lambda c: (c.dist.expectation(beats), -len(c.dist.discards)))
+        draws = self._draws(view, self.beat_table(view), legal.max_cards)
+        discards, equity = max(draws, key=lambda d: (d[1], -len(d[0])))
         rivals = len(_rivals(view))
-        if (
-            rivals <= 2
-            and best.dist.discards
-            and best.dist.expectation(beats) < 0.25
-            and chance.happens(self.pat_bluff_rate)
-        ):
+        if rivals <= 2 and discards and equity < 0.25 and chance.happens(self.pat_bluff_rate):
             return Action(ActionKind.DRAW)  # all five kept: the opening is kept too (4.4)
-        return Action(ActionKind.DRAW, cards=best.dist.discards, split=best.split)
+        kept = [c for c in view.hand if c not in discards]
+        split = view.opener == view.seat and not view.requirement.kept_proves(kept)
+        return Action(ActionKind.DRAW, cards=discards, split=split)
 
     def _bet(self, view: SeatView, legal: dict[ActionKind, LegalAction], chance: Chance) -> Action:
         """A betting round (3.6, Art. 5): by equity against pot odds."""
@@ -220,6 +236,20 @@ class StrongPolicy:
         changed = [view.cards_changed[s] for s in _rivals(view)]
         weak = all(c is not None and c >= 2 for c in changed)
         return weak and chance.happens(self.bluff_rate)
+
+
+def _known_discards(view: SeatView) -> list[Card]:
+    """The others' discards this seat has seen (the observer shows them when they lie face
+    up, 003; otherwise an action carries none)."""
+    return [c for a in view.actions if a.seat != view.seat for c in a.discards]
+
+
+def _may_keep(view: SeatView, kept: Sequence[Card]) -> bool:
+    """Whether the seat may keep ``kept``: an opener breaks the opening only where the
+    rules let them announce a split (4.4)."""
+    if view.opener != view.seat or view.rules.opener_may_split:
+        return True
+    return view.requirement.kept_proves(kept)
 
 
 def _rivals(view: SeatView) -> list[int]:
