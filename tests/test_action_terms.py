@@ -13,8 +13,10 @@ import pytest
 from italian_poker.analysis.action_terms import (
     EXACT_ACTIONS,
     PolicyMismatchError,
-    _term,
+    _terms,
     action_correction,
+    action_terms,
+    check_down,
     same_action,
 )
 from italian_poker.analysis.bots import BotLevel, SimplePolicy, StrongPolicy, make_bot
@@ -136,7 +138,7 @@ def test_too_many_paths_are_refused() -> None:
 
 def test_a_decisions_term_has_exact_zero_expectation() -> None:
     """Where the expectation is exact (at most EXACT_ACTIONS actions), the terms of every
-    action the bot might have taken, weighted by its odds, sum to 0."""
+    action the bot might have taken, weighted by its odds, sum to 0 (both values)."""
     levels = [T, S, T, S]
     held = [True, False, True, False]
     found = 0
@@ -149,11 +151,11 @@ def test_a_decisions_term_has_exact_zero_expectation() -> None:
                 continue
             prefix = record.actions[:index]
             terms = [
-                _term(record, prefix, a, odds, levels, held, random.Random(9)) for a, _p in odds
+                _terms(record, prefix, a, odds, levels, held, random.Random(9)) for a, _p in odds
             ]
-            assert sum(p * t for (_a, p), t in zip(odds, terms, strict=True)) == pytest.approx(
-                0.0, abs=1e-9
-            )
+            for kind in (0, 1):  # by playouts, by playing down
+                weighted = sum(p * t[kind] for (_a, p), t in zip(odds, terms, strict=True))
+                assert weighted == pytest.approx(0.0, abs=1e-9)
             found += 1
             if found == 4:
                 return
@@ -164,9 +166,11 @@ def test_action_correction_is_reproducible_and_refuses_other_bots() -> None:
     levels = [T, S, T, S]
     held = [True, False, True, False]
     records = played(levels, 20, 4)
-    first = [action_correction(r, levels, held, random.Random(1)) for r in records]
-    again = [action_correction(r, levels, held, random.Random(1)) for r in records]
-    assert first == again and any(first)
+    first = [action_terms(r, levels, held, random.Random(1)) for r in records]
+    again = [action_terms(r, levels, held, random.Random(1)) for r in records]
+    assert first == again and any(p for p, _c in first) and any(c for _p, c in first)
+    playouts = [action_correction(r, levels, held, random.Random(1)) for r in records]
+    assert playouts == [p for p, _c in first]
     wild = played([R, R, R, R], 20, 4)
     with pytest.raises(PolicyMismatchError, match="is not an action a strong bot takes"):
         for record in wild:
@@ -180,3 +184,19 @@ def test_strong_bot_decides_as_it_acts() -> None:
             assert StrongPolicy(random.Random(3)).act(view) == StrongPolicy(
                 random.Random(3)
             ).decide(view, Draws(random.Random(3)))
+
+
+def test_playing_down_checks_calls_and_draws_plainly() -> None:
+    """check_down: the opener opens at the least, the rest call or check, the draw keeps
+    what the plain draw keeps, and a whole deal played so is legal to the end."""
+    record = played([S, S, S], 1, 3)[0]
+    deal = Deal(dataclasses.replace(record.start, deck=record.deck, reshuffles=()))
+    seen: set[ActionKind] = set()
+    while (actor := deal.actor) is not None:
+        view = observe(deal, actor)
+        action = check_down(view)
+        assert action.kind in {la.kind for la in view.legal_actions}
+        assert action.kind not in (ActionKind.RAISE, ActionKind.BET, ActionKind.BLIND)
+        seen.add(action.kind)
+        deal.apply(action, actor)
+    assert deal.result is not None and seen

@@ -15,6 +15,13 @@ own random numbers alone, independently of ``X`` and of the playout seed, so the
 expectation 0 given ``h`` and ``X``, whatever ``v`` is: subtracting any fixed multiple of it
 leaves an estimate unbiased, and a good ``v`` removes the chips the bot's dice won or lost.
 
+A second value, with no noise of its own, makes a second term from the same decisions:
+``c(h.a)``, the challenger's chips when the deal goes on from ``h.a`` with the same deck and
+every seat playing it down (:func:`check_down`: check or call, open at the least where it may,
+the plain draw, show), so that who holds the best cards decides the pot as it then stands. It
+misses what later bets add, the playout misses nothing but is one roll of the bots' dice; the
+evaluation fits both.
+
 The sum over ``a'`` is exact for the :data:`EXACT_ACTIONS` likeliest actions; the rest (the
 odd bet sizes a bot draws uniformly) is stood for by one of them drawn by its probability,
 times their total probability: an unbiased estimate of their part. A decision with a single
@@ -31,11 +38,13 @@ from functools import cache
 
 from italian_poker.analysis.bots import BotLevel, make_bot
 from italian_poker.analysis.bots.chance import KnownPolicy, action_distribution
-from italian_poker.engine.actions import Action
-from italian_poker.engine.deal import ActionRecord, Deal
+from italian_poker.analysis.bots.simple import draw_action, draw_keep
+from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.deal import ActionRecord, Deal, Phase
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.engine.observer import observe
 from italian_poker.engine.policy import Policy
+from italian_poker.engine.view import SeatView
 
 EXACT_ACTIONS = 4
 """Actions whose playout enters the expectation exactly; the rest by one sampled action."""
@@ -68,16 +77,39 @@ def same_action(decided: Action, recorded: Action) -> bool:
     )
 
 
+def check_down(view: SeatView) -> Action:
+    """Playing the deal down: decline a blind, check, call, open at the least where the hand
+    may (pass where it may not), the plain draw (:func:`~.bots.simple.draw_keep`), show."""
+    legal = {la.kind: la for la in view.legal_actions}
+    if view.phase is Phase.DRAW:
+        keep = draw_keep(view.hand, view.players)
+        legal_draw = legal[ActionKind.DRAW]
+        discards = tuple(c for c in view.hand if c not in keep)[: legal_draw.max_cards]
+        return draw_action(view, discards)
+    for kind in (ActionKind.DECLINE, ActionKind.SHOW, ActionKind.CHECK, ActionKind.CALL):
+        if kind in legal:
+            return Action(kind)
+    opening = legal.get(ActionKind.OPEN)
+    if opening is not None:
+        return Action(ActionKind.OPEN, opening.min_amount)
+    for kind in (ActionKind.PASS, ActionKind.FOLD):
+        if kind in legal:
+            return Action(kind)
+    first = view.legal_actions[0]
+    return Action(first.kind, first.min_amount)
+
+
 def _value(
     record: CompletedDeal,
     prefix: Sequence[ActionRecord],
     action: Action,
-    levels: Sequence[BotLevel],
     challenger: Sequence[bool],
     seed: int,
+    bots: Sequence[Policy] | None,
 ) -> float:
     """The challenger's chips per seat when the deal, replayed to ``prefix``, goes on with
-    ``action`` and then fresh bots of each seat's level (playout seed ``seed``)."""
+    ``action`` and then ``bots`` (fresh, from playout seed ``seed``), or :func:`check_down`
+    at every seat when ``bots`` is None."""
     start = dataclasses.replace(record.start, deck=record.deck, reshuffles=(), seed=seed)
     deal = Deal(start)
     deal.replay_reshuffles(record.reshuffles)
@@ -85,9 +117,9 @@ def _value(
         deal.apply(done.action, done.seat)
     deal.draw.replay.clear()  # reshuffles after this point come from the playout seed
     deal.apply(action)
-    bots = [_playout_bot(level, seed + i) for i, level in enumerate(levels)]
     while (actor := deal.actor) is not None:
-        deal.apply(bots[actor].act(observe(deal, actor)), actor)
+        view = observe(deal, actor)
+        deal.apply(check_down(view) if bots is None else bots[actor].act(view), actor)
     result = deal.result
     assert result is not None
     mine = [s for s, held in enumerate(challenger) if held]
@@ -95,19 +127,19 @@ def _value(
     return won / len(mine)
 
 
-def action_correction(
+def action_terms(
     record: CompletedDeal,
     levels: Sequence[BotLevel],
     challenger: Sequence[bool],
     rng: random.Random,
-) -> float:
-    """The sum of the deal's action terms (module docstring), in the challenger's chips per
-    seat; ``levels`` and ``challenger`` per seat dealt in (``record.start.names`` order).
-    Raises :class:`PolicyMismatchError` when a known bot's recorded action is not one it
-    could take (the deal was not played by those bots)."""
+) -> tuple[float, float]:
+    """The sums of the deal's action terms (module docstring) in the challenger's chips per
+    seat, by playouts and by playing down; ``levels`` and ``challenger`` per seat dealt in
+    (``record.start.names`` order). Raises :class:`PolicyMismatchError` when a known bot's
+    recorded action is not one it could take (the deal was not played by those bots)."""
     deal = Deal(dataclasses.replace(record.start, deck=record.deck, reshuffles=()))
     deal.replay_reshuffles(record.reshuffles)
-    total = 0.0
+    played = checked = 0.0
     actions = record.actions
     for index, done in enumerate(actions):
         policy = _template(levels[done.seat])
@@ -120,12 +152,24 @@ def action_correction(
                     f"{levels[done.seat].value} bot takes there"
                 )
             if len(odds) > 1:
-                total += _term(record, actions[:index], taken[0], odds, levels, challenger, rng)
+                terms = _terms(record, actions[:index], taken[0], odds, levels, challenger, rng)
+                played += terms[0]
+                checked += terms[1]
         deal.apply(done.action, done.seat)
-    return total
+    return played, checked
 
 
-def _term(
+def action_correction(
+    record: CompletedDeal,
+    levels: Sequence[BotLevel],
+    challenger: Sequence[bool],
+    rng: random.Random,
+) -> float:
+    """The playout terms of :func:`action_terms` alone."""
+    return action_terms(record, levels, challenger, rng)[0]
+
+
+def _terms(
     record: CompletedDeal,
     prefix: Sequence[ActionRecord],
     taken: Action,
@@ -133,28 +177,37 @@ def _term(
     levels: Sequence[BotLevel],
     challenger: Sequence[bool],
     rng: random.Random,
-) -> float:
-    """One decision's term: the playout of the action taken less the expected playout."""
+) -> tuple[float, float]:
+    """One decision's terms: the value of the action taken less its expectation, by playouts
+    and by playing down."""
     seed = rng.getrandbits(62)
-    values: dict[Action, float] = {}
-
-    def value(action: Action) -> float:
-        if action not in values:
-            values[action] = _value(record, prefix, action, levels, challenger, seed)
-        return values[action]
-
     head, tail = odds[:EXACT_ACTIONS], odds[EXACT_ACTIONS:]
-    expected = sum(p * value(a) for a, p in head)
+    weighted = list(head)
     if tail:
         mass = sum(p for _a, p in tail)
         stand_in = rng.choices([a for a, _p in tail], weights=[p for _a, p in tail])[0]
-        expected += mass * value(stand_in)
-    return value(taken) - expected
+        weighted.append((stand_in, mass))
+    distinct = list(dict.fromkeys([taken, *(a for a, _p in weighted)]))
+    out = []
+    for playout in (True, False):
+        values = {}
+        for action in distinct:
+            bots = (
+                [_playout_bot(level, seed + i) for i, level in enumerate(levels)]
+                if playout
+                else None
+            )
+            values[action] = _value(record, prefix, action, challenger, seed, bots)
+        expected = sum(p * values[a] for a, p in weighted)
+        out.append(values[taken] - expected)
+    return out[0], out[1]
 
 
 __all__ = [
     "EXACT_ACTIONS",
     "PolicyMismatchError",
     "action_correction",
+    "action_terms",
+    "check_down",
     "same_action",
 ]
