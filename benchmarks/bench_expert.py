@@ -7,6 +7,10 @@ the cards is shared), and reports the expert's margin in chips per deal per expe
 process time, the machine may be shared)::
 
     PYTHONPATH=src python benchmarks/bench_expert.py --deals 400 --players 4 --baseline strong
+
+``--reference strong`` also plays the strong bot in the expert's seat on the same deals and
+reports the paired difference (expert less strong) with its interval, far narrower than the
+two margins' own.
 """
 
 from __future__ import annotations
@@ -38,13 +42,27 @@ def _timed_act(self: ExpertPolicy, view: SeatView) -> Action:
 ExpertPolicy.act = _timed_act  # type: ignore[method-assign]
 
 
+def _interval(values: list[float]) -> list[float]:
+    """The normal 95% interval of the mean of ``values``."""
+    half = NormalDist().inv_cdf(0.975) * stdev(values) / math.sqrt(len(values))
+    return [round(mean(values) - half, 3), round(mean(values) + half, 3)]
+
+
 def run(
-    deals: int, players: int, baseline: str, seed: int, match_deals: int, challenger: str = "expert"
+    deals: int,
+    players: int,
+    baseline: str,
+    seed: int,
+    match_deals: int,
+    challenger: str = "expert",
+    reference: str | None = None,
 ) -> dict[str, object]:
     """``deals`` deals (rounded to whole rotations of ``match_deals``) of one expert against
-    ``players - 1`` ``baseline`` bots."""
+    ``players - 1`` ``baseline`` bots; with ``reference``, that level too in the same seat on
+    the same deal seeds, and the paired difference."""
     rules = preset("standard")
     samples: list[float] = []
+    references: list[float] = []
     wall = process = 0.0
     played = 0
     batch = 0
@@ -57,10 +75,24 @@ def run(
             process += time.process_time() - cpu
             name = f"P{expert_seat + 1}"
             samples.append(report.net[name] / match_deals)
+            if reference is not None:
+                levels[expert_seat] = reference
+                again = simulate(match_deals, players, seed * 7919 + batch, rules, bots=levels)
+                references.append(again.net[name] / match_deals)
             played += match_deals
         batch += 1
     margin = mean(samples)
     half = NormalDist().inv_cdf(0.975) * stdev(samples) / math.sqrt(len(samples))
+    paired: dict[str, object] = {}
+    if references:
+        differences = [a - b for a, b in zip(samples, references, strict=True)]
+        paired = {
+            "reference": reference,
+            "reference_margin": round(mean(references), 3),
+            "reference_ci95": _interval(references),
+            "difference": round(mean(differences), 3),
+            "difference_ci95": _interval(differences),
+        }
     walls = sorted(w for w, _ in _TIMES) or [0.0]
     cpus = sorted(c for _, c in _TIMES) or [0.0]
     return {
@@ -78,6 +110,7 @@ def run(
         "decision_wall_max": round(walls[-1], 4),
         "decision_process_mean": round(mean(cpus), 4),
         "decision_process_max": round(cpus[-1], 4),
+        **paired,
     }
 
 
@@ -89,6 +122,12 @@ def main() -> None:
     parser.add_argument("--challenger", default="expert", choices=["expert", "strong"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--match-deals", type=int, default=25)
+    parser.add_argument(
+        "--reference",
+        choices=["simple", "strong"],
+        help="also play this level in the challenger's seat on the same deals, and report the "
+        "paired difference",
+    )
     args = parser.parse_args()
     print(
         json.dumps(
@@ -99,6 +138,7 @@ def main() -> None:
                 args.seed,
                 args.match_deals,
                 args.challenger,
+                args.reference,
             )
         )
     )
