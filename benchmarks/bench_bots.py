@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, help="seats, 2-9 (4)")
     parser.add_argument("--lineup", default="strong,simple", help="levels (strong,simple)")
     parser.add_argument("--rules", default="standard", help="rules preset (standard)")
-    parser.add_argument("--block-deals", type=int, default=250, help="deals per block (250)")
+    parser.add_argument("--block-deals", type=int, default=50, help="deals per block (50)")
     parser.add_argument("--stack", type=int, default=100, help="starting stack (100)")
     parser.add_argument("--seed", type=int, default=2026, help="seed (2026)")
     parser.add_argument(

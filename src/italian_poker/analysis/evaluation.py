@@ -245,7 +245,7 @@ def evaluate_lineup(
     seed: int = 0,
     rules: Rules | None = None,
     stack: int = DEFAULT_STACK,
-    block_deals: int = 250,
+    block_deals: int = 50,
     actions: bool = True,
 ) -> Evaluation:
     """Every rotation of ``lineup`` over the same blocks of ``block_deals`` deals, about
