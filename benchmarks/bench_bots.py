@@ -1,7 +1,10 @@
 """Bot strength: a line-up of bots in every seat rotation, with duplicate deals and a luck
 correction (:func:`italian_poker.analysis.evaluation.evaluate_lineup`).
 
-Run: ``.venv/bin/python benchmarks/bench_bots.py [--deals N] [--players P] [--lineup L]``
+Run: ``.venv/bin/python benchmarks/bench_bots.py [--deals N] [--players P] [--lineup L]
+[--workers N]``
+
+``--workers N`` plays the matches on N processes, with the same figures (but the speed).
 
 ``--lineup`` names the levels seat by seat, comma-separated, repeated round the table when
 shorter than ``--players`` (default ``strong,simple``: strong in P1, P3, ...); the first level
@@ -44,6 +47,7 @@ def main() -> None:
     parser.add_argument("--block-deals", type=int, default=50, help="deals per block (50)")
     parser.add_argument("--stack", type=int, default=100, help="starting stack (100)")
     parser.add_argument("--seed", type=int, default=2026, help="seed (2026)")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the matches (1)")
     parser.add_argument(
         "--no-action-terms",
         action="store_true",
@@ -61,6 +65,7 @@ def main() -> None:
         stack=args.stack,
         block_deals=args.block_deals,
         actions=not args.no_action_terms,
+        workers=args.workers,
     )
     wall = time.perf_counter() - began
     plain = result.plain

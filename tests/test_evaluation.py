@@ -133,6 +133,18 @@ def test_estimates_agree_on_the_same_deals() -> None:
     assert abs(result.correction_mean) <= 4 * result.correction_error
 
 
+def test_workers_give_the_same_evaluation() -> None:
+    """The matches played on two processes give the same figures as in this one."""
+    alone = evaluate_lineup([S, R], deals=200, block_deals=25, seed=8)
+    shared = evaluate_lineup([S, R], deals=200, block_deals=25, seed=8, workers=2)
+    assert (shared.plain, shared.duplicate, shared.corrected) == (
+        alone.plain,
+        alone.duplicate,
+        alone.corrected,
+    )
+    assert shared.correction_mean == alone.correction_mean
+
+
 def test_evaluate_lineup_refuses_bad_input() -> None:
     with pytest.raises(ValueError, match="another level"):
         evaluate_lineup([S, S], deals=1000)
@@ -140,6 +152,8 @@ def test_evaluate_lineup_refuses_bad_input() -> None:
         evaluate_lineup([S, R], deals=100, block_deals=50)
     with pytest.raises(ValueError, match="at least 1 deal"):
         evaluate_lineup([S, R], deals=100, block_deals=0)
+    with pytest.raises(ValueError, match="workers"):
+        evaluate_lineup([S, R], deals=400, block_deals=50, workers=0)
 
 
 @pytest.mark.soak

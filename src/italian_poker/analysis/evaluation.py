@@ -55,6 +55,7 @@ import numpy.typing as npt
 from italian_poker.analysis.action_terms import action_terms
 from italian_poker.analysis.bots import BotLevel, bot_level, make_bot
 from italian_poker.analysis.luck import luck_features
+from italian_poker.analysis.parallel import map_on_processes
 from italian_poker.analysis.simulation import DEFAULT_STACK, t_quantile
 from italian_poker.engine.match import Match
 from italian_poker.engine.rules import Rules
@@ -164,6 +165,33 @@ def play_block(
     return samples
 
 
+@dataclass(frozen=True, slots=True)
+class BlockTask:
+    """One match of an evaluation: :func:`play_block`'s arguments, small enough to send to a
+    worker process."""
+
+    levels: tuple[BotLevel, ...]
+    deals: int
+    seed: int
+    rules: Rules
+    challenger: BotLevel
+    stack: int
+    actions: bool
+
+
+def play_task(task: BlockTask) -> list[DealSample]:
+    """:func:`play_block` of ``task``."""
+    return play_block(
+        task.levels,
+        task.deals,
+        task.seed,
+        task.rules,
+        task.challenger,
+        stack=task.stack,
+        actions=task.actions,
+    )
+
+
 def _standard_error(values: Sequence[float]) -> float:
     n = len(values)
     if n < 2:
@@ -247,10 +275,13 @@ def evaluate_lineup(
     stack: int = DEFAULT_STACK,
     block_deals: int = 50,
     actions: bool = True,
+    workers: int = 1,
 ) -> Evaluation:
     """Every rotation of ``lineup`` over the same blocks of ``block_deals`` deals, about
     ``deals`` deals in all; the margin of the line-up's first level against the others.
-    ``actions`` adds the action terms to the correction (:func:`play_block`)."""
+    ``actions`` adds the action terms to the correction (:func:`play_block`). ``workers``
+    processes play the matches (every rotation of every block seeded from ``seed`` and the
+    block's index alone): the result is the same for any number, but for the timing."""
     levels = tuple(bot_level(level) for level in lineup)
     seatings = rotations(levels)
     challenger = levels[0]
@@ -266,19 +297,20 @@ def evaluate_lineup(
     table = rules if rules is not None else Rules()
     if table.players != len(levels):
         table = table.with_options(players=len(levels))
-    blocks: list[list[list[DealSample]]] = []
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers is a whole number of at least 1, got {workers!r}")
+    matches = [
+        BlockTask(seating, block_deals, seed * 1_000_003 + b, table, challenger, stack, actions)
+        for b in range(deals // per_block)
+        for seating in seatings
+    ]
     began = time.perf_counter()
-    for b in range(deals // per_block):
-        block_seed = seed * 1_000_003 + b
-        blocks.append(
-            [
-                play_block(
-                    s, block_deals, block_seed, table, challenger, stack=stack, actions=actions
-                )
-                for s in seatings
-            ]
-        )
+    if workers == 1:
+        played = [play_task(task) for task in matches]
+    else:
+        played = list(map_on_processes(play_task, matches, workers))
     elapsed = time.perf_counter() - began
+    blocks = [played[i : i + len(seatings)] for i in range(0, len(played), len(seatings))]
     plain = [sum(s.chips for s in m) / len(m) for block in blocks for m in block]
     duplicate = [sum(s.chips for m in block for s in m) / sum(map(len, block)) for block in blocks]
     fits = [_fit(blocks[1 - parity :: 2]) for parity in (0, 1)]
@@ -305,10 +337,12 @@ def evaluate_lineup(
 
 __all__ = [
     "RIDGE",
+    "BlockTask",
     "DealSample",
     "Estimate",
     "Evaluation",
     "evaluate_lineup",
     "play_block",
+    "play_task",
     "rotations",
 ]

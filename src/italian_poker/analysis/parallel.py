@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from italian_poker.analysis.bots import BotLevel
 from italian_poker.analysis.simulation import (
@@ -43,6 +43,9 @@ MATCH_DEALS = 250
 TIMING_KEYS: tuple[str, ...] = ("elapsed_seconds", "hands_per_second")
 """The members of ``SimulationReport.to_dict()`` that depend on the machine and the number of
 workers; everything else is the same for a seed."""
+
+Task = TypeVar("Task")
+Result = TypeVar("Result")
 
 RAY_EXTRA = "pip install 'italian-poker[ray]'"
 """What to install for ``ray_address``."""
@@ -186,19 +189,27 @@ def simulate_matches(
     return merge(reports, seed=seed, elapsed_seconds=elapsed)
 
 
-def _on_processes(tasks: Sequence[MatchTask], workers: int) -> Iterator[SimulationReport]:
-    """The matches played by up to ``workers`` new processes, in match order.
+def map_on_processes(
+    function: Callable[[Task], Result], tasks: Sequence[Task], workers: int
+) -> Iterator[Result]:
+    """``function`` of every task, computed by up to ``workers`` new processes, in task order.
 
     On Linux, from a process running a single thread, the workers are forked: they start at
     once, sharing the caller's pages copy-on-write (nothing is pickled to them but their
-    :class:`MatchTask`). Elsewhere, or when threads run (which forking would leave in an
-    undefined state), they are spawned: fresh interpreters importing only what a match needs.
-    The deals do not depend on which: every match is seeded from its task.
+    tasks). Elsewhere, or when threads run (which forking would leave in an undefined state),
+    they are spawned: fresh interpreters importing only what ``function`` needs. The results
+    do not depend on which, so long as each task carries its own seed.
     """
     fork = sys.platform == "linux" and threading.active_count() == 1
     context = multiprocessing.get_context("fork" if fork else "spawn")
     with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
-        yield from pool.map(play_match, tasks)
+        yield from pool.map(function, tasks)
+
+
+def _on_processes(tasks: Sequence[MatchTask], workers: int) -> Iterator[SimulationReport]:
+    """The matches played by up to ``workers`` new processes (:func:`map_on_processes`), in
+    match order; every match is seeded from its task."""
+    return map_on_processes(play_match, tasks, workers)
 
 
 def _on_ray(tasks: Sequence[MatchTask], address: str) -> list[SimulationReport]:
