@@ -13,7 +13,9 @@ from engine_helpers import cards
 
 from italian_poker import PRESETS, BettingStructure, Match, MatchPhase, preset
 from italian_poker.analysis.bots import (
+    LIVE_DECISION_SECONDS,
     BotLevel,
+    ExpertPolicy,
     RandomPolicy,
     SimplePolicy,
     StrongPolicy,
@@ -39,6 +41,16 @@ def test_make_bot_builds_each_level() -> None:
     assert isinstance(make_bot(BotLevel.RANDOM, seed=1), RandomPolicy)
     assert isinstance(make_bot("simple", seed=1), SimplePolicy)
     assert isinstance(make_bot("Strong"), StrongPolicy)
+
+
+def test_live_expert_has_a_time_limit_and_a_seeded_one_none() -> None:
+    """Live play (no seed) bounds the expert's decision time; a seeded expert stays
+    deterministic."""
+    live = make_bot("expert")
+    seeded = make_bot("expert", seed=3)
+    assert isinstance(live, ExpertPolicy) and isinstance(seeded, ExpertPolicy)
+    assert live.time_limit == LIVE_DECISION_SECONDS
+    assert seeded.time_limit is None
 
 
 def test_make_bot_names_the_levels_on_a_bad_one() -> None:

@@ -23,6 +23,11 @@ from italian_poker.analysis.bots.simple import (
 from italian_poker.analysis.bots.strong import StrongPolicy
 from italian_poker.engine.policy import Policy, makeup_due
 
+LIVE_DECISION_SECONDS = 0.4
+"""The expert's time limit a decision in live play (a bot made without a seed): its search
+stops after the world that passes it, so a decision takes at most about half a second even on
+a busy machine. A seeded expert (tests, replays, benchmarks) has none and is deterministic."""
+
 
 class BotLevel(StrEnum):
     """How well a bot plays."""
@@ -56,7 +61,8 @@ def bot_level(level: BotLevel | str) -> BotLevel:
 
 def make_bot(level: BotLevel | str, *, seed: int | None = None) -> Policy:
     """A bot of ``level``: deterministic for a given ``seed``, else with a fresh
-    :class:`random.Random`."""
+    :class:`random.Random` (and an expert then limited to :data:`LIVE_DECISION_SECONDS` a
+    decision)."""
     chosen = bot_level(level)
     rng = random.Random(seed) if seed is not None else random.Random()
     if chosen is BotLevel.RANDOM:
@@ -64,11 +70,12 @@ def make_bot(level: BotLevel | str, *, seed: int | None = None) -> Policy:
     if chosen is BotLevel.SIMPLE:
         return SimplePolicy(rng)
     if chosen is BotLevel.EXPERT:
-        return ExpertPolicy(rng)
+        return ExpertPolicy(rng, time_limit=LIVE_DECISION_SECONDS if seed is None else None)
     return StrongPolicy(rng)
 
 
 __all__ = [
+    "LIVE_DECISION_SECONDS",
     "BotLevel",
     "ExpertPolicy",
     "Policy",
