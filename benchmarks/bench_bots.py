@@ -4,6 +4,10 @@ correction (:func:`italian_poker.analysis.evaluation.evaluate_lineup`).
 Run: ``.venv/bin/python benchmarks/bench_bots.py [--deals N] [--players P] [--lineup L]
 [--workers N]``
 
+``--reference LEVEL`` plays the same blocks again with that level in the challenger's seats
+and prints the corrected difference, block by block (the same deals: far narrower than either
+margin's interval).
+
 ``--workers N`` plays the matches on N processes, with the same figures (but the speed).
 
 ``--lineup`` names the levels seat by seat, comma-separated, repeated round the table when
@@ -25,7 +29,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from italian_poker.analysis.evaluation import Estimate, evaluate_lineup
+from italian_poker.analysis.evaluation import (
+    Estimate,
+    Evaluation,
+    evaluate_lineup,
+    paired_difference,
+)
 from italian_poker.engine.rules import preset
 
 
@@ -49,6 +58,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026, help="seed (2026)")
     parser.add_argument("--workers", type=int, default=1, help="processes playing the matches (1)")
     parser.add_argument(
+        "--reference",
+        help="a level played in the challenger's seats on the same blocks: the paired difference",
+    )
+    parser.add_argument(
         "--no-action-terms",
         action="store_true",
         help="correct the luck of the cards only, not the bots' own random choices",
@@ -57,16 +70,7 @@ def main() -> None:
     named = [level.strip() for level in args.lineup.split(",") if level.strip()]
     lineup = [named[i % len(named)] for i in range(args.players)]
     began = time.perf_counter()
-    result = evaluate_lineup(
-        lineup,
-        deals=args.deals,
-        seed=args.seed,
-        rules=preset(args.rules, players=args.players),
-        stack=args.stack,
-        block_deals=args.block_deals,
-        actions=not args.no_action_terms,
-        workers=args.workers,
-    )
+    result = _evaluate(lineup, args)
     wall = time.perf_counter() - began
     plain = result.plain
     print(
@@ -86,6 +90,31 @@ def main() -> None:
     met = result.corrected.standard_error <= plain.standard_error / 2
     print(f"target (corrected SE <= plain SE / 2): {'met' if met else 'NOT met'}")
     print(f"speed: {result.deals_per_second:.0f} deals/s ({wall:.1f} s)")
+    if args.reference:
+        challenger = lineup[0]
+        swapped = [args.reference if level == challenger else level for level in lineup]
+        reference = _evaluate(swapped, args)
+        print(f"{args.reference} in the same seats on the same blocks:")
+        print(_line("corrected", reference.corrected, reference.plain))
+        difference = paired_difference(result, reference)
+        low, high = difference.interval(0.95)
+        print(
+            f"{challenger} less {args.reference}, paired by block: {difference.mean:+.3f} ± "
+            f"{difference.standard_error:.3f} (95% [{low:+.3f}, {high:+.3f}])"
+        )
+
+
+def _evaluate(lineup: list[str], args: argparse.Namespace) -> Evaluation:
+    return evaluate_lineup(
+        lineup,
+        deals=args.deals,
+        seed=args.seed,
+        rules=preset(args.rules, players=args.players),
+        stack=args.stack,
+        block_deals=args.block_deals,
+        actions=not args.no_action_terms,
+        workers=args.workers,
+    )
 
 
 if __name__ == "__main__":

@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 
 from italian_poker.analysis.bots import BotLevel
-from italian_poker.analysis.evaluation import evaluate_lineup, play_block, rotations
+from italian_poker.analysis.evaluation import (
+    evaluate_lineup,
+    paired_difference,
+    play_block,
+    rotations,
+)
 from italian_poker.analysis.luck import (
     CATEGORIES,
     LUCK_FEATURES,
@@ -143,6 +148,18 @@ def test_workers_give_the_same_evaluation() -> None:
         alone.corrected,
     )
     assert shared.correction_mean == alone.correction_mean
+
+
+def test_paired_difference_compares_two_challengers_block_by_block() -> None:
+    strong = evaluate_lineup([T, R], deals=200, block_deals=25, seed=9)
+    simple = evaluate_lineup([S, R], deals=200, block_deals=25, seed=9)
+    assert len(strong.corrected_blocks) == strong.corrected.samples == 4
+    difference = paired_difference(strong, simple)
+    assert difference.samples == 4
+    assert difference.mean == pytest.approx(strong.corrected.mean - simple.corrected.mean)
+    longer = evaluate_lineup([S, R], deals=400, block_deals=25, seed=9)
+    with pytest.raises(ValueError, match="same blocks"):
+        paired_difference(strong, longer)
 
 
 def test_evaluate_lineup_refuses_bad_input() -> None:

@@ -237,6 +237,8 @@ class Evaluation:
     """The mean correction subtracted (expectation 0: should be small against its spread)."""
     correction_error: float
     """The standard error of :attr:`correction_mean` over the blocks."""
+    corrected_blocks: tuple[float, ...] = ()
+    """The corrected margin of each block, in block order (the samples of :attr:`corrected`)."""
 
     @property
     def deals_per_second(self) -> float:
@@ -332,6 +334,27 @@ def evaluate_lineup(
         corrected=_estimate(corrected),
         correction_mean=sum(corrections) / len(corrections),
         correction_error=_standard_error(corrections),
+        corrected_blocks=tuple(corrected),
+    )
+
+
+def paired_difference(first: Evaluation, second: Evaluation) -> Estimate:
+    """``first``'s corrected margin less ``second``'s, block by block: for two evaluations
+    of the same blocks (the same seed, deals, block size and players; a different challenger,
+    say), where each block's deals are the same in both, so the difference is far less noisy
+    than either margin. Raises ``ValueError`` if the blocks differ."""
+    same = (first.players, first.rules, first.rotations, first.deals) == (
+        second.players,
+        second.rules,
+        second.rotations,
+        second.deals,
+    )
+    if not same or len(first.corrected_blocks) != len(second.corrected_blocks):
+        raise ValueError("paired evaluations need the same blocks: seed, deals, block size")
+    if len(first.corrected_blocks) < 2:
+        raise ValueError("a paired difference needs at least 2 blocks")
+    return _estimate(
+        [a - b for a, b in zip(first.corrected_blocks, second.corrected_blocks, strict=True)]
     )
 
 
@@ -342,6 +365,7 @@ __all__ = [
     "Estimate",
     "Evaluation",
     "evaluate_lineup",
+    "paired_difference",
     "play_block",
     "play_task",
     "rotations",
