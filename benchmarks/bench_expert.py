@@ -10,7 +10,8 @@ process time, the machine may be shared)::
 
 ``--reference strong`` also plays the strong bot in the expert's seat on the same deals and
 reports the paired difference (expert less strong) with its interval, far narrower than the
-two margins' own.
+two margins' own. ``--live`` gives the expert the time limit it has in live play
+(``LIVE_DECISION_SECONDS``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import math
 import time
 from statistics import NormalDist, mean, stdev
 
-from italian_poker.analysis.bots import ExpertPolicy
+from italian_poker.analysis.bots import LIVE_DECISION_SECONDS, ExpertPolicy
 from italian_poker.analysis.simulation import simulate
 from italian_poker.engine.actions import Action
 from italian_poker.engine.rules import preset
@@ -30,9 +31,13 @@ from italian_poker.engine.view import SeatView
 _TIMES: list[tuple[float, float]] = []
 """Per expert decision: wall seconds, process seconds."""
 _ACT = ExpertPolicy.act
+_LIVE: list[bool] = [False]
+"""Whether the expert plays with the live time limit (``--live``)."""
 
 
 def _timed_act(self: ExpertPolicy, view: SeatView) -> Action:
+    if _LIVE[0]:
+        self.time_limit = LIVE_DECISION_SECONDS
     start, cpu = time.perf_counter(), time.process_time()
     action = _ACT(self, view)
     _TIMES.append((time.perf_counter() - start, time.process_time() - cpu))
@@ -128,7 +133,13 @@ def main() -> None:
         help="also play this level in the challenger's seat on the same deals, and report the "
         "paired difference",
     )
+    parser.add_argument(
+        "--live",
+        action="store_true",
+        help=f"the expert stops searching after {LIVE_DECISION_SECONDS} s, as in live play",
+    )
     args = parser.parse_args()
+    _LIVE[0] = args.live
     print(
         json.dumps(
             run(

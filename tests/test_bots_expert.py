@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from italian_poker import Match, preset
 from italian_poker.analysis.bots import BotLevel, ExpertPolicy, bot_level, make_bot
-from italian_poker.analysis.bots.expert import World, reading_weight, sample_world
-from italian_poker.analysis.bots.styles import READ_FLOOR
+from italian_poker.analysis.bots.expert import World, _search, reading_weight, sample_world
+from italian_poker.analysis.bots.styles import READ_FLOOR, STRONG_ONLY
 from italian_poker.analysis.simulation import simulate
 from italian_poker.cli import app
 from italian_poker.engine.actions import Action, ActionKind
@@ -137,6 +137,26 @@ def test_worlds_rebuild_the_view(name: str) -> None:
         assert again.stacks == view.stacks and again.phase is view.phase
         rebuilt += 1
     assert views and rebuilt >= 0.9 * len(views)
+
+
+def test_a_passed_deadline_stops_the_search_after_one_world() -> None:
+    """A live expert's time limit: once the deadline has passed, the search plays the world
+    it began and no other, every candidate on that same world."""
+    plain = (ActionKind.FOLD, ActionKind.CALL, ActionKind.CHECK, ActionKind.PASS)
+    for view in views_of(Rules(), 4, 6):
+        candidates = [Action(la.kind) for la in view.legal_actions if la.kind in plain]
+        if len(candidates) < 2:
+            continue
+        beliefs = {s: STRONG_ONLY for s in range(view.players) if s != view.seat}
+        searched = _search(view, candidates, 20, 7, 0.0, beliefs)
+        unlimited = _search(view, candidates, 20, 7, None, beliefs)
+        if searched is None or unlimited is None:
+            continue
+        assert [len(r) for r in searched.results] == [1] * len(candidates)
+        assert len(searched.weights) == 1
+        assert all(len(r) > 1 for r in unlimited.results)
+        return
+    pytest.fail("no view with two plain actions to search")
 
 
 def test_worlds_follow_the_reading() -> None:

@@ -89,7 +89,8 @@ class ExpertPolicy:
     confidence: float = 2.0
     """Standard errors by which a candidate must beat the strong choice to replace it."""
     time_limit: float | None = None
-    """Seconds after which the search stops early (None: never; deterministic)."""
+    """Seconds a decision may take, counted from its start: the search begins no world that
+    would likely end after them (None: no limit; deterministic)."""
     learn_styles: bool = True
     """Learn each rival's style over the match (False: read every rival as strong)."""
     guide: StrongPolicy = field(init=False)
@@ -101,6 +102,7 @@ class ExpertPolicy:
 
     def act(self, view: SeatView) -> Action:
         """The action for ``view``: searched where it matters, else the strong policy's."""
+        began = time.perf_counter()
         proposal = self.guide.act(view)
         if view.phase not in _SEARCHED or len(view.legal_actions) < 1:
             return proposal
@@ -120,7 +122,8 @@ class ExpertPolicy:
             for s in _live(view)
             if s != view.seat
         }
-        searched = _search(view, candidates, worlds, seed, self.time_limit, beliefs)
+        deadline = None if self.time_limit is None else began + self.time_limit
+        searched = _search(view, candidates, worlds, seed, deadline, beliefs)
         if searched is None:
             return proposal
         if self.learn_styles:
@@ -205,11 +208,13 @@ def _search(
     candidates: Sequence[Action],
     worlds: int,
     seed: int,
-    time_limit: float | None,
+    deadline: float | None,
     beliefs: dict[int, tuple[float, ...]],
 ) -> _Searched | None:
     """Up to ``worlds`` rebuilt deals played out after each candidate, every rival in a style
-    drawn from ``beliefs`` (by seat) and the world; None when no deal can be rebuilt."""
+    drawn from ``beliefs`` (by seat) and the world; None when no deal can be rebuilt. With a
+    ``deadline`` (a :func:`time.perf_counter` reading), no world is begun that the worlds so
+    far, on average, say would end after it."""
     rng = random.Random(seed)
     start = time.perf_counter()
     results: list[list[float]] = [[] for _ in candidates]
@@ -232,8 +237,10 @@ def _search(
             results[i].append(_play_out(world, view.seat, action, playout_seed, styles))
         weights.append(_mixture(chances, beliefs))
         played += 1
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            break
+        if deadline is not None:
+            now = time.perf_counter()
+            if now + (now - start) / played > deadline:
+                break
     if played == 0:
         return None
     likelihoods = {s: tuple(x / played for x in row) for s, row in sums.items()}
