@@ -24,9 +24,10 @@ from italian_poker.analysis.bots.strong import StrongPolicy
 from italian_poker.engine.policy import Policy, makeup_due
 
 LIVE_DECISION_SECONDS = 0.4
-"""The expert's time limit a decision in live play (a bot made without a seed): its search
-stops after the world that passes it, so a decision takes at most about half a second even on
-a busy machine. A seeded expert (tests, replays, benchmarks) has none and is deterministic."""
+"""The expert's time limit a decision in live play (a bot made without a seed), counted from
+the decision's start: its search begins no world that would likely end after it
+(:attr:`ExpertPolicy.time_limit`). A seeded expert (tests, replays, benchmarks) has none and is
+deterministic."""
 
 
 class BotLevel(StrEnum):
