@@ -39,8 +39,12 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from italian_poker.server.lease import DEFAULT_PREFIX
+from italian_poker.server.shutdown import cancel_and_wait, within
 
 log = logging.getLogger(__name__)
+
+PUBLISH_SECONDS = 5.0
+"""How long a stopping bus waits at most for what is queued to be published."""
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 """What a channel's messages are given to (each message a task of its own, in order)."""
@@ -74,6 +78,9 @@ class Bus:
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
         self._order: dict[str, asyncio.Task[None]] = {}
+        self._stopping = False
+        """Set by :meth:`stop`: the reader ends at its next turn even if its cancellation
+        was lost in redis-py (as the cluster's tick may lose it: ``Cluster._pausing``)."""
 
     # --- channels -------------------------------------------------------------------------
 
@@ -102,21 +109,19 @@ class Bus:
         self._tasks = [loop.create_task(self._read()), loop.create_task(self._publish())]
 
     async def stop(self) -> None:
-        """Publish what is queued, then stop reading; calls waiting fail with :class:`NoOwner`."""
+        """Publish what is queued (for at most :data:`PUBLISH_SECONDS`), then stop reading and
+        handling; calls waiting fail with :class:`NoOwner`."""
+        self._stopping = True
         self._outbox.put_nowait(None)
-        reader, publisher = self._tasks or (None, None)
-        if publisher is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(publisher, 5)
-        if reader is not None:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await reader
+        if self._tasks:
+            _, publisher = self._tasks
+            await asyncio.wait([publisher], timeout=PUBLISH_SECONDS)
+        await cancel_and_wait([*self._tasks, *self._running], f"the bus of {self.node}")
         for future in self._calls.values():
             if not future.done():
                 future.set_exception(NoOwner("this server is shutting down"))
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
+            await within(self._pubsub.aclose(), "closing the bus's subscription")
 
     async def listen(self, channel: str, handler: Handler) -> None:
         """Give ``channel``'s messages to ``handler`` from now on."""
@@ -195,7 +200,7 @@ class Bus:
 
     async def _read(self) -> None:
         replies = self.replies_channel(self.node)
-        while True:
+        while not self._stopping:
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:

@@ -37,6 +37,7 @@ from italian_poker.server.bus import Bus
 from italian_poker.server.lease import Lease, TableLeases
 from italian_poker.server.peers import TablePeers
 from italian_poker.server.settings import ServerSettings
+from italian_poker.server.shutdown import cancel_and_wait, within
 from italian_poker.server.store import Store
 
 if TYPE_CHECKING:
@@ -92,6 +93,11 @@ class Cluster:
         self.leases = TableLeases(self.client)
         self.lease_seconds = settings.lease_seconds
         self._loop: asyncio.Task[None] | None = None
+        self._pausing = False
+        """Set by :meth:`pause`: the loop ends at its next turn even if its cancellation was
+        lost. It is, often: redis-py sends a command under ``asyncio.wait_for``, which on
+        Python 3.11 returns the result, and drops the cancellation, when the cancellation
+        comes as the write ends (CI's hang of stop 34)."""
         self._waited: set[int] = set()
         """Tables without an owner seen once, to adopt at the next tick."""
 
@@ -107,10 +113,9 @@ class Cluster:
 
     async def pause(self) -> None:
         """Stop renewing and adopting (the server is shutting down)."""
+        self._pausing = True
         if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+            await cancel_and_wait([self._loop], f"the cluster's loop on {self.node}")
             self._loop = None
 
     async def stop(self, server: Server) -> None:
@@ -122,9 +127,10 @@ class Cluster:
             lease = runtime.peers.lease if runtime.peers is not None else None
             if lease is not None:
                 with contextlib.suppress(Exception):
-                    await self.leases.release(lease)
+                    await within(self.leases.release(lease), f"giving table {runtime.id} up")
         await self.bus.stop()
-        await self.client.aclose()
+        with contextlib.suppress(Exception):
+            await within(self.client.aclose(), "closing the connections to Redis")
 
     async def lease_new_table(self, table_id: int) -> Lease | None:
         """The lease of a table this process has just created; None if another process
@@ -133,8 +139,10 @@ class Cluster:
 
     async def _run(self, server: Server) -> None:
         renewed = time.monotonic()
-        while True:
+        while not self._pausing:
             await asyncio.sleep(min(self.lease_seconds / 3, ADOPT_SECONDS))
+            if self._pausing:
+                return
             due = time.monotonic() - renewed >= self.lease_seconds / 3
             try:
                 await self.tick(server, renew=due)

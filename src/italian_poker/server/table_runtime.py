@@ -20,7 +20,6 @@ deal's commits, nor a deal for a chat.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import Callable
@@ -57,6 +56,7 @@ from italian_poker.server.protocol import (
     state_text,
 )
 from italian_poker.server.settings import ServerSettings
+from italian_poker.server.shutdown import cancel_and_wait
 from italian_poker.server.spectators import Spectator, Spectators
 from italian_poker.server.store import EventWrite, StaleOwner, Store, StoredTable
 from italian_poker.server.table_state import (
@@ -253,11 +253,7 @@ class TableRuntime:
             self._pending.cancel()
         current = asyncio.current_task()
         tasks = [task for task in self.tasks if task is not current]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(tasks, f"table {self.id}")
 
     def _spawn(self, coro: Any) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)

@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from italian_poker.server.shutdown import join_threads
 from italian_poker.server.store import EventWrite, Store
 
 DEFAULT_BATCH = 64
@@ -72,14 +73,18 @@ class EventWriter:
             for thread in self._threads:
                 thread.start()
 
+    @property
+    def stopped(self) -> bool:
+        """Whether :meth:`stop` was called (writes are refused from then on)."""
+        return self._stopped
+
     def stop(self) -> None:
         """Let the threads commit what is queued, then end them; later writes are refused."""
         self._stopped = True
         if self._started:
             for _ in self._threads:
                 self._queue.put(None)
-            for thread in self._threads:
-                thread.join()
+            join_threads(self._threads, "the event writer")
 
     async def write(self, event: EventWrite, fence: int | None = None) -> None:
         """Return once ``event`` is committed; raise what committing it raised (``fence``:
