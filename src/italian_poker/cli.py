@@ -273,7 +273,8 @@ def play(
         four_colour=four_colour,
         advisor=advise_view if advice else None,
     )
-    typer.echo("\n".join(summary_lines(summary, language)))
+    if _interactive():  # else its terminal closed: nobody to tell
+        typer.echo("\n".join(summary_lines(summary, language)))
     if summary.error is not None:
         raise typer.Exit(code=1)  # the game crashed: never exit 0 after an error
 

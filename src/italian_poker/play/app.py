@@ -12,6 +12,8 @@ their chances in the message area; without one it says how to turn advice on.
 from __future__ import annotations
 
 import dataclasses
+import os
+import sys
 from collections.abc import Sequence
 from importlib import resources
 from typing import ClassVar
@@ -773,6 +775,20 @@ class TableScreen(Screen[None]):
         return text
 
 
+TERMINAL_CHECK_SECONDS = 1.0
+"""How often the game looks whether its terminal is still there."""
+
+
+def terminal_open() -> bool:
+    """Whether the game's terminal (standard input, which Textual reads) is still there: a
+    closed window or a dropped connection hangs it up, and it is no terminal any more."""
+    stream = sys.__stdin__
+    try:
+        return stream is not None and os.isatty(stream.fileno())
+    except (OSError, ValueError):
+        return False
+
+
 class PokerApp(App[SessionSummary]):
     """The terminal game. ``delay`` is the pause before each bot action (0 in tests);
     ``advisor`` gives the advice at the human's draw (None: off); the app's return value is
@@ -801,6 +817,15 @@ class PokerApp(App[SessionSummary]):
     def on_mount(self) -> None:
         # The help is built once and kept: opening it again is instant.
         self.install_screen(HelpScreen(self.lang), name=HELP_SCREEN)
+        # A hang-up reaches only the terminal's first process: run by another (`make play`,
+        # a shell script), the game missed it and spun for ever on the dead terminal, whose
+        # reads end at once (Textual reads on). So the game looks, and leaves.
+        if not self.is_headless and terminal_open():
+            self.set_interval(TERMINAL_CHECK_SECONDS, self._leave_if_terminal_closed)
+
+    def _leave_if_terminal_closed(self) -> None:
+        if not terminal_open():
+            self.exit(self.session.summary())
 
     def get_default_screen(self) -> Screen[None]:
         """The table."""
