@@ -80,7 +80,7 @@ def test_the_game_leaves_when_its_terminal_closes_under_another_process(
     os.close(slave)
     game = 0
     try:
-        read_until(master, b"Blind", 30.0)  # the table is up
+        read_until(master, b"Blind", 60.0)  # the table is up
         game = int(pid_file.read_text())
         os.close(master)  # the window closes
         deadline = time.monotonic() + 5 * TERMINAL_CHECK_SECONDS + 5
