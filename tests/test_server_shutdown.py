@@ -211,3 +211,14 @@ async def test_the_buss_reader_ends_on_stop_although_its_cancellation_was_lost(
         assert await finishes(bus.stop()), "the bus's stop waits for its reader for ever"
     assert all(task.done() for task in bus._tasks)
     assert not [r for r in caplog.records if r.name == shutdown.__name__]
+
+
+async def test_within_cancels_its_step_when_the_caller_is_cancelled() -> None:
+    step = asyncio.ensure_future(asyncio.sleep(60))
+    caller = asyncio.ensure_future(within(step, "a step", seconds=30))
+    await asyncio.sleep(0.01)
+    caller.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    await asyncio.sleep(0)
+    assert step.cancelled()

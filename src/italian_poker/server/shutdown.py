@@ -61,7 +61,11 @@ async def within(awaitable: Awaitable[T], what: str, seconds: float | None = Non
     it (without waiting again) and raise :class:`Overran`."""
     task = asyncio.ensure_future(awaitable)
     limit = _seconds(seconds)
-    done, _ = await asyncio.wait([task], timeout=limit)
+    try:
+        done, _ = await asyncio.wait([task], timeout=limit)
+    except asyncio.CancelledError:
+        task.cancel()  # the caller was cancelled: so is its step
+        raise
     if task in done:
         return task.result()
     log.warning(
