@@ -25,12 +25,15 @@ from browser_steps import (
     join_table,
     my_turn,
     new_page,
+    play_to_the_result,
+    runtimes,
     server,
     shot,
     sqlite_server,
     table_state,
 )
 
+from italian_poker.analysis.bots.expert import ExpertPolicy
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Phase
@@ -362,6 +365,39 @@ def test_two_players_and_a_bot_play_a_deal_in_the_browser(server: LiveServer, br
     assert not leaked, f"the guest's history shows hidden cards {leaked}"
     host_context.close()
     guest_context.close()
+
+
+def test_the_host_seats_expert_bots_from_the_page_and_they_play_a_deal(
+    server: LiveServer, browser: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 15: the online table offers the expert as a level. Picked from the host's list,
+    each expert takes a seat labelled as such, decides on its own thread and plays the deal
+    through, no choice of it refused by the rules."""
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = new_page(context, errors)
+    invite = create_in_lobby(page, server.base_url, "Alice", "Esperti")
+    add_bots(page, "expert", "expert")
+    bots = page.locator("li.seat:has-text('bot')").all_inner_texts()
+    assert len(bots) == 2 and all("expert" in text for text in bots), bots
+    page.click("#start")
+    page.wait_for_selector("#pot:has-text('Pot')")
+    play_to_the_result(page)
+
+    made = [
+        bot
+        for runtime in runtimes(server.app)
+        if getattr(runtime, "invite", None) == invite
+        for bot in runtime.bots.values()
+    ]
+    assert len(made) == 2 and all(isinstance(bot, ExpertPolicy) for bot in made), made
+    logged = page.locator("#log-lines li").all_inner_texts()
+    experts = [s.nickname for s in table_state(server.app, invite).slots if s and s.bot]
+    for name in experts:  # each expert's actions are told in the log
+        assert any(name in line for line in logged), (name, logged)
+    assert not [r for r in caplog.records if "chose an action not allowed" in r.getMessage()]
+    assert errors == []
+    context.close()
 
 
 # --- the page's labels, in both languages --------------------------------------------------
