@@ -1,6 +1,6 @@
 # Quick start: `make play` plays, `make test` runs the whole test suite.
 # Both create a virtual environment in .venv on first use (needs Python 3.11+ as python3);
-# the tests run on every core (pytest-xdist).
+# the tests run on every core (pytest-xdist) and end with the 20 slowest.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -18,7 +18,7 @@ play: $(BIN)/.installed
 	$(BIN)/italian-poker play
 
 test: $(BIN)/.installed
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --durations=20
 
 lint: $(BIN)/.installed
 	$(BIN)/python -m ruff check src tests benchmarks
