@@ -14,8 +14,8 @@ from test_bots import bot_actions, hidden_variants
 from typer.testing import CliRunner
 
 from italian_poker import Match, preset
-from italian_poker.analysis.bots import BotLevel, ExpertPolicy, bot_level, make_bot
-from italian_poker.analysis.bots.expert import World, _search, reading_weight, sample_world
+from italian_poker.analysis.bots import BotLevel, ExpertPolicy, bot_level, expert, make_bot
+from italian_poker.analysis.bots.expert import World, _search, margin, reading_weight, sample_world
 from italian_poker.analysis.bots.styles import READ_FLOOR, STRONG_ONLY
 from italian_poker.analysis.simulation import simulate
 from italian_poker.cli import app
@@ -157,6 +157,38 @@ def test_a_passed_deadline_stops_the_search_after_one_world() -> None:
         assert all(len(r) > 1 for r in unlimited.results)
         return
     pytest.fail("no view with two plain actions to search")
+
+
+def test_margin_grows_with_the_doubt_that_a_rival_plays_strong() -> None:
+    """1.0 standard error where every rival in the hand reads as strong, 2.0 where one surely
+    plays simple, in proportion between; the most doubtful rival sets it."""
+    assert margin([STRONG_ONLY, STRONG_ONLY], 1.0, 2.0) == 1.0
+    assert margin([STRONG_ONLY, (0.0, 1.0)], 1.0, 2.0) == 2.0
+    assert margin([(0.75, 0.25), (0.5, 0.5)], 1.0, 2.0) == pytest.approx(1.5)
+    assert margin([], 1.0, 2.0) == 1.0
+
+
+@pytest.mark.parametrize(("learnt", "expected"), [(None, 1.0), ("simple", 2.0), ("strong", 1.0)])
+def test_expert_asks_a_wider_margin_against_rivals_read_as_simple(
+    monkeypatch: pytest.MonkeyPatch, learnt: str | None, expected: float
+) -> None:
+    """The book's beliefs set the margin the search's winner must clear: unknown rivals are
+    as likely simple as strong (equal priors, 1.5), so the cases teach the book first."""
+    used: list[float] = []
+    chosen = expert._chosen
+
+    def recorded(results: list[list[float]], weights: list[float], confidence: float) -> int:
+        used.append(confidence)
+        return chosen(results, weights, confidence)
+
+    monkeypatch.setattr(expert, "_chosen", recorded)
+    view = next(v for v in views_of(Rules(), 4, 6) if v.phase is Phase.FIRST_ROUND)
+    policy = ExpertPolicy(random.Random(3), learn_styles=learnt is not None)
+    if learnt is not None:
+        evidence = [0.0, -40.0] if learnt == "strong" else [-40.0, 0.0]
+        policy.book.evidence = {pid: list(evidence) for pid in view.player_ids}
+    policy.act(view)
+    assert used and all(c == pytest.approx(expected) for c in used)
 
 
 def test_worlds_follow_the_reading() -> None:

@@ -7,8 +7,10 @@ number of *worlds*, plays the rest of the deal out (itself as :class:`StrongPoli
 rival in the style read for it, below); it
 chooses the candidate with the most chips at the end on average (common worlds for every
 candidate, so the comparison is paired), but only when it beats the strong choice by more than
-:attr:`ExpertPolicy.confidence` standard errors of the paired difference: with a few dozen
-playouts the noise would otherwise do the choosing.
+a margin of standard errors of the paired difference: with a few dozen playouts the noise
+would otherwise do the choosing. The margin is :attr:`ExpertPolicy.confidence` where every
+rival in the hand reads as strong (the playouts then model them as they play) and grows to
+:attr:`ExpertPolicy.doubt_confidence` as one reads as another style (:func:`margin`).
 
 A world is a full deal consistent with the view, rebuilt through the engine's public API, not
 by re-implementing rules: the unseen cards (the rivals' hands, the stock) are shuffled into a
@@ -41,7 +43,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from italian_poker.analysis.bots.simple import draw_keep
@@ -87,9 +89,12 @@ class ExpertPolicy:
     min_worlds: int = 6
     """Worlds per candidate at the least."""
     confidence: float = 1.0
-    """Standard errors by which a candidate must beat the strong choice to replace it (1.0:
-    against three strong bots it made +0.435 ± 0.118 a deal more than 2.0 on the same 6,000
-    deals, docs/performance.md)."""
+    """Standard errors by which a candidate must beat the strong choice to replace it when
+    every rival in the hand reads as strong (1.0: against three strong bots it made +0.435 ±
+    0.118 a deal more than 2.0 on the same 6,000 deals, docs/performance.md)."""
+    doubt_confidence: float = 2.0
+    """The margin when a rival in the hand is surely not strong; between, :func:`margin`
+    (against three simple bots 1.0 everywhere made 0.23 a deal less than the strong bot)."""
     time_limit: float | None = None
     """Seconds a decision may take, counted from its start: the search begins no world that
     would likely end after them (None: no limit; deterministic)."""
@@ -130,7 +135,17 @@ class ExpertPolicy:
             return proposal
         if self.learn_styles:
             self.book.observe(view, searched.likelihoods)
-        return candidates[_chosen(searched.results, searched.weights, self.confidence)]
+        confidence = margin(beliefs.values(), self.confidence, self.doubt_confidence)
+        return candidates[_chosen(searched.results, searched.weights, confidence)]
+
+
+def margin(beliefs: Iterable[Sequence[float]], sure: float, doubtful: float) -> float:
+    """The standard errors a candidate must win by: ``sure`` where every rival's beliefs
+    (chances of each style in :data:`STYLES`, strong first) say strong, ``doubtful`` where
+    one surely plays another style, in proportion between. The playouts play a rival in the
+    style read for it: a doubtful read is a noisier model, so it must be outplayed by more."""
+    doubt = max((1.0 - chances[0] for chances in beliefs), default=0.0)
+    return sure + (doubtful - sure) * doubt
 
 
 def _chosen(results: Sequence[Sequence[float]], weights: Sequence[float], confidence: float) -> int:
