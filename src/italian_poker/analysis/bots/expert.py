@@ -509,6 +509,7 @@ __all__ = [
     "WORLD_TRIES",
     "ExpertPolicy",
     "World",
+    "margin",
     "reading_weight",
     "sample_world",
 ]
