@@ -16,20 +16,22 @@ A world is a full deal consistent with the view, rebuilt through the engine's pu
 by re-implementing rules: the unseen cards (the rivals' hands, the stock) are shuffled into a
 stacked deck (:class:`DealStart`'s ``deck``), the view's public actions are applied again to a
 fresh :class:`Deal`, and the world is kept only if the engine accepts every action and the
-seat's own hand and legal actions come out as in the view. The rivals' hands are read from
-what they did (the opponent reading of :mod:`~italian_poker.analysis.bots.reading`, here by
+seat's own hand and legal actions come out as in the view. The rivals' hands are read from what
+they did (the opponent reading of :mod:`~italian_poker.analysis.bots.reading`, here by
 rejection): a rival who opened must meet the requirement (the engine checks it, 3.3), one who
 passed seldom holds an opening hand, and one who changed ``k`` cards seldom holds a hand whose
-plain draw changes another number (Art. 4). Each world is then weighed by how well it
-explains the bets (:func:`reading_weight`): the chance, by the exact odds of the rival's style,
-that each rival still in the hand would have taken the action seen with the world's cards, so
-that a strong rival's raise makes the worlds where they hold a good hand count more; the
-comparison of the candidates is weighted so. The style is learnt over the match
-(:mod:`~italian_poker.analysis.bots.styles`: strong, or simple, whose bets say nothing of its
-cards): each rival is read as the mixture of the styles its past deals make likely, and played
-in each playout with a style drawn from that world's posterior. Where no world can be rebuilt
-(a reshuffle, 4.3, or a fourth card, 4.2, that the rebuilt stock does not reproduce), the
-strong policy decides.
+plain draw changes another number (Art. 4). Each world is then weighed by how well it explains
+the bets (:func:`reading_weight`): the chance, by the exact odds of the rival's style, that
+each rival still in the hand would have taken the action seen with the world's cards, so that a
+strong rival's raise makes the worlds where they hold a good hand count more; the comparison of
+the candidates is weighted so. As that weight reads the pass and the draw again, for a rival
+still in the hand the rejection only says where to look: the chance it kept the world is
+divided out (:attr:`World.kept_odds`), else those actions would count twice. The style is
+learnt over the match (:mod:`~italian_poker.analysis.bots.styles`: strong, or simple, whose
+bets say nothing of its cards): each rival is read as the mixture of the styles its past deals
+make likely, and played in each playout with a style drawn from that world's posterior. Where
+no world can be rebuilt (a reshuffle, 4.3, or a fourth card, 4.2, that the rebuilt stock does
+not reproduce), the strong policy decides.
 
 The budget is fixed in playouts (:attr:`ExpertPolicy.playouts`, shared among the
 candidates), so a seeded expert is deterministic; an optional ``time_limit`` stops the search
@@ -248,11 +250,14 @@ def _search(
         styles = [0] * view.players
         for s, row in chances.items():
             styles[s] = drawn_style(row, beliefs.get(s, STRONG_ONLY), rng)
-            sums[s] = [a + b for a, b in zip(sums.get(s, [0.0] * len(STYLES)), row, strict=True)]
+            counted = [x / world.kept_odds for x in row]
+            sums[s] = [
+                a + b for a, b in zip(sums.get(s, [0.0] * len(STYLES)), counted, strict=True)
+            ]
         playout_seed = rng.getrandbits(64)
         for i, action in enumerate(candidates):
             results[i].append(_play_out(world, view.seat, action, playout_seed, styles))
-        weights.append(_mixture(chances, beliefs))
+        weights.append(_mixture(chances, beliefs) / world.kept_odds)
         played += 1
         if deadline is not None:
             now = time.perf_counter()
@@ -303,6 +308,11 @@ class World:
 
     start: DealStart
     actions: tuple[Action, ...]
+    kept_odds: float = 1.0
+    """The chance the reading by rejection kept the hands of the rivals still in the hand
+    (:data:`MISREAD_ODDS` for each action of theirs the hands contradict). Those rivals'
+    actions are all read again, exactly, by :func:`reading_weight`: a world counts for its
+    weight divided by this, or a contradicted action would be counted against it twice."""
 
     def rebuilt(self) -> Deal:
         """A fresh deal at the view's moment."""
@@ -323,13 +333,14 @@ def sample_world(view: SeatView, rng: random.Random, *, relaxed: bool) -> World 
     replays = 0
     for _ in range(WORLD_TRIES):
         for kept in _own_keeps(view, mine):
-            order, actions = _stack(view, rng, kept, mine, discards_seen, relaxed)
+            order, actions, kept_odds = _stack(view, rng, kept, mine, discards_seen, relaxed)
             if order is None:
                 break
             if replays == MAX_REPLAYS:
                 return None
             replays += 1
-            world = World(dataclasses.replace(base, deck=tuple(order)), tuple(actions))
+            start = dataclasses.replace(base, deck=tuple(order))
+            world = World(start, tuple(actions), kept_odds)
             try:
                 deal = world.rebuilt()
             except IllegalActionError:
@@ -395,8 +406,9 @@ def _stack(
     mine: PublicAction | None,
     discards_seen: dict[int, tuple[Card, ...]],
     relaxed: bool,
-) -> tuple[list[Card] | None, list[Action]]:
-    """A deck order for a world and the actions that replay the view in it."""
+) -> tuple[list[Card] | None, list[Action], float]:
+    """A deck order for a world, the actions that replay the view in it, and the chance the
+    reading kept the hands of the rivals still in the hand (:attr:`World.kept_odds`)."""
     n = view.players
     seat = view.seat
     deck = stripped_deck(n).cards
@@ -417,9 +429,15 @@ def _stack(
     for s in range(n):
         while len(hands[s]) < 5:
             hands[s].append(next(pool))
+    kept_odds = 1.0
     for s in range(n):
-        if s != seat and not _plausible(view, s, tuple(hands[s]), rng, relaxed):
-            return None, []
+        if s == seat:
+            continue
+        misreads = _misreads(view, s, tuple(hands[s]), relaxed)
+        if misreads is None or (misreads and rng.random() >= MISREAD_ODDS**misreads):
+            return None, [], 1.0
+        if not view.folded[s]:
+            kept_odds *= MISREAD_ODDS**misreads
     rest = list(pool)
     order: list[Card] = []
     first = (view.dealer + (1 if _clockwise(view) else -1)) % n
@@ -446,8 +464,8 @@ def _stack(
     order.extend(stock)
     order.extend(rest)
     if len(order) != len(deck):
-        return None, []
-    return order, actions
+        return None, [], 1.0
+    return order, actions, kept_odds
 
 
 def _split(view: SeatView) -> bool:
@@ -459,31 +477,26 @@ def _clockwise(view: SeatView) -> bool:
     return str(view.rules.direction.value).lower().startswith("clock")
 
 
-def _plausible(
-    view: SeatView,
-    seat: int,
-    hand: tuple[Card, ...],
-    rng: random.Random,
-    relaxed: bool,
-) -> bool:
-    """The reading by rejection: a rival who opened held the opening (3.3), one who passed
-    seldom held it, and one who changed ``k`` cards seldom holds a hand whose plain draw
-    changes another number (``relaxed``: only the opening is required)."""
+def _misreads(view: SeatView, seat: int, hand: tuple[Card, ...], relaxed: bool) -> int | None:
+    """The reading by rejection: None where ``hand`` cannot be ``seat``'s (they opened
+    without the opening, 3.3: the engine would refuse it), else how many of their actions it
+    contradicts (a pass holding the opening; a draw of another number than the hand's plain
+    draw). ``relaxed``: only the opening is read (0 or None)."""
     qualifies = view.requirement.is_met(hand, players=view.players)
+    misreads = 0
     for action in view.actions:
         if action.seat != seat:
             continue
         if action.kind is ActionKind.OPEN and not qualifies:
-            return False  # 3.3: the engine would refuse the opening; no need to replay it
+            return None
         if relaxed:
             continue
-        if action.kind is ActionKind.PASS and qualifies and rng.random() > MISREAD_ODDS:
-            return False
+        if action.kind is ActionKind.PASS and qualifies:
+            misreads += 1
         if action.kind is ActionKind.DRAW and action.cards_changed is not None:
             plain = 5 - len(draw_keep(hand, view.players))
-            if plain != action.cards_changed and rng.random() > MISREAD_ODDS:
-                return False
-    return True
+            misreads += plain != action.cards_changed
+    return misreads
 
 
 def _rival_discards(hand: list[Card], changed: int, players: int) -> list[Card]:
