@@ -96,7 +96,8 @@ class ExpertPolicy:
     0.118 a deal more than 2.0 on the same 6,000 deals, docs/performance.md)."""
     doubt_confidence: float = 2.0
     """The margin when a rival in the hand is surely not strong; between, :func:`margin`
-    (against three simple bots 1.0 everywhere made 0.23 a deal less than the strong bot)."""
+    (against three simple bots 1.0 throughout made 0.227 a deal less than the strong bot on
+    the same 8,000 deals; this, +0.009 on another 8,000, docs/performance.md)."""
     time_limit: float | None = None
     """Seconds a decision may take, counted from its start: the search begins no world that
     would likely end after them (None: no limit; deterministic)."""
