@@ -15,7 +15,14 @@ from typer.testing import CliRunner
 
 from italian_poker import Match, preset
 from italian_poker.analysis.bots import BotLevel, ExpertPolicy, bot_level, expert, make_bot
-from italian_poker.analysis.bots.expert import World, _search, margin, reading_weight, sample_world
+from italian_poker.analysis.bots.expert import (
+    World,
+    _search,
+    margin,
+    reading_weight,
+    sample_world,
+    world_weight,
+)
 from italian_poker.analysis.bots.styles import READ_FLOOR, STRONG_ONLY
 from italian_poker.analysis.simulation import simulate
 from italian_poker.cli import app
@@ -291,8 +298,8 @@ def test_server_seats_an_expert_and_decides_off_the_loop(
 
 
 def test_worlds_weighed_by_the_reading_alone_whatever_the_rejection_kept() -> None:
-    """The rejection only says where worlds are looked for: weighed by the reading divided
-    by the chance the rejection kept them (``kept_odds``), the worlds it proposes give the
+    """The rejection only says where worlds are looked for: weighed as the search weighs them
+    (:func:`world_weight`: the reading divided by ``kept_odds``), the worlds it proposes give the
     same chance that a rival who passed and stayed in held the opening as worlds proposed
     without it (``relaxed``), within the noise; counted without the division they give less
     (the pass read twice)."""
@@ -318,7 +325,7 @@ def test_worlds_weighed_by_the_reading_alone_whatever_the_rejection_kept() -> No
             world = sample_world(view, rng, relaxed=relaxed)
             if world is None:
                 continue
-            weight = reading_weight(world, view) / (world.kept_odds if divided else 1.0)
+            weight = world_weight(world, view) if divided else reading_weight(world, view)
             hand = world.rebuilt().hands[passer]
             pairs.append((weight, float(view.requirement.is_met(hand, players=view.players))))
         total = sum(w for w, _ in pairs)

@@ -258,7 +258,7 @@ def _search(
         playout_seed = rng.getrandbits(64)
         for i, action in enumerate(candidates):
             results[i].append(_play_out(world, view.seat, action, playout_seed, styles))
-        weights.append(_mixture(chances, beliefs) / world.kept_odds)
+        weights.append(_weight(world, chances, beliefs))
         played += 1
         if deadline is not None:
             now = time.perf_counter()
@@ -284,6 +284,21 @@ def reading_weight(
     cards (:func:`~.styles.action_chances`: exact odds, each action at least
     :data:`~.styles.READ_FLOOR`). A rival who has folded is not read."""
     return _mixture(action_chances(world.start, world.actions, view), beliefs or {})
+
+
+def world_weight(
+    world: World, view: SeatView, beliefs: dict[int, tuple[float, ...]] | None = None
+) -> float:
+    """What a sampled ``world`` counts for in the search: its :func:`reading_weight` divided
+    by the chance the rejection kept it (:attr:`World.kept_odds`)."""
+    return _weight(world, action_chances(world.start, world.actions, view), beliefs or {})
+
+
+def _weight(
+    world: World, chances: dict[int, tuple[float, ...]], beliefs: dict[int, tuple[float, ...]]
+) -> float:
+    """:func:`world_weight` from the rivals' chances already read."""
+    return _mixture(chances, beliefs) / world.kept_odds
 
 
 def _play_out(world: World, seat: int, first: Action, seed: int, styles: Sequence[int]) -> float:
@@ -526,4 +541,5 @@ __all__ = [
     "margin",
     "reading_weight",
     "sample_world",
+    "world_weight",
 ]
