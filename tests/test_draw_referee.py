@@ -10,9 +10,14 @@ import random
 import pytest
 from engine_helpers import NO_BLINDS, cards, new_deal, play, rules, snapshot
 
-from italian_poker import Action, ActionKind, Deal, DealStart, Rules
+from italian_poker import Action, ActionKind, Card, Deal, DealStart, Match, Rules
 from italian_poker.engine.actions import call, check, draw, fold, open_
-from italian_poker.engine.errors import IllegalActionError, InvalidDrawError, SplitError
+from italian_poker.engine.errors import (
+    IllegalActionError,
+    InvalidDrawError,
+    ReshuffleMismatchError,
+    SplitError,
+)
 from italian_poker.engine.history import HandHistory, dumps, loads, replay
 from italian_poker.engine.observer import PUBLIC, observe, observe_operations
 from italian_poker.engine.operations import FourthCardDealt, Reshuffled
@@ -27,10 +32,9 @@ NINE_DECK = (
 dealer's discards when his late fourth card (4.2) is served."""
 
 
-def nine_players_dealer_draws_last() -> Deal:
-    """Nine players, seat 6 opens; everyone calls; heavy draws run the stock out three times,
-    and the dealer (seat 2), drawing four last, gets his fourth card from his own discards."""
-    deal = Deal(
+def nine_players(reshuffles: tuple[tuple[Card, ...], ...] = ()) -> Deal:
+    """Nine players on :data:`NINE_DECK`, dealer seat 2 (``reshuffles``: recorded, 4.3)."""
+    return Deal(
         DealStart(
             rules=Rules(**NO_BLINDS, players=9),
             names=tuple(f"P{i}" for i in range(9)),
@@ -38,25 +42,35 @@ def nine_players_dealer_draws_last() -> Deal:
             dealer=2,
             deck=cards(NINE_DECK),
             seed=54,  # the reshuffles' order (4.3)
+            reshuffles=reshuffles,
         )
     )
-    play(
-        deal,
-        (3, Action(ActionKind.PASS)),
-        (4, Action(ActionKind.PASS)),
-        (5, Action(ActionKind.PASS)),
-        (6, open_(1)),
-        *[(s, call()) for s in (7, 8, 0, 1, 2, 3, 4, 5)],
-        (3, draw(*cards("4d 9s 9c Jc"))),
-        (4, draw(*cards("Th Kh"))),
-        (5, draw(*cards("6d Ac"))),
-        (6, draw(*cards("Ks 6c 5h Qh"), split=True)),
-        (7, draw(*cards("8s 7s 2d Ad"))),
-        (8, draw(*cards("Jh 9d Qc 4s"))),
-        (0, draw(*cards("6s 7c Jd 5d"))),
-        (1, draw()),
-        (2, draw(*cards("8d 9h 3s Js"))),
-    )
+
+
+NINE_STEPS: tuple[tuple[int, Action], ...] = (
+    (3, Action(ActionKind.PASS)),
+    (4, Action(ActionKind.PASS)),
+    (5, Action(ActionKind.PASS)),
+    (6, open_(1)),
+    *[(s, call()) for s in (7, 8, 0, 1, 2, 3, 4, 5)],
+    (3, draw(*cards("4d 9s 9c Jc"))),
+    (4, draw(*cards("Th Kh"))),
+    (5, draw(*cards("6d Ac"))),
+    (6, draw(*cards("Ks 6c 5h Qh"), split=True)),  # the first reshuffle (4.3)
+    (7, draw(*cards("8s 7s 2d Ad"))),
+    (8, draw(*cards("Jh 9d Qc 4s"))),
+    (0, draw(*cards("6s 7c Jd 5d"))),
+    (1, draw()),
+    (2, draw(*cards("8d 9h 3s Js"))),
+)
+"""Seat 6 opens; everyone calls; heavy draws run the stock out three times, and the dealer
+(seat 2), drawing four last, gets his fourth card from his own discards."""
+
+
+def nine_players_dealer_draws_last() -> Deal:
+    """The deal of :data:`NINE_STEPS`, at the second betting round."""
+    deal = nine_players()
+    play(deal, *NINE_STEPS)
     return deal
 
 
@@ -90,3 +104,49 @@ def test_the_replayer_frames_the_dealers_late_fourth_card() -> None:
     history = loads(dumps(HandHistory.from_deal(deal, number=1)))
     frames = hand_frames(history, PUBLIC, deal.requirement)
     assert len(frames.frames) == len(deal.actions) + 1
+
+
+# --- a refused action changes nothing ----------------------------------------------------------
+
+
+def assert_refused_unchanged(deal: Deal, action: Action, seat: int | None = None) -> None:
+    """``action`` is refused by ``can``, ``verify`` and ``apply`` alike, and the deal's whole
+    state (every attribute, deep) is as it was."""
+    before = snapshot(deal)
+    operations = list(deal.operations)
+    views = [observe(deal, s) for s in range(deal.n)]
+    assert not deal.can(action, seat)
+    with pytest.raises(IllegalActionError):
+        deal.verify(action, seat)
+    with pytest.raises(IllegalActionError):
+        deal.apply(action, seat)
+    assert snapshot(deal) == before
+    assert deal.operations == operations
+    assert [observe(deal, s) for s in range(deal.n)] == views
+
+
+def test_a_wrong_recorded_reshuffle_is_refused_before_anything_changes() -> None:
+    """4.3: a recorded reshuffle that is not the discards shuffled in is found before the
+    draw changes anything. It used to be found halfway through ``apply``: ``can`` said yes,
+    and the refusal left the opener's hand short, the action logged and the seat out of the
+    draw order."""
+    wrong = (cards("As Ks Qs Js Ts 9s 8s 7s"),)
+    deal = nine_players(wrong)
+    play(deal, *NINE_STEPS[:15])
+    assert deal.actor == 6
+    assert_refused_unchanged(deal, NINE_STEPS[15][1], 6)
+    with pytest.raises(ReshuffleMismatchError, match="recorded reshuffle"):
+        deal.apply(NINE_STEPS[15][1], 6)
+
+
+def test_a_recorded_reshuffle_given_to_a_match_is_checked_with_the_draw() -> None:
+    """4.3, ``Match.replay_recorded``: a wrong reshuffle recorded for the next action makes
+    that action refused, the match unchanged."""
+    match = Match(Rules(**NO_BLINDS, players=9), [(f"P{i}", 1000) for i in range(9)], dealer=2)
+    match.start_deal(deck=cards(NINE_DECK), seed=54)
+    assert match.deal is not None
+    for seat, action in NINE_STEPS[:15]:
+        match.apply(action, f"P{seat}")
+    match.replay_recorded(reshuffles=[cards("As Ks Qs Js Ts 9s 8s 7s")])
+    assert_refused_unchanged(match.deal, NINE_STEPS[15][1], 6)
+    assert not match.can(NINE_STEPS[15][1], "P6")

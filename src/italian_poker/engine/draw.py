@@ -9,18 +9,22 @@ one; this module does not know it).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction, check_action
-from italian_poker.engine.cards import Card
-from italian_poker.engine.errors import InvalidAmountError, InvalidDrawError, SeatError
+from italian_poker.engine.cards import Card, format_cards
+from italian_poker.engine.errors import (
+    InvalidAmountError,
+    InvalidDrawError,
+    ReshuffleMismatchError,
+    SplitError,
+)
 from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, Reshuffled
 
 if TYPE_CHECKING:
-    import random
-
     from italian_poker.engine.rules import Rules
 
 
@@ -120,6 +124,37 @@ class Draw:
                     "you are discarding part of your opening: announce the split (4.4) "
                     "so your discards are kept apart for the proof"
                 )
+        if self.replay and self.deck_cards_taken(deal, seat, len(cards)) is None:
+            self._rehearse(deal, seat, action)
+
+    def _rehearse(self, deal: DrawTable, seat: int, action: Action) -> None:
+        """Make ``seat``'s draw, and the fourth cards it may complete (4.2), on copies of the
+        draw and of the table: raise :class:`ReshuffleMismatchError` if a recorded reshuffle
+        it uses (4.3) is not the discards it shuffles in. Only while recorded reshuffles
+        are to be replayed and the stock may run out."""
+        table = _Rehearsal(
+            deal.rules,
+            [list(hand) for hand in deal.hands],
+            list(deal.stock),
+            list(deal.muck),
+            deal.opener,
+            deal.opening_hand,
+            deal.opening_groups,
+        )
+        draw = Draw(
+            list(self.drawn),
+            list(self.discards),
+            list(self.replay),
+            list(self.turns),
+            list(self.fourth_due),
+            self.kept_apart,
+            self.split_announced,
+            [],
+            dict(self.discarded_by),
+        )
+        draw.change(table, seat, action)
+        if not draw.turns:
+            draw.serve_fourth_cards(table)
 
     def deck_cards_taken(self, deal: DrawTable, seat: int, changed: int) -> int | None:
         """How many cards from the top of the stock ``seat``'s draw of ``changed`` cards
@@ -209,7 +244,10 @@ class Draw:
         if self.replay:
             order = self.replay.pop(0)
             if sorted(c.index for c in order) != sorted(c.index for c in pool):
-                raise SeatError("a recorded reshuffle does not match the discards")
+                raise ReshuffleMismatchError(
+                    f"the recorded reshuffle {format_cards(order)} is not the discards "
+                    f"shuffled in (4.3): {format_cards(sorted(pool, key=_index))}"
+                )
             pool = list(order)
         else:
             deal.reshuffle_random().shuffle(pool)
@@ -217,3 +255,26 @@ class Draw:
         self.reshuffles.append(order)
         deal.operations.append(Reshuffled(order))
         deal.stock.extend(pool)
+
+
+def _index(card: Card) -> int:
+    return card.index
+
+
+@dataclass(slots=True)
+class _Rehearsal:
+    """A :class:`DrawTable` made of copies, on which :meth:`Draw.check` makes a draw before
+    the deal does: its reshuffles not recorded are any order (only the recorded ones are
+    checked), drawn from a source of its own that leaves the deal's untouched."""
+
+    rules: Rules
+    hands: list[list[Card]]
+    stock: list[Card]
+    muck: list[tuple[int, Card]]
+    opener: int | None
+    opening_hand: tuple[Card, ...]
+    opening_groups: tuple[tuple[Card, ...], ...]
+    operations: list[CardsDrawn | FourthCardDealt | Reshuffled] = field(default_factory=list)
+
+    def reshuffle_random(self) -> random.Random:
+        return random.Random(0)
