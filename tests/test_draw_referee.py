@@ -150,3 +150,59 @@ def test_a_recorded_reshuffle_given_to_a_match_is_checked_with_the_draw() -> Non
     match.replay_recorded(reshuffles=[cards("As Ks Qs Js Ts 9s 8s 7s")])
     assert_refused_unchanged(match.deal, NINE_STEPS[15][1], 6)
     assert not match.can(NINE_STEPS[15][1], "P6")
+
+
+# --- 4.4: a split only breaks the opening ------------------------------------------------------
+
+OPENER = "Jh Js 9h 9s Ac"
+"""Seat 1's hand: a pair of jacks opens (the nines are no part of the opening)."""
+
+
+def at_openers_draw() -> Deal:
+    """Seat 1 opens with :data:`OPENER`, seat 2 calls, seats 3 and 0 fold: seat 1 draws."""
+    deal = new_deal(rules(), {1: OPENER, 2: "7s 8c Qd Kh Ad"})
+    play(deal, (1, open_(2)), (2, call()), (3, fold()), (0, fold()))
+    assert deal.actor == 1
+    return deal
+
+
+@pytest.mark.parametrize(
+    "discards",
+    ["", "Ac", "9s Ac", "9h 9s Ac"],
+    ids=["stand-pat", "one", "two", "three"],
+)
+def test_a_split_that_keeps_the_opening_is_refused(discards: str) -> None:
+    """4.4: the opener may announce a split only to break the opening. Standing pat, or
+    keeping both jacks, breaks nothing: the announcement is refused (it used to be accepted,
+    telling the table of a split that never was), and the deal is unchanged."""
+    deal = at_openers_draw()
+    announced = draw(*cards(discards), split=True)
+    assert_refused_unchanged(deal, announced, 1)
+    with pytest.raises(SplitError, match="4.4"):
+        deal.apply(announced, 1)
+    deal.apply(draw(*cards(discards)), 1)  # the same draw, unannounced, is the legal one
+
+
+def test_a_split_by_another_player_is_refused() -> None:
+    """4.4: only the opener splits the opening."""
+    deal = at_openers_draw()
+    deal.apply(draw(), 1)
+    with pytest.raises(SplitError, match="opener"):
+        deal.apply(draw(*cards("7s 8c"), split=True), 2)
+
+
+def test_a_split_that_breaks_the_opening_is_told_to_everyone() -> None:
+    """4.4: the opener discarding a jack announces the split; everyone (the other players,
+    spectators, the operations log as each saw it) is told, as at a real table."""
+    deal = at_openers_draw()
+    with pytest.raises(InvalidDrawError, match="announce the split"):
+        deal.apply(draw(*cards("Js 9s")), 1)
+    deal.apply(draw(*cards("Js 9s"), split=True), 1)
+    deal.apply(draw(), 2)
+    for viewer in (PUBLIC, 0, 1, 2):
+        (split,) = [a for a in observe(deal, viewer).actions if a.kind is ActionKind.DRAW][:1]
+        assert split.seat == 1 and split.split and split.cards_changed == 2
+        seen = [op for op in observe_operations(deal.operations, viewer, deal.rules)]
+        assert any(getattr(op, "split", False) for op in seen)
+    (stood,) = [a for a in observe(deal, PUBLIC).actions if a.seat == 2 and a.phase.value == "draw"]
+    assert not stood.split

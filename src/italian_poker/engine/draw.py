@@ -112,8 +112,8 @@ class Draw:
             missing = [str(c) for c in cards if c not in hand]
             if missing:
                 raise InvalidDrawError(f"you do not hold {', '.join(missing)}")
-        if action.split and seat != deal.opener:
-            raise InvalidDrawError("only the opener announces a split opening (4.4)")
+        if action.split:
+            self._check_split(deal, seat, cards, legal)
         if cards and legal.breaks_opening(cards):  # standing pat never breaks it
             if not deal.rules.opener_may_split:
                 raise InvalidDrawError(
@@ -126,6 +126,21 @@ class Draw:
                 )
         if self.replay and self.deck_cards_taken(deal, seat, len(cards)) is None:
             self._rehearse(deal, seat, action)
+
+    @staticmethod
+    def _check_split(
+        deal: DrawTable, seat: int, cards: tuple[Card, ...], legal: LegalAction
+    ) -> None:
+        """4.4: raise :class:`SplitError` unless announcing a split is the opener's, with a
+        draw that breaks the opening."""
+        if seat != deal.opener:
+            raise SplitError("only the opener announces a split opening (4.4)")
+        if not legal.breaks_opening(cards):
+            kept = "you change no card" if not cards else "the cards you keep still open"
+            raise SplitError(
+                f"a split (4.4) announces that you break your opening, and {kept}: "
+                f"draw without announcing a split"
+            )
 
     def _rehearse(self, deal: DrawTable, seat: int, action: Action) -> None:
         """Make ``seat``'s draw, and the fourth cards it may complete (4.2), on copies of the
