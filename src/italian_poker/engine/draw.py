@@ -74,7 +74,8 @@ class Draw:
     fourth_due: list[int] = field(default_factory=list)
     """4.2: who changed four cards and gets the fourth after everyone else."""
     kept_apart: tuple[Card, ...] = ()
-    """4.4: the opener's discards kept apart for the proof after a split."""
+    """4.4: the opener's cards kept apart for the proof: the discards of a split, and the
+    hand he folded. They are never reshuffled into the stock (4.3)."""
     split_announced: bool = False
     reshuffles: list[tuple[Card, ...]] = field(default_factory=list)
     discarded_by: dict[Card, int] = field(default_factory=dict)
@@ -84,6 +85,10 @@ class Draw:
     def prepare(cls, players: int, replay: Sequence[tuple[Card, ...]] = ()) -> Draw:
         """The draw of a deal, before anyone draws."""
         return cls([None] * players, [()] * players, list(replay))
+
+    def keep_apart(self, cards: Sequence[Card]) -> None:
+        """4.4: the opener's folded hand is kept apart with his split discards, if any."""
+        self.kept_apart += tuple(cards)
 
     def choices(self, deal: DrawTable, seat: int) -> tuple[LegalAction, ...]:
         """Change 0 to 4 cards; for the opener, with the groups that keep the opening (4.4)."""
@@ -217,9 +222,14 @@ class Draw:
     def take(self, deal: DrawTable, count: int, seat: int) -> list[Card]:
         """Serve ``count`` cards to ``seat`` from the stock.
 
-        4.3: when the stock runs out the discards are shuffled in. A player is never served
-        a card they discarded while another card is available; only when nothing else is
-        left are their own discards, and last the opener's cards kept apart, served.
+        4.3: when the stock runs out the discards are shuffled in, never the opener's cards
+        kept apart (4.4). A player is never served a card they discarded while another card
+        is available; only when nothing else is left are their own discards served. The
+        stock and the discards always suffice: a deck for ``n`` players has ``4n + 16``
+        cards, and fewer than ``5n`` are held by the players in the hand (the one served
+        holds fewer than five) while at most four, the discards of a split, are kept apart
+        (a folded opener's five are in place of his hand): ``4n + 16 > 5n + 3`` up to nine
+        players.
         """
         served = self._from_stock(deal.stock, count, seat)
         if len(served) < count and deal.muck:
@@ -227,11 +237,6 @@ class Draw:
             deal.muck = []
             served += self._from_stock(deal.stock, count - len(served), seat)
         if len(served) < count:
-            served += self._from_stock(deal.stock, count - len(served), None)
-        if len(served) < count and self.kept_apart:
-            # The proof comes from the recorded opening hand, so these may be used.
-            self._shuffle_in(deal, [(seat, c) for c in self.kept_apart])
-            self.kept_apart = ()
             served += self._from_stock(deal.stock, count - len(served), None)
         return served
 
