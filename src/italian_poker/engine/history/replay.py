@@ -17,7 +17,6 @@ from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.history.model import (
     Dealt,
     HandHistory,
-    HistoryAction,
     HistoryError,
     HistoryResult,
     dealer_lines,
