@@ -27,8 +27,11 @@ from italian_poker.engine.errors import (
     SplitError,
 )
 from italian_poker.engine.history import HandHistory, dumps, loads, replay
-from italian_poker.engine.observer import PUBLIC, observe, observe_operations
+from italian_poker.engine.observer import PUBLIC, PublicAction, observe, observe_operations
 from italian_poker.engine.operations import FourthCardDealt, Reshuffled
+from italian_poker.table.events import Event
+from italian_poker.table.narration import describe_event
+from italian_poker.table.vocabulary import Language
 
 # --- 4.2, 4.3: the dealer's late fourth card, one of his own discards -------------------------
 
@@ -208,10 +211,15 @@ def test_a_split_that_breaks_the_opening_is_told_to_everyone() -> None:
     deal.apply(draw(*cards("Js 9s"), split=True), 1)
     deal.apply(draw(), 2)
     for viewer in (PUBLIC, 0, 1, 2):
-        (split,) = [a for a in observe(deal, viewer).actions if a.kind is ActionKind.DRAW][:1]
+        split = next(a for a in observe(deal, viewer).actions if a.kind is ActionKind.DRAW)
         assert split.seat == 1 and split.split and split.cards_changed == 2
-        seen = [op for op in observe_operations(deal.operations, viewer, deal.rules)]
-        assert any(getattr(op, "split", False) for op in seen)
+        seen = observe_operations(deal.operations, viewer, deal.rules)
+        assert [op.seat for op in seen if isinstance(op, PublicAction) and op.split] == [1]
+        event = Event(
+            "P1", split.kind, split.amount, split.cards_changed, split.discards, split.split
+        )
+        assert "P1 annuncia che spezza l'apertura (4.4)" in describe_event(event, Language.IT)
+        assert "P1 announces a split opening (4.4)" in describe_event(event, Language.EN)
     (stood,) = [a for a in observe(deal, PUBLIC).actions if a.seat == 2 and a.phase.value == "draw"]
     assert not stood.split
 
