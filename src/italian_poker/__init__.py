@@ -40,8 +40,10 @@ from italian_poker.engine.errors import (
     NotYourTurnError,
     OpeningRequirementError,
     PlayerCountError,
+    ReshuffleMismatchError,
     RulesError,
     SeatError,
+    SplitError,
 )
 from italian_poker.engine.hand_rank import (
     Category,
@@ -141,6 +143,7 @@ __all__ = [
     "PublicAction",
     "PublicView",
     "Rank",
+    "ReshuffleMismatchError",
     "Rules",
     "RulesError",
     "Seat",
@@ -148,6 +151,7 @@ __all__ = [
     "SeatView",
     "SecondRoundStarter",
     "ShowdownOrder",
+    "SplitError",
     "StraightFlushClass",
     "Suit",
     "Tiebreak",

@@ -105,9 +105,10 @@ def draw_ids(offer: LegalAction, hand: Sequence[Card], opener_may_split: bool) -
     """The ids of the draws ``offer`` (a ``DRAW`` the engine offers) allows with ``hand``,
     sorted, worked out once from the offer as the engine's draw check reads it: up to
     ``max_cards`` of the hand's cards (4.1); only the opener is offered the split
-    (``split_unless_kept``), and may announce it with any draw; a draw that breaks the
-    opening, discarding from every group that shows it, needs the split announced, and is
-    not allowed at all unless ``opener_may_split`` (4.4, ``Rules.opener_may_split``).
+    (``split_unless_kept``): a draw that breaks the opening, discarding from every group
+    that shows it, is made with the split announced, never without, and not at all unless
+    ``opener_may_split``; any other draw is made without it (4.4,
+    ``Rules.opener_may_split``).
     tests/test_ai_openspiel.py checks these against the engine's ``can`` on random draws."""
     size = len(hand)
     most = offer.max_cards
@@ -129,7 +130,6 @@ def draw_ids(offer: LegalAction, hand: Sequence[Card], opener_may_split: bool) -
         breaks = mask != 0 and all(mask & g for g in group_masks)
         if not breaks:
             plain.append(DRAW_BASE + mask)
-            split.append(SPLIT_BASE + mask)
         elif opener_may_split:
             split.append(SPLIT_BASE + mask)
     return plain + split

@@ -825,7 +825,11 @@ class Deal:
         self.round.acted(seat)
         if not self.round.second:
             self.first_round_folded[seat] = True
-        self.muck.extend((seat, c) for c in self.hands[seat])
+        if seat == self.opener:
+            # 4.4: the opener's cards are kept apart so that the opening can be proved.
+            self.draw.keep_apart(self.hands[seat])
+        else:
+            self.muck.extend((seat, c) for c in self.hands[seat])
 
     def _after_bet(self, seat: int) -> None:
         """Who acts next in the round, or, once it is over, what follows it."""

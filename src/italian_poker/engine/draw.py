@@ -9,18 +9,22 @@ one; this module does not know it).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction, check_action
-from italian_poker.engine.cards import Card
-from italian_poker.engine.errors import InvalidAmountError, InvalidDrawError, SeatError
+from italian_poker.engine.cards import Card, format_cards
+from italian_poker.engine.errors import (
+    InvalidAmountError,
+    InvalidDrawError,
+    ReshuffleMismatchError,
+    SplitError,
+)
 from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, Reshuffled
 
 if TYPE_CHECKING:
-    import random
-
     from italian_poker.engine.rules import Rules
 
 
@@ -70,7 +74,8 @@ class Draw:
     fourth_due: list[int] = field(default_factory=list)
     """4.2: who changed four cards and gets the fourth after everyone else."""
     kept_apart: tuple[Card, ...] = ()
-    """4.4: the opener's discards kept apart for the proof after a split."""
+    """4.4: the opener's cards kept apart for the proof: the discards of a split, and the
+    hand he folded. They are never reshuffled into the stock (4.3)."""
     split_announced: bool = False
     reshuffles: list[tuple[Card, ...]] = field(default_factory=list)
     discarded_by: dict[Card, int] = field(default_factory=dict)
@@ -80,6 +85,10 @@ class Draw:
     def prepare(cls, players: int, replay: Sequence[tuple[Card, ...]] = ()) -> Draw:
         """The draw of a deal, before anyone draws."""
         return cls([None] * players, [()] * players, list(replay))
+
+    def keep_apart(self, cards: Sequence[Card]) -> None:
+        """4.4: the opener's folded hand is kept apart with his split discards, if any."""
+        self.kept_apart += tuple(cards)
 
     def choices(self, deal: DrawTable, seat: int) -> tuple[LegalAction, ...]:
         """Change 0 to 4 cards; for the opener, with the groups that keep the opening (4.4)."""
@@ -108,8 +117,8 @@ class Draw:
             missing = [str(c) for c in cards if c not in hand]
             if missing:
                 raise InvalidDrawError(f"you do not hold {', '.join(missing)}")
-        if action.split and seat != deal.opener:
-            raise InvalidDrawError("only the opener announces a split opening (4.4)")
+        if action.split:
+            self._check_split(deal, seat, cards, legal)
         if cards and legal.breaks_opening(cards):  # standing pat never breaks it
             if not deal.rules.opener_may_split:
                 raise InvalidDrawError(
@@ -120,6 +129,52 @@ class Draw:
                     "you are discarding part of your opening: announce the split (4.4) "
                     "so your discards are kept apart for the proof"
                 )
+        if self.replay and self.deck_cards_taken(deal, seat, len(cards)) is None:
+            self._rehearse(deal, seat, action)
+
+    @staticmethod
+    def _check_split(
+        deal: DrawTable, seat: int, cards: tuple[Card, ...], legal: LegalAction
+    ) -> None:
+        """4.4: raise :class:`SplitError` unless announcing a split is the opener's, with a
+        draw that breaks the opening."""
+        if seat != deal.opener:
+            raise SplitError("only the opener announces a split opening (4.4)")
+        if not legal.breaks_opening(cards):
+            kept = "you change no card" if not cards else "the cards you keep still open"
+            raise SplitError(
+                f"a split (4.4) announces that you break your opening, and {kept}: "
+                f"draw without announcing a split"
+            )
+
+    def _rehearse(self, deal: DrawTable, seat: int, action: Action) -> None:
+        """Make ``seat``'s draw, and the fourth cards it may complete (4.2), on copies of the
+        draw and of the table: raise :class:`ReshuffleMismatchError` if a recorded reshuffle
+        it uses (4.3) is not the discards it shuffles in. Only while recorded reshuffles
+        are to be replayed and the stock may run out."""
+        table = _Rehearsal(
+            deal.rules,
+            [list(hand) for hand in deal.hands],
+            list(deal.stock),
+            list(deal.muck),
+            deal.opener,
+            deal.opening_hand,
+            deal.opening_groups,
+        )
+        draw = Draw(
+            list(self.drawn),
+            list(self.discards),
+            list(self.replay),
+            list(self.turns),
+            list(self.fourth_due),
+            self.kept_apart,
+            self.split_announced,
+            [],
+            dict(self.discarded_by),
+        )
+        draw.change(table, seat, action)
+        if not draw.turns:
+            draw.serve_fourth_cards(table)
 
     def deck_cards_taken(self, deal: DrawTable, seat: int, changed: int) -> int | None:
         """How many cards from the top of the stock ``seat``'s draw of ``changed`` cards
@@ -167,9 +222,14 @@ class Draw:
     def take(self, deal: DrawTable, count: int, seat: int) -> list[Card]:
         """Serve ``count`` cards to ``seat`` from the stock.
 
-        4.3: when the stock runs out the discards are shuffled in. A player is never served
-        a card they discarded while another card is available; only when nothing else is
-        left are their own discards, and last the opener's cards kept apart, served.
+        4.3: when the stock runs out the discards are shuffled in, never the opener's cards
+        kept apart (4.4). A player is never served a card they discarded while another card
+        is available; only when nothing else is left are their own discards served. The
+        stock and the discards always suffice: a deck for ``n`` players has ``4n + 16``
+        cards, and fewer than ``5n`` are held by the players in the hand (the one served
+        holds fewer than five) while at most four, the discards of a split, are kept apart
+        (a folded opener's five are in place of his hand): ``4n + 16 > 5n + 3`` up to nine
+        players.
         """
         served = self._from_stock(deal.stock, count, seat)
         if len(served) < count and deal.muck:
@@ -177,11 +237,6 @@ class Draw:
             deal.muck = []
             served += self._from_stock(deal.stock, count - len(served), seat)
         if len(served) < count:
-            served += self._from_stock(deal.stock, count - len(served), None)
-        if len(served) < count and self.kept_apart:
-            # The proof comes from the recorded opening hand, so these may be used.
-            self._shuffle_in(deal, [(seat, c) for c in self.kept_apart])
-            self.kept_apart = ()
             served += self._from_stock(deal.stock, count - len(served), None)
         return served
 
@@ -209,7 +264,10 @@ class Draw:
         if self.replay:
             order = self.replay.pop(0)
             if sorted(c.index for c in order) != sorted(c.index for c in pool):
-                raise SeatError("a recorded reshuffle does not match the discards")
+                raise ReshuffleMismatchError(
+                    f"the recorded reshuffle {format_cards(order)} is not the discards "
+                    f"shuffled in (4.3): {format_cards(sorted(pool, key=_index))}"
+                )
             pool = list(order)
         else:
             deal.reshuffle_random().shuffle(pool)
@@ -217,3 +275,26 @@ class Draw:
         self.reshuffles.append(order)
         deal.operations.append(Reshuffled(order))
         deal.stock.extend(pool)
+
+
+def _index(card: Card) -> int:
+    return card.index
+
+
+@dataclass(slots=True)
+class _Rehearsal:
+    """A :class:`DrawTable` made of copies, on which :meth:`Draw.check` makes a draw before
+    the deal does: its reshuffles not recorded are any order (only the recorded ones are
+    checked), drawn from a source of its own that leaves the deal's untouched."""
+
+    rules: Rules
+    hands: list[list[Card]]
+    stock: list[Card]
+    muck: list[tuple[int, Card]]
+    opener: int | None
+    opening_hand: tuple[Card, ...]
+    opening_groups: tuple[tuple[Card, ...], ...]
+    operations: list[CardsDrawn | FourthCardDealt | Reshuffled] = field(default_factory=list)
+
+    def reshuffle_random(self) -> random.Random:
+        return random.Random(0)

@@ -64,6 +64,15 @@ class InvalidDrawError(IllegalActionError):
     """A draw of more than four cards, of cards not in hand, or an unannounced split opening."""
 
 
+class SplitError(InvalidDrawError):
+    """A split of openers (4.4) announced by a player who is not the opener, or with a draw
+    that does not break the opening."""
+
+
+class ReshuffleMismatchError(IllegalActionError):
+    """A recorded reshuffle (4.3), replayed, that is not the discards the draw shuffles in."""
+
+
 class DealOverError(IllegalActionError):
     """An action after the deal has ended."""
 

@@ -80,7 +80,8 @@ def sees_kept_apart(viewer: Viewer, opener: int | None) -> bool:
 @dataclass(frozen=True, slots=True)
 class PublicAction:
     """An action as the viewer saw it: a draw shows only how many cards were changed, unless
-    the discards are face up (003) or it is the viewer's own draw."""
+    the discards are face up (003) or it is the viewer's own draw, and whether the opener
+    announced a split (4.4)."""
 
     seat: int
     kind: ActionKind
@@ -88,6 +89,8 @@ class PublicAction:
     cards_changed: int | None
     discards: tuple[Card, ...]
     phase: Phase
+    split: bool = False
+    """4.4: the opener announced that this draw breaks the opening (said aloud: public)."""
 
 
 class PublicView(NamedTuple):
@@ -234,6 +237,7 @@ def _as_seen(record: ActionRecord, discards_seen: bool) -> PublicAction:
         len(cards),
         cards if discards_seen else (),
         record.phase,
+        action.split,
     )
 
 

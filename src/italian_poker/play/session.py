@@ -351,14 +351,13 @@ class Session:
         discards of a draw are seen: the human's own, or everyone's when face up, 003)."""
         (seen,) = observe_operations((event.record,), self._viewer(), self.rules)
         assert isinstance(seen, PublicAction)
-        done = event.action
         return Event(
             event.player,
             seen.kind,
             seen.amount,
             seen.cards_changed,
             seen.discards,
-            done.split,
+            seen.split,
             event.refused,
         )
 

@@ -163,7 +163,7 @@ def hand_frames(
             seen.amount,
             seen.cards_changed,
             seen.discards,
-            entry.action.split,  # announced (4.4): public
+            seen.split,  # announced (4.4): public
             seen.phase,
         )
         frames.append(_frame(index, view, action, _action_line(view, seen, action)))

@@ -469,7 +469,7 @@ def _stack(
             changed = public.cards_changed or 0
             if public.seat == seat:
                 stock.extend(new_cards)
-                actions.append(Action(ActionKind.DRAW, cards=public.discards, split=_split(view)))
+                actions.append(Action(ActionKind.DRAW, cards=public.discards, split=public.split))
             else:
                 discards = public.discards or _rival_discards(hands[public.seat], changed, n)
                 stock.extend(rest[:changed])
@@ -482,11 +482,6 @@ def _stack(
     if len(order) != len(deck):
         return None, [], 1.0
     return order, actions, kept_odds
-
-
-def _split(view: SeatView) -> bool:
-    """Whether the seat's own draw broke the opening (4.4): it kept nothing apart as opener."""
-    return view.opener == view.seat and not view.kept_apart and view.rules.opener_may_split
 
 
 def _clockwise(view: SeatView) -> bool:

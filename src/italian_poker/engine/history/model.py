@@ -202,16 +202,10 @@ def from_operations(
                     hands[op.seat].remove(card)
             actions.append(HistoryAction(op.seat, action, shown))
             phases.append(op.phase)
-        elif isinstance(op, HandsDealt):
-            for seat in from_left:
-                hands[seat] = list(op.hands[seat])
-                dealt.append(Dealt(len(actions), seat, op.hands[seat]))
-        elif isinstance(op, CardsDrawn):
-            hands[op.seat].extend(op.cards)
-            dealt.append(Dealt(len(actions), op.seat, op.cards))
-        elif isinstance(op, FourthCardDealt):
-            hands[op.seat].append(op.card)
-            dealt.append(Dealt(len(actions), op.seat, (op.card,), late=True))
+        elif isinstance(op, HandsDealt | CardsDrawn | FourthCardDealt):
+            for line in dealer_lines(op, len(actions), from_left):
+                hands[line.seat].extend(line.cards)
+                dealt.append(line)
         elif isinstance(op, Reshuffled):
             reshuffled_after.append(len(actions))
     return HandHistory(
@@ -232,6 +226,20 @@ def from_operations(
         phases=tuple(phases),
         reshuffled_after=tuple(reshuffled_after),
     )
+
+
+def dealer_lines(
+    op: HandsDealt | CardsDrawn | FourthCardDealt, after: int, from_left: Sequence[int]
+) -> tuple[Dealt, ...]:
+    """The dealer's lines of one dealing operation, after ``after`` player actions: the five
+    cards of each seat from the dealer's left (3.1, ``from_left``), the cards of a draw
+    (4.1) or the late fourth card (4.2). The cards are the operation's own, whatever the
+    seat held or discarded before."""
+    if isinstance(op, HandsDealt):
+        return tuple(Dealt(after, seat, op.hands[seat]) for seat in from_left)
+    if isinstance(op, CardsDrawn):
+        return (Dealt(after, op.seat, op.cards),)
+    return (Dealt(after, op.seat, (op.card,), late=True),)
 
 
 def result_of(result: DealResult) -> HistoryResult:

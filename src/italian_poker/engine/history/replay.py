@@ -12,17 +12,18 @@ from collections.abc import Sequence
 
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card, format_cards
-from italian_poker.engine.deal import MAX_DRAW, Deal, Phase, PotAward
+from italian_poker.engine.deal import Deal, Phase, PotAward
 from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.history.model import (
     Dealt,
     HandHistory,
-    HistoryAction,
     HistoryError,
     HistoryResult,
+    dealer_lines,
     result_of,
 )
 from italian_poker.engine.history.notation import action_notation
+from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDealt
 from italian_poker.engine.wording import count
 
 
@@ -71,9 +72,10 @@ def _run(history: HandHistory) -> tuple[Deal, tuple[Dealt, ...]]:
         deal = Deal(history.start())
     except ItalianPokerError as error:
         raise HistoryError(f"the deal cannot start: {error}") from None
+    from_left = deal.order_from(deal.next_seat(deal.dealer))
     dealt: list[Dealt] = []
     # Without blinds to bet first (Art. 2) the five cards are dealt as the deal starts (3.1).
-    _collect_dealt(deal, [[] for _ in deal.hands], 0, None, dealt)
+    logged = _collect_dealt(deal, 0, 0, from_left, dealt)
     for i, entry in enumerate(history.actions):
         notation = action_notation(entry)
         if deal.is_over:
@@ -103,7 +105,6 @@ def _run(history: HandHistory) -> tuple[Deal, tuple[Dealt, ...]]:
             raise HistoryError(
                 "only a show names cards", index=i, seat=entry.seat, notation=notation
             )
-        before = [list(h) for h in deal.hands]
         try:
             deal.apply(entry.action, seat=entry.seat)
         except ItalianPokerError as error:
@@ -115,7 +116,7 @@ def _run(history: HandHistory) -> tuple[Deal, tuple[Dealt, ...]]:
                 seat=entry.seat,
                 notation=notation,
             )
-        _collect_dealt(deal, before, i + 1, entry, dealt)
+        logged = _collect_dealt(deal, logged, i + 1, from_left, dealt)
     if len(deal.reshuffles) != len(history.reshuffles):
         raise HistoryError(
             f"the history records {count(len(history.reshuffles), 'reshuffle')} (4.3), "
@@ -129,29 +130,15 @@ def _indices(cards: Sequence[Card]) -> list[int]:
 
 
 def _collect_dealt(
-    deal: Deal,
-    before: list[list[Card]],
-    after: int,
-    entry: HistoryAction | None,
-    out: list[Dealt],
-) -> None:
-    new = {s: [c for c in deal.hands[s] if c not in before[s]] for s in range(deal.n)}
-    late: dict[int, list[Card]] = {}
-    if entry is not None and entry.action.kind is ActionKind.DRAW:
-        seat = entry.seat
-        now = min(len(entry.action.cards), MAX_DRAW - 1)
-        if now:
-            out.append(Dealt(after, seat, tuple(new[seat][:now])))
-        late = {s: cards for s, cards in new.items() if cards and s != seat}
-        if new[seat][now:]:
-            late[seat] = new[seat][now:]
-        for s in deal.fourth_due:
-            if s in late:
-                out.append(Dealt(after, s, tuple(late.pop(s)), late=True))
-        return
-    for s in deal.order_from(deal.next_seat(deal.dealer)):
-        if new[s]:
-            out.append(Dealt(after, s, tuple(new[s])))
+    deal: Deal, logged: int, after: int, from_left: Sequence[int], out: list[Dealt]
+) -> int:
+    """Add to ``out`` the dealer's lines of the operations ``deal`` logged from position
+    ``logged`` on, after ``after`` player actions; return the length of the log read."""
+    operations = deal.operations
+    for op in operations[logged:]:
+        if isinstance(op, HandsDealt | CardsDrawn | FourthCardDealt):
+            out.extend(dealer_lines(op, after, from_left))
+    return len(operations)
 
 
 def _check_result(recorded: HistoryResult, actual: HistoryResult, names: Sequence[str]) -> None:
