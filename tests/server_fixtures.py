@@ -106,6 +106,27 @@ def fresh_postgres_url() -> str:
 
 
 @pytest.fixture
+def empty_postgres_database() -> Iterator[str]:
+    """The URL of a PostgreSQL database of its own, created empty for this test beside the one
+    at ``ITALIAN_POKER_TEST_POSTGRES_URL`` and dropped after it (skipped or failed, as the
+    other PostgreSQL tests are, without that URL)."""
+    import uuid
+
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = fresh_postgres_url()
+    name = f"{make_url(url).database}_empty_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(_plain(url), autocommit=True, connect_timeout=5) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(_plain(url), autocommit=True, connect_timeout=5) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
 def engine(database_url: str) -> Iterator[Engine]:
     """An engine on this test's database, migrated to the newest revision."""
     engine = make_engine(database_url)

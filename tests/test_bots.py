@@ -26,6 +26,7 @@ from italian_poker.analysis.bots import chance as chance_module
 from italian_poker.analysis.bots.chance import action_distribution
 from italian_poker.analysis.simulation import head_to_head, simulate
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
+from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, DealResult, DealStart, Outcome, Phase
 from italian_poker.engine.deck import Deck
 from italian_poker.engine.hand_rank import Category, evaluate
@@ -153,17 +154,24 @@ def test_bots_act_alike_whatever_they_cannot_see(level: str, seed: int) -> None:
 
 
 def test_a_seat_view_holds_no_deal() -> None:
-    """Nothing reachable from a view is the deal: no path from a bot to hidden cards."""
+    """Nothing reachable from a view is the deal, or another player's card, once the cards are
+    dealt (3.1): no path from a bot to hidden cards."""
     deal = Deal(DealStart(Rules(), ("a", "b", "c"), (100,) * 3, seed=4))
+    while deal.phase is Phase.BLINDS:
+        deal.apply(Action(ActionKind.DECLINE))
+    assert deal.phase is Phase.OPENING
     view = seat_view(deal, 0)
     seen: set[int] = set()
+    found: set[Card] = set()
 
     def walk(value: object) -> None:
         if id(value) in seen:
             return
         seen.add(id(value))
         assert not isinstance(value, Deal)
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if isinstance(value, Card):
+            found.add(value)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
             for field in dataclasses.fields(value):
                 walk(getattr(value, field.name))
         elif isinstance(value, dict):
@@ -176,7 +184,9 @@ def test_a_seat_view_holds_no_deal() -> None:
 
     walk(view)
     others = {c for s in (1, 2) for c in deal.hands[s]}
-    assert not others & set(view.hand)
+    assert len(others) == 10 and len(view.hand) == 5
+    assert not found & others
+    assert found == set(view.hand) == set(deal.hands[0])
 
 
 # --- the strong bot's decisions -----------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations, pairwise
+from itertools import combinations, pairwise, product
 from math import comb
 
 import pytest
@@ -25,6 +25,7 @@ from italian_poker import (
     Deck,
     Rank,
     StraightFlushClass,
+    Suit,
     Tiebreak,
     evaluate,
 )
@@ -198,6 +199,72 @@ def test_every_hand_orders_like_the_reference(players: int, tiebreak: Tiebreak) 
         assert value_by_key.setdefault(full_key, rank.value) == rank.value, hand
     ordered = [value_by_key[k] for k in sorted(value_by_key)]
     assert all(a < b for a, b in pairwise(ordered))
+
+
+def rare_hands(players: int) -> dict[Category, list[tuple[Card, ...]]]:
+    """Every hand of the five rarest categories in the deck of ``players`` players, built from
+    their definitions (6): straight flushes, fours of a kind, flushes, full houses, straights."""
+    ranks = [Rank(r) for r in range(11 - players, 15)]
+    suits = list(Suit)
+    runs = [sorted(run) for run in _RUNS[players]]
+    hands: dict[Category, list[tuple[Card, ...]]] = {c: [] for c in RARE_CATEGORIES}
+    for run in runs:
+        for colours in product(suits, repeat=5):
+            hand = tuple(Card(Rank(r), s) for r, s in zip(run, colours, strict=True))
+            one_suit = len(set(colours)) == 1
+            hands[Category.STRAIGHT_FLUSH if one_suit else Category.STRAIGHT].append(hand)
+    for suit in suits:
+        for chosen in combinations(ranks, 5):
+            if {int(r) for r in chosen} not in map(set, runs):
+                hands[Category.FLUSH].append(tuple(Card(r, suit) for r in chosen))
+    for quad in ranks:
+        for kicker in Deck(players).cards:
+            if kicker.rank != quad:
+                hands[Category.FOUR_OF_A_KIND].append((*(Card(quad, s) for s in suits), kicker))
+    for trips, pair in product(ranks, ranks):
+        if trips != pair:
+            for three, two in product(combinations(suits, 3), combinations(suits, 2)):
+                hands[Category.FULL_HOUSE].append(
+                    (*(Card(trips, s) for s in three), *(Card(pair, s) for s in two))
+                )
+    return hands
+
+
+RARE_CATEGORIES = (
+    Category.STRAIGHT_FLUSH,
+    Category.FOUR_OF_A_KIND,
+    Category.FLUSH,
+    Category.FULL_HOUSE,
+    Category.STRAIGHT,
+)
+
+
+@pytest.mark.parametrize("players", range(5, 10))
+def test_every_rare_hand_in_big_decks_orders_like_the_reference(players: int) -> None:
+    """The rare categories, which random hands of a big deck hardly ever meet, hand by hand
+    for 5 to 9 players: every straight flush (minimum, medium and maximum, 7.1), four of a
+    kind, flush, full house and straight orders like the reference key, inside its category
+    and across them, under both tie-breaks (7.4, 002)."""
+    hands = rare_hands(players)
+    expected = expected_counts(players + 4)
+    assert {c: len(h) for c, h in hands.items()} == {c: expected[c] for c in RARE_CATEGORIES}
+    for tiebreak in Tiebreak:
+        fantini = tiebreak is Tiebreak.FANTINI
+        value_by_key: dict[tuple[int, tuple[int, ...]], int] = {}
+        classes: Counter[StraightFlushClass | None] = Counter()
+        for category, of_category in hands.items():
+            for hand in of_category:
+                rank = evaluate(hand, players=players, tiebreak=tiebreak)
+                reference, key = reference_key(hand, players, fantini)
+                assert rank.category is category is reference, hand
+                assert rank.straight_flush_class is reference_class(hand, players), hand
+                classes[rank.straight_flush_class] += 1
+                full_key = (int(category), key)
+                assert value_by_key.setdefault(full_key, rank.value) == rank.value, hand
+        assert classes[StraightFlushClass.MINIMUM] == classes[StraightFlushClass.MAXIMUM] == 4
+        assert classes[StraightFlushClass.MEDIUM] == 4 * (players + 4 - 5)
+        ordered = [value_by_key[k] for k in sorted(value_by_key)]
+        assert all(a < b for a, b in pairwise(ordered))
 
 
 @st.composite

@@ -212,8 +212,13 @@ def test_no_window_holds_more_than_a_burst_and_its_refills(
             bucket = rate.take(bucket, now)
         except ChatRefusal as refused:
             wait = int(refused.message.split("wait ")[1].split(" s")[0])
-            assert wait >= 1
-            assert rate.take(bucket, now + wait).tokens >= 0.0
+            assert wait >= 1 and bucket is not None
+            later = now + wait
+            refilled = min(float(burst), bucket.tokens + (later - bucket.at) / interval)
+            assert rate.take(bucket, later) == Bucket(refilled - 1.0, later)
+            if wait > 1:  # the wait said is the shortest in whole seconds
+                with pytest.raises(ChatRefusal):
+                    rate.take(bucket, later - 1)
             continue
         passed.append(now)
     for first in range(len(passed)):

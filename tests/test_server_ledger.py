@@ -196,7 +196,14 @@ class Table:
         their deals' results."""
         summary = self.summary()
         state = self.state
-        assert summary.in_pot >= 0
+        match = state.match
+        if match is None:
+            in_pot = 0
+        elif match.phase is MatchPhase.IN_DEAL and match.deal is not None:
+            in_pot = match.deal.pot  # the antes, bets and chips carried in
+        else:
+            in_pot = match.carried  # 3.5, 5.4(a): what the next deal finds in the pot
+        assert summary.in_pot == in_pot
         assert summary.totals.net == 0, summary
         assert summary.totals.stack == state.chips()
         if not state.in_deal:

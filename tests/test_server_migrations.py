@@ -1,12 +1,17 @@
 """The Alembic migrations: a database made by an older revision upgrades to the current schema
-with its rows kept (on SQLite and, when configured, PostgreSQL)."""
+with its rows kept (on SQLite and, when configured, PostgreSQL), and several processes
+started at once on an empty PostgreSQL database all migrate it."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, inspect, text
 
 from italian_poker.server.database import MIGRATIONS, make_engine, upgrade
@@ -18,12 +23,18 @@ OLD_TABLE = (
 )
 
 
+def _config() -> Config:
+    """The migrations' Alembic configuration (as ``upgrade`` builds it)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
 def _database_at(database_url: str, revision: str, *rows: str) -> Engine:
     """A database migrated up to ``revision`` only, holding table 1 and ``rows`` (SQL
     inserts), then upgraded to the current schema."""
     engine = make_engine(database_url)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config = _config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
@@ -108,3 +119,59 @@ def test_the_migrations_make_the_schema_the_models_describe(database_url: str) -
         differences = compare_metadata(context, Base.metadata)
     assert differences == []
     engine.dispose()
+
+
+MIGRATING_PROCESSES = 4
+MIGRATE = """
+import sys
+from italian_poker.server.database import make_engine, upgrade
+engine = make_engine(sys.argv[1])
+print("ready", flush=True)
+sys.stdin.readline()
+upgrade(engine)
+engine.dispose()
+"""
+"""A process that migrates the database at ``argv[1]`` once its standard input says go."""
+
+
+def test_processes_started_at_once_on_an_empty_postgresql_all_migrate(
+    empty_postgres_database: str,
+) -> None:
+    """Several servers started at the same moment on one empty PostgreSQL database (the
+    replicas of a cluster) all start: the migrations run once, behind an advisory lock,
+    and the others find the schema at the head."""
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", MIGRATE, empty_postgres_database],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(MIGRATING_PROCESSES)
+    ]
+    try:
+        for process in processes:  # every one imported and connected: then all go at once
+            assert process.stdout is not None and process.stdout.readline() == "ready\n"
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.write("go\n")
+            process.stdin.flush()
+        errors = [process.communicate(timeout=120)[1] for process in processes]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    failed = [
+        error for process, error in zip(processes, errors, strict=True) if process.returncode != 0
+    ]
+    assert failed == [], "\n".join(failed)
+    engine = make_engine(empty_postgres_database)
+    with engine.connect() as connection:
+        versions = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    engine.dispose()
+    head = ScriptDirectory.from_config(_config()).get_current_head()
+    assert [tuple(v) for v in versions] == [(head,)]
+    assert differences == []

@@ -40,6 +40,16 @@ HAS_RAY = importlib.util.find_spec("ray") is not None
 REQUIRE_RAY = os.environ.get("ITALIAN_POKER_REQUIRE_RAY") == "1"
 
 
+def needs_ray() -> None:
+    """Skip the test without the ray extra, saying how to install it; fail it instead where
+    Ray is required (``ITALIAN_POKER_REQUIRE_RAY=1``, as CI sets)."""
+    if HAS_RAY:
+        return
+    if REQUIRE_RAY:
+        pytest.fail("ITALIAN_POKER_REQUIRE_RAY=1 but the ray extra is not installed")
+    pytest.skip("the ray extra is not installed (pip install 'italian-poker[ray]')")
+
+
 def without_timing(data: dict[str, object]) -> dict[str, object]:
     return {key: value for key, value in data.items() if key not in TIMING_KEYS}
 
@@ -146,14 +156,37 @@ def free_port() -> int:
         return port
 
 
-@pytest.mark.skipif(not HAS_RAY, reason="the ray extra is not installed")
 @pytest.mark.parametrize("address", ["127.0.0.1:{port}", "ray:/x", "nowhere"])
 def test_ray_unreachable_or_malformed_address(address: str) -> None:
+    needs_ray()
     address = address.format(port=free_port())  # a port nobody listens on
     with pytest.raises(RayUnavailableError, match="--ray: "):
         simulate_matches(10, 4, seed=1, ray_address=address)
     result = CliRunner().invoke(app, ["simulate", "--hands", "10", "--ray", address])
     assert result.exit_code == 2 and "error: --ray: " in result.output
+
+
+WITHOUT_RAY = "import sys; sys.modules['ray'] = None; import pytest; sys.exit(pytest.main())"
+"""pytest (its arguments after ``-c``) as on a machine without Ray: no ``ray`` is found."""
+
+
+def test_the_ray_tests_fail_without_ray_where_it_is_required() -> None:
+    """With ``ITALIAN_POKER_REQUIRE_RAY=1`` (CI) a missing ray extra fails the Ray tests, as
+    every optional world's tests fail there, instead of skipping them."""
+    env = {**os.environ, "ITALIAN_POKER_REQUIRE_RAY": "1"}
+    env.pop("PYTEST_ADDOPTS", None)
+    test = f"{Path(__file__).name}::test_ray_unreachable_or_malformed_address"
+    run = subprocess.run(
+        [sys.executable, "-c", WITHOUT_RAY, "-p", "no:cacheprovider", test],
+        cwd=Path(__file__).parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    failed = "Failed: ITALIAN_POKER_REQUIRE_RAY=1 but the ray extra is not installed"
+    assert run.stdout.count(failed) == 3, run.stdout  # one per address
 
 
 RAY_TOKEN_ENV = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
@@ -162,10 +195,7 @@ RAY_TOKEN_ENV = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(3
 @pytest.fixture(scope="module")
 def ray_head() -> Iterator[str]:
     """A local Ray cluster head (``ray start --head --block``) of 2 CPUs, stopped after."""
-    if not HAS_RAY:
-        if REQUIRE_RAY:
-            pytest.fail("ITALIAN_POKER_REQUIRE_RAY=1 but the ray extra is not installed")
-        pytest.skip("the ray extra is not installed (pip install 'italian-poker[ray]')")
+    needs_ray()
     ray_cli = Path(sys.executable).with_name("ray")
     port = free_port()
     # A short folder: Ray's Unix sockets live in it (their paths are limited to 107 bytes).

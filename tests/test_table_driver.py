@@ -19,8 +19,8 @@ from italian_poker import (
     SeatView,
 )
 from italian_poker.analysis.bots import make_bot
-from italian_poker.engine.observer import PUBLIC, observe_operations
-from italian_poker.engine.operations import HandsDealt
+from italian_poker.engine.observer import PUBLIC, PublicAction, Unseen, observe_operations
+from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDealt, Reshuffled
 from italian_poker.table.driver import (
     ActionTaken,
     DealFinished,
@@ -155,14 +155,24 @@ def test_answers_that_leave_too_few_players_report_no_deal() -> None:
 
 
 def test_what_a_spectator_gets_from_the_events_holds_no_hidden_card() -> None:
-    """Each event's operations, seen by the public, hold no card until the showdown."""
+    """Every operation of every event, the deal starts included (they carry the hands dealt,
+    3.1), seen by the public, holds no hidden card: each hand dealt is empty, the cards served
+    at the draw (4.1, 4.2) and each reshuffle (4.3) are unseen, and no discard is face up
+    (000: the discards are not shown)."""
     rng = random.Random(3)
     match = Match(rules(), [(f"P{i}", 60) for i in range(4)], seed=9)
     table = Table(match, {f"P{i}": make_bot("random", seed=rng.randrange(99)) for i in range(4)})
-    table.start_deal()
-    events = table.play_policies()
-    for event in events:
-        if isinstance(event, ActionTaken):
-            for op in observe_operations(event.operations, PUBLIC, match.rules):
-                if isinstance(op, HandsDealt):
-                    assert all(hand == () for hand in op.hands)
+    seen: list[object] = []
+    for _ in range(6):
+        events = table.start_deal() + table.play_policies()
+        for event in events:
+            if isinstance(event, DealStarted | ActionTaken):
+                seen.extend(observe_operations(event.operations, PUBLIC, match.rules))
+    dealt = [op for op in seen if isinstance(op, HandsDealt)]
+    assert len(dealt) == 6
+    assert all(hand == () for op in dealt for hand in op.hands)
+    assert not [op for op in seen if isinstance(op, CardsDrawn | FourthCardDealt | Reshuffled)]
+    served = [op for op in seen if isinstance(op, Unseen)]
+    assert any(op.seat is not None for op in served)  # a draw was played
+    draws = [op for op in seen if isinstance(op, PublicAction) and op.kind is K.DRAW]
+    assert draws and all(op.discards == () for op in draws)

@@ -32,12 +32,14 @@ from italian_poker.engine.vocabulary import (
     SUIT_NAMES,
     TABLES,
     Language,
+    action_name,
     card_name,
     describe_requirement,
     italian_term,
+    phase_name,
     pick,
 )
-from italian_poker.table.vocabulary import TERMS
+from italian_poker.table.vocabulary import TERMS, action_label, phase_label
 
 
 def test_every_entry_has_both_languages() -> None:
@@ -126,6 +128,24 @@ def test_pick_and_card_names() -> None:
     assert card_name("T", "s", "it") == "Dieci di picche"
     with pytest.raises(ValueError, match="'en' or 'it'"):
         pick(ACTION_NAMES["fold"], "fr")
+
+
+def test_the_tables_labels_are_the_engines_names() -> None:
+    """The front ends name actions and phases with the engine's words, in either language."""
+    for kind in ActionKind:
+        for lang, half in ((Language.EN, 0), (Language.IT, 1)):
+            assert action_label(kind, lang) == action_name(kind, lang) == ACTION_NAMES[kind][half]
+    for phase in Phase:
+        for lang, half in ((Language.EN, 0), (Language.IT, 1)):
+            assert phase_label(phase, lang) == phase_name(phase, lang) == PHASE_NAMES[phase][half]
+    assert (
+        action_label(ActionKind.FOLD, Language.IT),
+        action_label(ActionKind.CALL, Language.EN),
+    ) == (
+        "Lascio",
+        "Call",
+    )
+    assert phase_label(Phase.DRAW, Language.IT) == "Cambio"
 
 
 def test_the_history_quotes_each_actions_italian_term() -> None:

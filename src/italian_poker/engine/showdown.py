@@ -112,14 +112,19 @@ class Showdown:
         return _SHOW_OR_MUCK if self.may_muck(deal, seat) else _SHOW
 
     def may_muck(self, deal: ShowdownTable, seat: int) -> bool:
-        """002: a losing hand may be mucked: one beaten, in every pot it could win, by a hand
-        already shown."""
+        """002: a losing hand may be mucked: one that wins nothing, in every pot it could win,
+        whatever the hands still to show, judged from the hands shown alone. A hand beaten by
+        a shown hand loses whatever comes, unless it is a straight flush: then a hand of the
+        third class still to show could make a three-way split it shares (7.2-7.3), unless a
+        shown straight flush of its own class beats it (only the best of a class shares)."""
         shown = self.shown
         if not deal.rules.muck_allowed or not shown:
             return False
         mine = self.ranks[seat]
         value = mine.value
         cyclic = mine.straight_flush_class is not None
+        order = self.order
+        to_come = order[order.index(seat) + 1 :] if cyclic else ()
         for pot in self.pots:
             eligible = pot.eligible
             if seat not in eligible:
@@ -130,6 +135,11 @@ class Showdown:
                 ranks += [shown[s] for s in eligible if s in shown]
                 if 0 in best_ranks(ranks):
                     return False
+                if any(s in eligible for s in to_come) and not any(
+                    r.straight_flush_class is mine.straight_flush_class and r.value > value
+                    for r in ranks
+                ):
+                    return False  # 7.3: the third class may still come
                 continue
             # Any other hand is beaten exactly by a shown hand of higher value (a straight
             # flush has a higher value than every other hand).

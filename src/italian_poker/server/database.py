@@ -7,11 +7,14 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = int.from_bytes(b"ipmigrat", "big")
+"""The PostgreSQL advisory lock key that serialises the migrations of the processes sharing a
+database (a signed 64-bit integer, as ``pg_advisory_xact_lock`` takes)."""
 
 
 def normalise_url(url: str) -> str:
@@ -51,9 +54,21 @@ def session_factory(engine: Engine) -> sessionmaker[Session]:
 
 
 def upgrade(engine: Engine) -> None:
-    """Apply every Alembic migration (no alembic.ini: the configuration is built here)."""
+    """Apply every Alembic migration (no alembic.ini: the configuration is built here), in one
+    transaction; on PostgreSQL behind a transaction-level advisory lock taken on alembic's own
+    connection, so that processes started at once on one database migrate it one after the
+    other (the first migrates, the others wait and find it at the head). SQLite needs no lock:
+    one process serves a SQLite database (``--redis-url`` refuses it)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        lock_migrations(connection)
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def lock_migrations(connection: Connection) -> None:
+    """On PostgreSQL, wait for and hold :data:`MIGRATION_LOCK` until the connection's
+    transaction ends; nothing on SQLite."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})

@@ -33,7 +33,9 @@ from italian_poker.engine.vocabulary import (
     RANK_NAMES,
     Language,
     Pair,
+    action_name,
     card_name,
+    phase_name,
     pick,
 )
 from italian_poker.engine.vocabulary import SUIT_NAMES as _SUITS_BY_LETTER
@@ -1231,14 +1233,12 @@ def joined(words: Sequence[str], lang: Language) -> str:
 
 def action_label(kind: ActionKind, lang: Language) -> str:
     """The name of an action in ``lang``, e.g. ``Vedo`` / ``Call``."""
-    english, italian = ACTION_LABELS[kind]
-    return italian if lang is Language.IT else english
+    return action_name(kind, lang)
 
 
 def phase_label(phase: Phase, lang: Language) -> str:
     """The name of a phase of the deal in ``lang``."""
-    english, italian = PHASE_LABELS[phase]
-    return italian if lang is Language.IT else english
+    return phase_name(phase, lang)
 
 
 def suit_name(suit: Suit, lang: Language) -> str:
