@@ -42,6 +42,7 @@ from italian_poker.engine.errors import (
     PlayerCountError,
     RulesError,
     SeatError,
+    SeatNumberError,
 )
 from italian_poker.engine.hand_rank import (
     Category,
@@ -145,6 +146,7 @@ __all__ = [
     "RulesError",
     "Seat",
     "SeatError",
+    "SeatNumberError",
     "SeatView",
     "SecondRoundStarter",
     "ShowdownOrder",

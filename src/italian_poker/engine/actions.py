@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Final
 
 from italian_poker.engine.cards import Card, format_cards
-from italian_poker.engine.errors import InvalidAmountError, MalformedActionError
+from italian_poker.engine.errors import InvalidAmountError, MalformedActionError, SeatNumberError
 
 
 class ActionKind(StrEnum):
@@ -144,6 +144,14 @@ def check_action(action: object) -> None:
         )
     if type(action.split) is not bool:
         raise MalformedActionError(f"split is True or False, not {action.split!r}")
+
+
+def check_seat(seat: object, players: int) -> int:
+    """Return ``seat`` if it is a seat number of a deal of ``players`` players (an ``int`` from
+    0 to ``players - 1``, not a bool, float or text), else raise :class:`SeatNumberError`."""
+    if type(seat) is not int or not 0 <= seat < players:
+        raise SeatNumberError(f"a seat is a whole number from 0 to {players - 1}, not {seat!r}")
+    return seat
 
 
 def fold() -> Action:
