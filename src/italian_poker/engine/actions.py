@@ -146,11 +146,14 @@ def check_action(action: object) -> None:
         raise MalformedActionError(f"split is True or False, not {action.split!r}")
 
 
-def check_seat(seat: object, players: int) -> int:
+def check_seat(seat: object, players: int, *, what: str = "a seat", other: str = "") -> int:
     """Return ``seat`` if it is a seat number of a deal of ``players`` players (an ``int`` from
-    0 to ``players - 1``, not a bool, float or text), else raise :class:`SeatNumberError`."""
+    0 to ``players - 1``, not a bool, float or text), else raise :class:`SeatNumberError`,
+    saying ``what`` was given and the ``other`` values allowed besides a seat."""
     if type(seat) is not int or not 0 <= seat < players:
-        raise SeatNumberError(f"a seat is a whole number from 0 to {players - 1}, not {seat!r}")
+        raise SeatNumberError(
+            f"{what} is a seat number from 0 to {players - 1}{other}, not {seat!r}"
+        )
     return seat
 
 

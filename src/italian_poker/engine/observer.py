@@ -344,7 +344,7 @@ def observe(deal: Deal, viewer: Viewer) -> SeatView | PublicView:
     :data:`PUBLIC` a :class:`PublicView`, which has no hidden field at all."""
     if viewer is PUBLIC:
         return _made(PublicView, _public_values(deal, PUBLIC))
-    check_seat(viewer, deal.n)
+    check_seat(viewer, deal.n, what="a viewer", other=" or PUBLIC")
     own = (
         viewer,
         tuple(deal.hands[viewer]) if sees_hand(viewer, viewer) else (),
