@@ -101,7 +101,7 @@ def test_random_deals_the_log_accounts_for_every_card_and_chip(name: str, player
     """In random play: the log's hands are the deal's hands at every step; every chip put in
     (antes, make-ups, bets) is awarded, carried or handed back; reshuffles are the deal's."""
     rng = random.Random(players * 31 + len(name))
-    table = preset(name, players=players, min_players=min(players, PRESETS[name].min_players))
+    table = preset(name, players=players)
     match = Match(table, [(f"P{i}", 60) for i in range(players)], seed=rng.randrange(10**6))
     for _ in range(12):
         if match.phase is MatchPhase.OVER:

@@ -51,11 +51,7 @@ def played_match(name: str, players: int, seed: int, deals: int) -> Match:
     """A match of up to ``deals`` deals of random legal play (5.5 answers at random)."""
     rng = random.Random(seed)
     stacks = [rng.choice([20, 60, 200]) for _ in range(players)]
-    match = Match(
-        preset(name, players=players, min_players=min(players, PRESETS[name].min_players)),
-        list(zip(NAMES, stacks, strict=False)),
-        seed=seed,
-    )
+    match = Match(preset(name, players=players), list(zip(NAMES, stacks, strict=False)), seed=seed)
     while len(match.completed) < deals and match.phase is not MatchPhase.OVER:
         match.start_deal(seed=rng.randrange(10**6))
         while match.actor is not None:

@@ -55,9 +55,7 @@ CASES = [
 def test_views_never_leak_hidden_cards_in_random_play(name: str, players: int, seed: int) -> None:
     """Random legal play: at every step, no view holds another seat's hidden card."""
     rng = random.Random(seed)
-    match = new_match(
-        preset(name, players=players, min_players=min(players, PRESETS[name].min_players))
-    )
+    match = new_match(preset(name, players=players))
 
     def check(deal: Deal) -> None:
         check_views(deal)

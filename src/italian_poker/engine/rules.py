@@ -229,10 +229,14 @@ class Rules:
         return (self.min_players, 9)
 
     def to_dict(self) -> dict[str, Any]:
-        """The rules as plain JSON-ready values."""
+        """The rules as plain JSON-ready values. The options of :data:`ADDED_OPTIONS` are left
+        out at their default: rules saved before those options existed (a hand history, a
+        table's log) read back, and are written again, as they were."""
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name in ADDED_OPTIONS and value == f.default:
+                continue
             out[f.name] = (
                 value.label
                 if isinstance(value, Rank)
@@ -259,6 +263,9 @@ class Rules:
             raise RulesError(f"unknown rule option(s): {', '.join(unknown)}")
         return replace(self, **changes)
 
+
+ADDED_OPTIONS = frozenset({"min_players", "all_pass_same_dealer", "blind_after_all_pass"})
+"""Options that saved rules may lack: their defaults keep the game those rules were played under."""
 
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "structure": BettingStructure,
@@ -335,7 +342,9 @@ PRESETS: dict[str, Rules] = {
 
 
 def preset(name: str, **changes: Any) -> Rules:
-    """The preset called ``name``, with optional changes (e.g. ``players=5``)."""
+    """The preset called ``name``, with optional changes (e.g. ``players=5``). A table seated
+    for fewer players than the preset's ``min_players`` (``preset("003", players=3)``) is the
+    house's choice: unless ``min_players`` is given too, it deals to all its seats."""
     try:
         if type(name) is not str:
             raise KeyError(name)
@@ -344,4 +353,7 @@ def preset(name: str, **changes: Any) -> Rules:
         raise RulesError(
             f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)}"
         ) from None
+    players = changes.get("players")
+    if type(players) is int and players < base.min_players and "min_players" not in changes:
+        changes["min_players"] = max(players, 2)
     return base.with_options(**changes) if changes else base
