@@ -120,13 +120,13 @@ def test_art3_5_003_bets_returned_and_kings_next() -> None:
     assert [s.stack for s in match.seats] == [100] * 4
     assert match.carried == 0
     assert match.min_pair is Rank.KING
-    # Dealer P3 now (counter-clockwise): P2 is served first. Kings open.
+    # The deal was not played: dealer P0 deals again, P3 (his right) is served first.
     match.start_deal(
-        deck=stacked_deck(4, {2: "Kh Kc 7d 8s Ac"}, dealer=3, direction=Direction.COUNTER_CLOCKWISE)
+        deck=stacked_deck(4, {3: "Kh Kc 7d 8s Ac"}, dealer=0, direction=Direction.COUNTER_CLOCKWISE)
     )
     assert match.deal is not None and match.deal.requirement.min_pair is Rank.KING
-    match.apply(open_(2), "P2")
-    for name in ("P1", "P0", "P3"):
+    match.apply(open_(2), "P3")
+    for name in ("P2", "P1", "P0"):
         match.apply(fold(), name)
     assert requirement(match) is Rank.JACK
 

@@ -326,7 +326,7 @@ def test_an_illegal_history_names_the_action_and_a_stranger_is_no_viewer() -> No
     bad = HistoryAction((first.seat + 1) % len(history.names), first.action, first.shown)
     with pytest.raises(HistoryError, match=r"^action 1 \("):
         hand_frames(replace(history, actions=(bad, *history.actions[1:])), 0, NEXT)
-    with pytest.raises(ValueError, match="a viewer is a seat from 0 to 2 or PUBLIC"):
+    with pytest.raises(ValueError, match="a viewer is a seat number from 0 to 2 or PUBLIC"):
         hand_frames(history, 3, NEXT)
 
 

@@ -51,6 +51,10 @@ from italian_poker.engine.actions import call, draw, fold, open_, parol
         {"min_bet": 0},
         {"min_bet": 5, "max_bet": 4},
         {"raise_cap": -1},
+        {"min_players": 1},
+        {"min_players": 5},  # more than the four seats
+        {"min_players": 3.0},
+        {"name": None},
         {"controbuio_allowed": False},  # the over doubles a controbuio
         {"blind_allowed": False},  # a controbuio doubles a blind
         {"min_pair": "Q", "parol_min_pair": "J"},  # 5.5 cannot ask less than 3.3
@@ -152,6 +156,8 @@ def test_preset_003() -> None:
     """003: the dealer antes more; blind = double the pot; counter-clockwise; bets returned
     after an all-pass deal; discards face up; 4/5 of a straight flush opens."""
     table = preset("003")
+    assert table.min_players == 4  # "i giocatori ammessi variano da 4 a 6"
+    assert table.all_pass_same_dealer and not table.blind_after_all_pass  # a deal not played
     assert table.dealer_ante > 0
     assert table.blind_allowed and table.blind_size is BlindSize.DOUBLE_POT
     assert table.direction is Direction.COUNTER_CLOCKWISE
@@ -224,6 +230,7 @@ OPTION_TESTS: dict[str, list[str]] = {
         "test_deal_scenarios::test_art4_3_reshuffle_when_the_stock_runs_out",
         "test_rules_options::test_rules_errors",
     ],
+    "min_players": ["test_match_referee::test_003_deals_four_to_six_players_never_heads_up"],
     "ante": ["test_rules_options::test_art1_ante_sets_the_pot_and_the_blind"],
     "dealer_ante": ["test_deal_scenarios::test_dealer_ante_003"],
     "structure": [
@@ -254,6 +261,10 @@ OPTION_TESTS: dict[str, list[str]] = {
         "test_match_scenarios::test_art3_5_001_pot_stays_without_escalation",
         "test_match_scenarios::test_art3_5_003_bets_returned_and_kings_next",
     ],
+    "all_pass_same_dealer": [
+        "test_match_referee::test_003_after_a_piatto_di_parole_the_same_dealer_deals_again"
+    ],
+    "blind_after_all_pass": ["test_match_referee::test_003_the_kings_only_deal_offers_no_blind"],
     "passed_players_may_play": [
         "test_deal_scenarios::test_art3_4_passed_players_may_call_or_raise",
         "test_deal_scenarios::test_art3_4_passed_players_out_when_the_option_is_off",

@@ -167,9 +167,9 @@ steps = st.lists(
 class Table:
     """A table's state and the ledger rows its events wrote."""
 
-    def __init__(self, name: str, stack: int) -> None:
+    def __init__(self, name: str, stack: int, **changes: Any) -> None:
         options = {"preset": name, "seats": SEATS, "stack": stack, "turn_seconds": None}
-        self.state = TableState("T", preset(name, players=SEATS), options)
+        self.state = TableState("T", preset(name, players=SEATS, **changes), options)
         self.rows: list[LedgerEntry] = []
 
     def apply(self, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None) -> bool:
@@ -302,7 +302,8 @@ def test_a_player_let_go_for_want_of_an_ante_keeps_the_chips_left() -> None:
     """000 Art. 1: a player who cannot pay an ante leaves the match at the end of the deal,
     taking their chips: the seat keeps them (the player is out until the host gives them
     chips) and the player cashes them out on leaving."""
-    table = Table("003", 100)  # an ante and the dealer's: 2 chips to be dealt in
+    # 003's antes (an ante and the dealer's: 2 chips to be dealt in), dealt heads-up here.
+    table = Table("003", 100, min_players=2)
     for seat in range(3):
         table.apply(EventKind.SEAT, {"seat": seat, "nickname": NAMES[seat], "bot": None})
     assert table.apply(EventKind.STACK, {"seat": 2, "amount": 1})

@@ -462,7 +462,7 @@ GAMES: dict[Game, str] = {
         "280bd60baee0f12b0c01c6e9078ac855cbbae815814ad9e3976bf6f7098a1235"
     ),
     (2, "003", 3, "random", None, False): (
-        "66710a27d2a8b2c126d9e2476bd6e0d306a326d877d932a94f811184b4ec97be"
+        "60a12cb58fa7c6bd78132fc50fbcff6512543f749703507fbf121c6b3ae27844"
     ),
     (3, "fantini", 5, "simple", 12, False): (
         "3d8405ab13f1976a1c1725d88ce3f3d37288d207696492764e35222c3db63800"
@@ -483,13 +483,11 @@ GAMES: dict[Game, str] = {
         "0f203eec601f7766883c146fee7fd293930c2bfcb811e0667fb94f262a40ddc2"
     ),
 }
-"""Each game's transcript digest with the session before it ran on the driver (games 6, 29
-and the second 2: an opener who folded keeps his hand apart for the proof, 4.4, and his
-final view shows it)."""
+"""Each game's transcript digest: the saved transcript of the seeded session, pinned."""
 
 SUMMARIES: dict[Game, tuple[object, ...]] = {
     (1, "standard", 4, "strong", None, False): (20, 17, 1, 2, (145, 228, 218, 209), None, 27, 0),
-    (2, "003", 3, "random", None, False): (20, 12, 6, 2, (226, 222, 152), None, 9, 0),
+    (2, "003", 3, "random", None, False): (20, 16, 3, 1, (158, 259, 183), None, 15, 0),
     (3, "fantini", 5, "simple", 12, False): (
         *(4, 3, 1, 0, (0, 5, 19, 22, 9)),
         *("human-busted", 10, 0),

@@ -43,6 +43,7 @@ from italian_poker.engine.errors import (
     ReshuffleMismatchError,
     RulesError,
     SeatError,
+    SeatNumberError,
     SplitError,
 )
 from italian_poker.engine.hand_rank import (
@@ -148,6 +149,7 @@ __all__ = [
     "RulesError",
     "Seat",
     "SeatError",
+    "SeatNumberError",
     "SeatView",
     "SecondRoundStarter",
     "ShowdownOrder",

@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Final
 
 from italian_poker.engine.cards import Card, format_cards
-from italian_poker.engine.errors import InvalidAmountError, MalformedActionError
+from italian_poker.engine.errors import InvalidAmountError, MalformedActionError, SeatNumberError
 
 
 class ActionKind(StrEnum):
@@ -144,6 +144,17 @@ def check_action(action: object) -> None:
         )
     if type(action.split) is not bool:
         raise MalformedActionError(f"split is True or False, not {action.split!r}")
+
+
+def check_seat(seat: object, players: int, *, what: str = "a seat", other: str = "") -> int:
+    """Return ``seat`` if it is a seat number of a deal of ``players`` players (an ``int`` from
+    0 to ``players - 1``, not a bool, float or text), else raise :class:`SeatNumberError`,
+    saying ``what`` was given and the ``other`` values allowed besides a seat."""
+    if type(seat) is not int or not 0 <= seat < players:
+        raise SeatNumberError(
+            f"{what} is a seat number from 0 to {players - 1}{other}, not {seat!r}"
+        )
+    return seat
 
 
 def fold() -> Action:

@@ -33,6 +33,7 @@ from italian_poker.engine.actions import (
     ActionKind,
     LegalAction,
     check_action,
+    check_seat,
 )
 from italian_poker.engine.betting_round import BettingRound
 from italian_poker.engine.cards import Card, Rank
@@ -656,6 +657,8 @@ class Deal:
         blind filled in), or raise the
         :class:`~italian_poker.engine.errors.IllegalActionError` subclass :meth:`apply` would
         raise. The deal is never changed."""
+        if seat is not None:
+            check_seat(seat, self.n)
         actor = self.actor
         if actor is None or self.phase is _COMPLETE:
             raise DealOverError("the deal is over: no more actions")

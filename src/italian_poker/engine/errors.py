@@ -85,3 +85,9 @@ class DealStartError(SeatError):
     """A :class:`~italian_poker.engine.deal.DealStart` value that is not allowed: names, stacks,
     chips carried or make-ups that are not whole numbers of chips (0 or more), a dealer
     outside the table, a stacked deck or recorded reshuffle that is not cards."""
+
+
+class SeatNumberError(IllegalActionError, SeatError):
+    """A seat that is not a seat number of the deal: an ``int`` from 0 to the number of players
+    less one (a bool, a float or text is not a seat). Given with an action, it is refused as
+    any illegal action is, the state unchanged."""

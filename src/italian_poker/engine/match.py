@@ -21,12 +21,15 @@ from italian_poker.engine.deal import (
     Operation,
     Outcome,
 )
+from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, stripped_deck
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     DealOverError,
+    DealStartError,
     IllegalActionError,
     InvalidAmountError,
     NotYourTurnError,
+    RulesError,
     SeatError,
 )
 from italian_poker.engine.observer import SeatView, observe
@@ -43,7 +46,8 @@ class MatchPhase(StrEnum):
     """5.5: first-round folders of an abandoned hand decide whether to pay in and play."""
     IN_DEAL = "in-deal"
     OVER = "over"
-    """Fewer than two players can be dealt in."""
+    """Fewer players than the rules' ``min_players`` (2; 003: 4) can be dealt in; players who
+    join or sit in start it again."""
 
 
 # Read on every action: an enum member looked up as a class attribute costs ~0.1 µs on 3.11.
@@ -134,16 +138,17 @@ class Match:
         dealer: int = 0,
         seed: int | None = None,
     ) -> None:
-        if not 2 <= len(seats) <= rules.players:
-            raise SeatError(f"a match at this table needs 2 to {rules.players} players")
+        if not isinstance(rules, Rules):
+            raise RulesError(f"a match is played under Rules, not {rules!r}")
+        if not isinstance(seats, list | tuple) or not 2 <= len(seats) <= rules.players:
+            raise SeatError(f"a match at this table needs a list of 2 to {rules.players} seats")
         self.rules = rules
         self.seats: list[Seat] = []
         self._next_player_id = 0
         for entry in seats:
-            name, stack = entry[0], entry[1]
-            self._add_seat(name, stack, entry[2] if len(entry) > 2 else None)
-        if not 0 <= dealer < len(self.seats):
-            raise SeatError(f"the dealer must be seat 0 to {len(self.seats) - 1}")
+            self._add_seat(*_seat_entry(entry))
+        if type(dealer) is not int or not 0 <= dealer < len(self.seats):
+            raise SeatError(f"the dealer is seat 0 to {len(self.seats) - 1}, not {dealer!r}")
         self.dealer_name = self.seats[dealer].name
         self.seed = seed
         self.deal: Deal | None = None
@@ -264,7 +269,8 @@ class Match:
         if self.phase is MatchPhase.BETWEEN_DEALS or self.phase is MatchPhase.OVER:
             limit = self._ante_limit()
             dealable = [s for s in self.seats if not s.sitting_out and s.stack >= limit]
-            self.phase = MatchPhase.OVER if len(dealable) < 2 else MatchPhase.BETWEEN_DEALS
+            few = len(dealable) < self.rules.min_players
+            self.phase = MatchPhase.OVER if few else MatchPhase.BETWEEN_DEALS
 
     def _order_from(self, name: str) -> list[str]:
         """All seated names in the direction of play, starting with ``name``."""
@@ -317,29 +323,62 @@ class Match:
         when the deal was first played (with ``deck``, a deal resumes exactly).
         """
         if self.phase is MatchPhase.OVER:
-            raise SeatError("fewer than two players can be dealt in: the match is over")
+            raise SeatError(
+                f"fewer than {self.rules.min_players} players can be dealt in: the match waits "
+                "for players to join or sit in"
+            )
         if self.phase is not MatchPhase.BETWEEN_DEALS:
             raise SeatError("a deal is already under way")
-        pending_deck = tuple(deck) if deck is not None else None
-        pending_reshuffles = tuple(tuple(r) for r in reshuffles)
+        pending_deck = _stacked_deck(deck)
+        pending_reshuffles = _recorded_reshuffles(reshuffles)
+        if seed is not None and type(seed) is not int:
+            raise DealStartError(f"a seed is a whole number, not {seed!r}")
+        # Everything is worked out first; the match changes only once the start is accepted.
         if self._carry.after_parol:
-            self._parol_dues()
-            if len(self._playing()) < 2:
-                waiting = sorted(self._sitting_out_once)
-                self._joining, self._sitting_out_once, self._makeup_queue = {}, set(), []
-                raise SeatError(
-                    "fewer than two players can be dealt in while the parol pot is carried "
-                    f"(not dealt in: {', '.join(waiting) or 'nobody'}; 5.5): the pot waits "
-                    "for players to sit in, join or make up"
-                )
-        # Kept for the deal once it can begin (a refused start changes nothing).
+            joining, once, queue = self._parol_dues()
+        else:
+            joining, once, queue = {}, set(), []
+        playing = self._playing(once)
+        if len(playing) < self.rules.min_players:
+            raise SeatError(
+                f"fewer than {self.rules.min_players} players can be dealt in while the parol "
+                f"pot is carried (not dealt in: {', '.join(sorted(once)) or 'nobody'}; 5.5): "
+                "the pot waits for players to sit in, join or make up"
+            )
+        if queue:
+            self._check_deck_fits(pending_deck, len(playing) - len(queue), len(playing))
+            self._joining, self._sitting_out_once, self._makeup_queue = joining, once, queue
+            self._pending_deck = pending_deck
+            self._pending_seed = seed
+            self._pending_reshuffles = pending_reshuffles
+            self.phase = MatchPhase.MAKE_UP
+            return
+        self._check_deck_fits(pending_deck, len(playing), len(playing))
         self._pending_deck = pending_deck
         self._pending_seed = seed
         self._pending_reshuffles = pending_reshuffles
-        if self._carry.after_parol and self._makeup_queue:
-            self.phase = MatchPhase.MAKE_UP
+        self._begin_deal(joining, once)
+
+    def _check_deck_fits(self, deck: tuple[Card, ...] | None, low: int, high: int) -> None:
+        """Raise :class:`DealStartError` unless a stacked ``deck`` (None: a shuffle) is the
+        whole deck (section 1) for some number of players from ``low`` to ``high``, the
+        players the pending 5.5 answers may deal in (or no deal begins)."""
+        if deck is None or self._deck_serves(deck, low, high):
             return
-        self._begin_deal()
+        players = _deck_players(deck)
+        made_for = f"the deck for {players} players" if players else "no deck of this game"
+        dealt = f"{low}" if low == high else f"{low} to {high}"
+        raise DealStartError(
+            f"a stacked deck of {len(deck)} cards is {made_for}, but {dealt} players may be "
+            "dealt in: give the whole stripped deck for them, each card once (section 1)"
+        )
+
+    def _deck_serves(self, deck: tuple[Card, ...] | None, low: int, high: int) -> bool:
+        """Whether the stacked ``deck`` can serve a deal to ``low`` to ``high`` players: it is
+        their deck for one of those numbers, or one of them begins no deal."""
+        if deck is None or low < self.rules.min_players:
+            return True
+        return low <= _deck_players(deck) <= high
 
     def replay_recorded(
         self, *, deck: Sequence[Card] | None = None, reshuffles: Sequence[Sequence[Card]] = ()
@@ -352,7 +391,10 @@ class Match:
         if deck is not None:
             if self.phase is not MatchPhase.MAKE_UP:
                 raise SeatError("a recorded deck is given before the deal it begins")
-            self._pending_deck = tuple(deck)
+            stacked = _stacked_deck(deck)
+            playing = len(self._playing(self._sitting_out_once))
+            self._check_deck_fits(stacked, playing - len(self._makeup_queue), playing)
+            self._pending_deck = stacked
         if reshuffles:
             if self.phase is MatchPhase.MAKE_UP:
                 self._pending_reshuffles += tuple(tuple(r) for r in reshuffles)
@@ -369,15 +411,17 @@ class Match:
         order = self._order_from(self.dealer_name)
         return order[1:] + order[:1]
 
-    def _parol_dues(self) -> None:
-        """5.5, before a deal while a parol pot is carried: the first-round folders of the
-        abandoned hand to ask (in play order from the dealer's left, like every turn), the
-        players who pay what they owe on being dealt in, and those not dealt in this time
-        (who cannot afford their due, or wait: ``parol_latecomers``)."""
+    def _parol_dues(self) -> tuple[dict[str, int], set[str], list[str]]:
+        """5.5, before a deal while a parol pot is carried: the players who pay what they owe
+        on being dealt in, those not dealt in this time (who cannot afford their due, or wait:
+        ``parol_latecomers``), and the first-round folders of the abandoned hand to ask (in
+        play order from the dealer's left, like every turn)."""
         carry = self._carry
         latecomers = self.rules.parol_latecomers
         limit = self._ante_limit()
-        self._joining, self._sitting_out_once, self._makeup_queue = {}, set(), []
+        joining: dict[str, int] = {}
+        once: set[str] = set()
+        queue: list[str] = []
         for name in self._from_dealers_left():
             seat = self.seat(name)
             if not self._can_be_dealt(seat):
@@ -387,57 +431,67 @@ class Match:
             if owed <= 0 or (asked is None and latecomers is ParolLatecomers.ANTE):
                 continue
             if seat.stack < owed + limit or (asked is None and latecomers is ParolLatecomers.WAIT):
-                self._sitting_out_once.add(name)
+                once.add(name)
             elif asked is not None:
-                self._makeup_queue.append(name)
+                queue.append(name)
             else:
-                self._joining[name] = owed  # sat down (or in) knowing the pot is carried
+                joining[name] = owed  # sat down (or in) knowing the pot is carried
+        return joining, once, queue
 
-    def _playing(self) -> list[Seat]:
-        """The seats to deal in now, in table order (:meth:`_can_be_dealt`, and not sitting
-        out this deal only)."""
+    def _playing(self, once: set[str]) -> list[Seat]:
+        """The seats to deal in now, in table order (:meth:`_can_be_dealt`, and not in
+        ``once``, the players sitting out this deal only)."""
         limit = self._ante_limit()
-        once = self._sitting_out_once
         return [
             s for s in self.seats if not s.sitting_out and s.stack >= limit and s.name not in once
         ]
 
-    def _begin_deal(self) -> None:
-        playing = self._playing()
-        if len(playing) < 2:
-            # 5.5 (decided): the make-up answers leave fewer than two players. No deal: the
-            # carried pot and its questions wait for the next attempt; the match goes on.
-            self._joining, self._sitting_out_once = {}, set()
+    def _begin_deal(self, joining: dict[str, int], once: set[str]) -> None:
+        """Deal in the players who can play, ``once`` (sitting out this deal) aside, with the
+        make-ups of ``joining``. The deal is made before anything changes: if it cannot
+        begin, it raises and the match is as it was."""
+        playing = self._playing(once)
+        if len(playing) < self.rules.min_players:
+            # 5.5 (decided): the make-up answers leave too few players. No deal: the carried
+            # pot and its questions wait for the next attempt; the match goes on.
+            self._joining, self._sitting_out_once, self._makeup_queue = {}, set(), []
             self.phase = MatchPhase.BETWEEN_DEALS
             self._update_over()
             return
         names = tuple([s.name for s in playing])
-        if self.dealer_name not in names:
-            order = self._order_from(self.dealer_name)
-            self.dealer_name = next(name for name in order if name in names)
-        joining = self._joining
-        makeups = tuple([joining.get(name, 0) for name in names])
+        dealer_name = self.dealer_name
+        if dealer_name not in names:
+            dealer_name = next(name for name in self._order_from(dealer_name) if name in names)
         number = len(self.completed) + 1
         seed = self._pending_seed
         if seed is None and self.seed is not None:
             seed = derive_seed(self.seed, "deal", number)
+        carry = self._carry
+        # 5.5: no blinds while a parol pot is carried; 003: none on the kings-only deal after
+        # a piatto di parole (``blind_after_all_pass``).
+        blinds = not carry.after_parol and (
+            self.rules.blind_after_all_pass or self.passed_in_a_row == 0
+        )
         start = DealStart(
             rules=self.rules,
             names=names,
             stacks=tuple([s.stack for s in playing]),
             player_ids=tuple([s.player_id for s in playing]),
-            dealer=names.index(self.dealer_name),
-            carried=self._carry.chips,
-            min_pair=self._carry.min_pair,
-            blinds_allowed=not self._carry.after_parol,
-            makeups=makeups,
+            dealer=names.index(dealer_name),
+            carried=carry.chips,
+            min_pair=carry.min_pair,
+            blinds_allowed=blinds,
+            makeups=tuple([joining.get(name, 0) for name in names]),
             deck=self._pending_deck,
             seed=seed,
             reshuffles=self._pending_reshuffles,
         )
-        self.deal = Deal(start)
+        deal = Deal(start)
+        self.deal = deal
         self.deal_seats = list(names)
         self._dealt_in = playing
+        self.dealer_name = dealer_name
+        self._joining, self._sitting_out_once, self._makeup_queue = joining, once, []
         self.phase = MatchPhase.IN_DEAL
         self._sync_stacks()
         self._after_action()
@@ -460,6 +514,14 @@ class Match:
             return self.deal_seats[deal.actor]
         return None
 
+    @property
+    def make_up_due(self) -> int | None:
+        """During the 5.5 questions, what the player asked must pay to play (even when a
+        stacked deck leaves sitting out the only answer); None otherwise."""
+        if self.phase is not _MAKE_UP:
+            return None
+        return self._carry.makeups[self.seat(self._makeup_queue[0]).player_id]
+
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the player to act may do."""
         phase = self.phase
@@ -467,10 +529,12 @@ class Match:
             return self.deal.legal_actions()
         if phase is _MAKE_UP:
             amount = self._carry.makeups[self.seat(self._makeup_queue[0]).player_id]
-            return (
-                LegalAction(ActionKind.MAKE_UP, amount, amount),
-                LegalAction(ActionKind.SIT_OUT),
-            )
+            offered: list[LegalAction] = []
+            if self._answer_fits(make_up=True):
+                offered.append(LegalAction(ActionKind.MAKE_UP, amount, amount))
+            if self._answer_fits(make_up=False):
+                offered.append(LegalAction(ActionKind.SIT_OUT))
+            return tuple(offered)
         return ()
 
     def verify(self, action: Action, player: str | None = None) -> Action:
@@ -519,13 +583,16 @@ class Match:
         if self.phase is not _MAKE_UP:
             raise DealOverError("nobody is to act: start the next deal")
         action = self.verify(action, player)
-        name = self._makeup_queue.pop(0)
+        name, *queue = self._makeup_queue
+        joining, once = dict(self._joining), set(self._sitting_out_once)
         if action.kind is ActionKind.MAKE_UP:
-            self._joining[name] = self._carry.makeups[self.seat(name).player_id]
+            joining[name] = self._carry.makeups[self.seat(name).player_id]
         else:
-            self._sitting_out_once.add(name)
-        if not self._makeup_queue:
-            self._begin_deal()
+            once.add(name)
+        if queue:
+            self._joining, self._sitting_out_once, self._makeup_queue = joining, once, queue
+        else:
+            self._begin_deal(joining, once)  # raises before any change if it cannot begin
 
     def _verified_makeup(self, name: str, action: Action) -> Action:
         """5.5: the make-up answer of ``name`` (make up the amount asked, or sit out), with
@@ -539,15 +606,34 @@ class Match:
                 raise ActionNotAvailableError(
                     f"the make-up contribution is {count(amount, 'chip')}"
                 )
+            self._check_answer_fits(make_up=True)
             return Action(ActionKind.MAKE_UP, amount)
         if action.kind is ActionKind.SIT_OUT:
             if action.amount is not None:
                 raise InvalidAmountError("sit-out takes no amount")
+            self._check_answer_fits(make_up=False)
             return action
         raise ActionNotAvailableError(
             f"after a parol you first decide: make up {count(amount, 'chip')} to play (5.5), "
             "or sit out this deal"
         )
+
+    def _answer_fits(self, *, make_up: bool) -> bool:
+        """Whether the 5.5 answer of the player asked (make up, or sit out) leaves a number
+        of players the stacked deck can serve (always, with no stacked deck)."""
+        playing = len(self._playing(self._sitting_out_once)) - (0 if make_up else 1)
+        unanswered = len(self._makeup_queue) - 1
+        return self._deck_serves(self._pending_deck, playing - unanswered, playing)
+
+    def _check_answer_fits(self, *, make_up: bool) -> None:
+        """Raise :class:`ActionNotAvailableError` unless :meth:`_answer_fits`."""
+        if not self._answer_fits(make_up=make_up):
+            other = "sit out" if make_up else "make up"
+            players = _deck_players(self._pending_deck or ())
+            raise ActionNotAvailableError(
+                f"the deck stacked for this deal is for {players} players, which this answer "
+                f"cannot leave (5.5): {other}, or give the deck for the players it leaves"
+            )
 
     def view(self, player: str) -> SeatView:
         """What ``player`` may know about the current (or last) deal. A player asked the 5.5
@@ -585,9 +671,18 @@ class Match:
         # dealt in (or, if nobody else can, who stays seated). Players who cannot pay an ante
         # any more leave the table.
         limit = self._ante_limit()
-        button = self._seat_after(self.dealer_name, self._can_be_dealt) or self._seat_after(
-            self.dealer_name, lambda s: s.stack >= limit
-        )
+        dealer = next((s for s in self.seats if s.name == self.dealer_name), None)
+        if (
+            result.outcome is Outcome.PASSED
+            and self.rules.all_pass_same_dealer
+            and dealer is not None
+            and self._can_be_dealt(dealer)
+        ):
+            button: str | None = self.dealer_name  # 003: a deal not played is dealt again
+        else:
+            button = self._seat_after(self.dealer_name, self._can_be_dealt) or self._seat_after(
+                self.dealer_name, lambda s: s.stack >= limit
+            )
         busted = [s for s in self.seats if s.stack < limit]
         if busted:
             self.departed.extend((s.name, s.stack) for s in busted)
@@ -649,3 +744,42 @@ class Match:
     def last_result(self) -> DealResult | None:
         """The result of the last completed deal."""
         return self.completed[-1].result if self.completed else None
+
+
+def _seat_entry(entry: object) -> tuple[str, int, int | None]:
+    """A seat given to :class:`Match`: ``(name, stack)`` or ``(name, stack, player_id)``."""
+    if not isinstance(entry, tuple | list) or not 2 <= len(entry) <= 3:
+        raise SeatError(f"a seat is (name, stack) or (name, stack, player id), not {entry!r}")
+    return entry[0], entry[1], entry[2] if len(entry) == 3 else None
+
+
+def _cards(values: object, what: str) -> tuple[Card, ...]:
+    """``values`` as a tuple of cards, or :class:`DealStartError` naming ``what`` they are."""
+    if not isinstance(values, tuple | list) or any(type(c) is not Card for c in values):
+        raise DealStartError(f"{what} is a sequence of Card, not {values!r}")
+    return tuple(values)
+
+
+def _stacked_deck(deck: object) -> tuple[Card, ...] | None:
+    """A stacked deck given to a match, checked to be cards (None: a shuffle)."""
+    return None if deck is None else _cards(deck, "a stacked deck")
+
+
+def _recorded_reshuffles(reshuffles: object) -> tuple[tuple[Card, ...], ...]:
+    """Recorded 4.3 reshuffles given to a match, checked to be sequences of cards."""
+    if not isinstance(reshuffles, tuple | list):
+        raise DealStartError(
+            f"recorded reshuffles are a sequence of sequences of Card, not {reshuffles!r}"
+        )
+    return tuple(_cards(r, "a recorded reshuffle") for r in reshuffles)
+
+
+def _deck_players(deck: Sequence[Card]) -> int:
+    """The number of players whose whole stripped deck ``deck`` is, each card once (section
+    1: four cards a rank, ranks from ``11 - players``); 0 if it is nobody's."""
+    players = len(deck) // 4 - 4
+    if len(deck) % 4 or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        return 0
+    if sorted(c.index for c in deck) != [c.index for c in stripped_deck(players).cards]:
+        return 0
+    return players

@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any, Final, NamedTuple, overload
 from weakref import ref
 
-from italian_poker.engine.actions import ActionKind, LegalAction
+from italian_poker.engine.actions import ActionKind, LegalAction, check_seat
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import ActionRecord, Deal, DealResult, Operation, Phase
 from italian_poker.engine.hand_rank import HandRank
@@ -348,10 +348,7 @@ def observe(deal: Deal, viewer: Viewer) -> SeatView | PublicView:
     :data:`PUBLIC` a :class:`PublicView`, which has no hidden field at all."""
     if viewer is PUBLIC:
         return _made(PublicView, _public_values(deal, PUBLIC))
-    if type(viewer) is not int and (isinstance(viewer, bool) or not isinstance(viewer, int)):
-        raise ValueError(f"a viewer is a seat from 0 to {deal.n - 1} or PUBLIC, not {viewer!r}")
-    if not 0 <= viewer < deal.n:
-        raise ValueError(f"a viewer is a seat from 0 to {deal.n - 1} or PUBLIC, not {viewer!r}")
+    check_seat(viewer, deal.n, what="a viewer", other=" or PUBLIC")
     own = (
         viewer,
         tuple(deal.hands[viewer]) if sees_hand(viewer, viewer) else (),
@@ -363,9 +360,7 @@ def observe(deal: Deal, viewer: Viewer) -> SeatView | PublicView:
 
 def seat_view(deal: Deal, seat: int) -> SeatView:
     """The view of ``deal`` for ``seat`` (:func:`observe` for a seat)."""
-    if not 0 <= seat < deal.n:
-        raise ValueError(f"seat must be 0 to {deal.n - 1}, got {seat}")
-    return observe(deal, seat)
+    return observe(deal, check_seat(seat, deal.n))
 
 
 # --- the operations log as seen ----------------------------------------------------------------

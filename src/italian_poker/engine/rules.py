@@ -111,6 +111,9 @@ class Rules:
     name: str = "standard"
     players: int = 4
     """Seats at the table, 2 to 9. The deck is stripped for the players dealt in (section 1)."""
+    min_players: int = 2
+    """The fewest players a deal is dealt to: 2 (001: 2 to 9 players); 4 in preset ``003``
+    ("i giocatori ammessi variano da 4 a 6"). With fewer able to play, the match waits."""
 
     # Antes and betting (000 Art. 1-2; 001; 002; 003).
     ante: int = 1
@@ -142,6 +145,14 @@ class Rules:
     four_straight_flush_opens: bool = True
     """3.3(b): four consecutive cards of one suit without the ace may open."""
     all_pass: AllPassPolicy = AllPassPolicy.ESCALATE
+    all_pass_same_dealer: bool = False
+    """After a deal every player passed (3.5): ``False``, the deal passes on (000 Art. 1);
+    ``True``, the deal counts as not played and the same dealer deals again (003's *piatto di
+    parole*: "la mano si considera non giocata")."""
+    blind_after_all_pass: bool = True
+    """Whether a blind is offered on the deal after one every player passed (3.5): ``True``
+    (000 Art. 2 makes no exception); ``False`` in preset ``003``, whose next deal "potra'
+    pero' essere aperta solo con una coppia di Re o di Assi" (a blind opens without one)."""
     passed_players_may_play: bool = True
     """Left open: a player who passed before the opening may still call or raise (yes)."""
     opener_must_prove: bool = True
@@ -178,10 +189,17 @@ class Rules:
                 raise RulesError(f"{f.name} must be a whole number, got {value!r}")
             if f.type == "bool" and type(value) is not bool:
                 raise RulesError(f"{f.name} must be true or false, got {value!r}")
+            if f.type == "str" and (type(value) is not str or not value.strip()):
+                raise RulesError(f"{f.name} must be a name (text), got {value!r}")
         try:
             check_players(self.players)
         except ValueError as error:
             raise RulesError(str(error)) from None
+        if not 2 <= self.min_players <= self.players:
+            raise RulesError(
+                f"min_players must be 2 to the {self.players} seats (players), "
+                f"got {self.min_players}"
+            )
         _coerce_enums(self)
         if self.ante < 0 or self.dealer_ante < 0:
             raise RulesError("antes cannot be negative")
@@ -207,14 +225,18 @@ class Rules:
 
     @property
     def players_range(self) -> tuple[int, int]:
-        """Seats allowed at the table."""
+        """Seats allowed at the table (:meth:`with_options` lowers ``min_players`` with them)."""
         return (2, 9)
 
     def to_dict(self) -> dict[str, Any]:
-        """The rules as plain JSON-ready values."""
+        """The rules as plain JSON-ready values. The options of :data:`ADDED_OPTIONS` are left
+        out at their default: rules saved before those options existed (a hand history, a
+        table's log) read back, and are written again, as they were."""
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name in ADDED_OPTIONS and value == f.default:
+                continue
             out[f.name] = (
                 value.label
                 if isinstance(value, Rank)
@@ -225,6 +247,8 @@ class Rules:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Rules from :meth:`to_dict`'s output; unknown keys are an error."""
+        if not isinstance(data, dict) or not all(type(key) is str for key in data):
+            raise RulesError(f"rules are a mapping of option names to values, not {data!r}")
         names = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
@@ -232,13 +256,21 @@ class Rules:
         return cls(**data)
 
     def with_options(self, **changes: Any) -> Rules:
-        """A copy with some options changed (validated again)."""
+        """A copy with some options changed (validated again). Fewer seats than
+        ``min_players`` (``preset("003").with_options(players=3)``) are the house's choice:
+        unless ``min_players`` is changed too, the deal goes to all of them."""
         names = {f.name for f in fields(self)}
         unknown = sorted(set(changes) - names)
         if unknown:
             raise RulesError(f"unknown rule option(s): {', '.join(unknown)}")
+        players = changes.get("players")
+        if type(players) is int and players < self.min_players and "min_players" not in changes:
+            changes["min_players"] = max(players, 2)
         return replace(self, **changes)
 
+
+ADDED_OPTIONS = frozenset({"min_players", "all_pass_same_dealer", "blind_after_all_pass"})
+"""Options that saved rules may lack: their defaults keep the game those rules were played under."""
 
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "structure": BettingStructure,
@@ -303,6 +335,9 @@ PRESETS: dict[str, Rules] = {
         over_allowed=False,
         direction=Direction.COUNTER_CLOCKWISE,
         all_pass=AllPassPolicy.RETURN_BETS,
+        all_pass_same_dealer=True,
+        blind_after_all_pass=False,
+        min_players=4,
         discards_face_up=True,
     ),
     "fantini": Rules(name="fantini", tiebreak=Tiebreak.FANTINI),
@@ -312,8 +347,11 @@ PRESETS: dict[str, Rules] = {
 
 
 def preset(name: str, **changes: Any) -> Rules:
-    """The preset called ``name``, with optional changes (e.g. ``players=5``)."""
+    """The preset called ``name``, with optional changes (e.g. ``players=5``), made as
+    :meth:`Rules.with_options` makes them."""
     try:
+        if type(name) is not str:
+            raise KeyError(name)
         base = PRESETS[name]
     except KeyError:
         raise RulesError(

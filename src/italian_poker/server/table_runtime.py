@@ -787,10 +787,11 @@ class TableRuntime:
             self._pending = self._spawn(self._next_deal(state.seq, delay))
 
     def _can_deal(self) -> bool:
-        """Two players to deal in, one of them a person (bots alone do not play on)."""
+        """Players enough to deal in (the rules' ``min_players``), one of them a person (bots
+        alone do not play on)."""
         seats = self.state.dealable()
         humans = [s for s in seats if (slot := self.state.slots[s]) and slot.bot is None]
-        return len(seats) >= 2 and bool(humans)
+        return len(seats) >= self.state.rules.min_players and bool(humans)
 
     async def _bot_turn(self, seq: int, seat: int) -> None:
         await self.settings.sleep(self.settings.bot_delay_seconds)

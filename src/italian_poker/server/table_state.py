@@ -543,8 +543,10 @@ class TableState:
     def _on_start(self, payload: dict[str, Any]) -> Effects:
         if self.status is not TableStatus.LOBBY:
             raise SeatError("the game has already started")
-        if len(self.dealable()) < 2:
-            raise SeatError("at least two seated players (or bots) are needed to start")
+        if len(self.dealable()) < self.rules.min_players:
+            raise SeatError(
+                f"at least {self.rules.min_players} seated players (or bots) are needed to start"
+            )
         self.status = TableStatus.PLAYING
         return Effects([line("table_start")])
 
@@ -636,9 +638,11 @@ class TableState:
         if "deck" in payload and not payload.get(SEATED_BY_ID):
             self._reseat_as_before()
         else:
-            if self.match is not None and len(self.dealable()) < 2:
+            if self.match is not None and len(self.dealable()) < self.rules.min_players:
                 # Refused before the seats change: a refused event changes nothing.
-                raise SeatError("fewer than two players can be dealt in: the match is over")
+                raise SeatError(
+                    f"fewer than {self.rules.min_players} players can be dealt in: the match waits"
+                )
             self._reconcile()
             payload[SEATED_BY_ID] = True
         table = self.table

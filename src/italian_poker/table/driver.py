@@ -268,7 +268,7 @@ class Table:
         if match.phase is MatchPhase.MAKE_UP:
             actor = match.actor
             assert actor is not None
-            amount = match.legal_actions()[0].min_amount
+            amount = match.make_up_due
             assert amount is not None
             return [MakeUpAsked(actor, amount)]
         if match.phase is MatchPhase.BETWEEN_DEALS and len(match.completed) == completed_before:
