@@ -360,6 +360,7 @@ class Session:
             seen.discards,
             done.split,
             event.refused,
+            event.added,
         )
 
     def _finish(self, completed: CompletedDeal) -> None:

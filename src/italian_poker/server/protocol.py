@@ -29,6 +29,7 @@ from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.server.limits import MAX_INT, whole_number
 from italian_poker.server.table_state import LogLine, TableState, TableStatus
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem
+from italian_poker.table.narration import shown_cards
 from italian_poker.table.vocabulary import ACTION_KEYS, Language, action_label, card_label
 
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode
@@ -221,7 +222,7 @@ def public_state(
         if public is not None and index is not None:
             if live:
                 entry["bet"] = public.round_bets[index]
-            shown = public.shown.get(index)
+            shown = shown_cards(public, index)
             if shown:
                 entry["cards"] = card_codes(shown)
                 entry["cards_label"] = cards_label(shown)
