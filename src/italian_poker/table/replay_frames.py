@@ -100,6 +100,8 @@ class Frame:
     opener: int | None
     seats: tuple[FrameSeat, ...]
     proof: tuple[Card, ...]
+    blind: bool = False
+    """A blind has been bet: the deal needs no opening (Art. 2)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +230,7 @@ def _frame(
         opener=view.opener,
         seats=seats,
         proof=view.proof,
+        blind=bool(view.blinders),
     )
 
 

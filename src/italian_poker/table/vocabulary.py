@@ -879,6 +879,7 @@ PAGE_MESSAGES: dict[str, Pair] = {
         "Nessun tavolo ha questo invito: controlla il link con chi ti ha invitato.",
     ),
     "to_open": ("To open", "Per aprire"),
+    "no_opening_blind": _capital(MESSAGES["status_blind"]),
     "phase": ("Phase", "Fase"),
     "dealer_button": ("D", "M"),
     "empty_seat": ("Empty seat", "Posto libero"),
