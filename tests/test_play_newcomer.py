@@ -6,14 +6,21 @@ sit in two rows of three."""
 
 from __future__ import annotations
 
-from rich.text import Text
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_play_app import SIZE, buttons, log_text, make_app, text_of
 from test_play_session import FULL_DEAL_HANDS, FULL_DEAL_STOCK, OPENER, deck, new_session
 from textual.widgets import RichLog
 
 from italian_poker.engine.actions import ActionKind
+from italian_poker.engine.cards import Card, parse_cards
+from italian_poker.engine.deck import Deck
+from italian_poker.engine.hand_rank import evaluate
 from italian_poker.play.app import PokerApp
 from italian_poker.play.i18n import Language
+from italian_poker.table.narration import cards_text, hand_order
+from italian_poker.table.vocabulary import amount_text
 
 K = ActionKind
 
@@ -146,5 +153,41 @@ async def test_six_seats_sit_in_two_rows_of_three() -> None:
         assert len(rows) == 2
 
 
-def _plain(content: object) -> str:
-    return content.plain if isinstance(content, Text) else str(content)
+@pytest.mark.parametrize(
+    ("cards", "ordered"),
+    [
+        ("Ac Kh Ks Ad Ah", "A♥ A♦ A♣ K♥ K♠"),
+        ("9d 7s Ac 9h Kd", "9♥ 9♦ A♣ K♦ 7♠"),
+        ("8c Kh 8s Kd Ah", "K♥ K♦ 8♣ 8♠ A♥"),
+        ("Th 7c Ah 9s 8d", "10♥ 9♠ 8♦ 7♣ A♥"),  # a low ace comes last (Art. 6)
+        ("Jh Ah Kh Th Qh", "A♥ K♥ Q♥ J♥ 10♥"),
+        ("7h Jh 9h Ah 8h", "A♥ J♥ 9♥ 8♥ 7♥"),
+    ],
+)
+def test_a_hand_is_shown_in_its_own_order(cards: str, ordered: str) -> None:
+    hand = parse_cards(cards)
+    assert cards_text(hand_order(hand, evaluate(hand, players=4))) == ordered
+
+
+@given(st.lists(st.sampled_from(Deck(4).cards), min_size=5, max_size=5, unique=True))
+@settings(max_examples=60, deadline=None)
+def test_the_hands_order_is_the_same_hand(cards: list[Card]) -> None:
+    rank = evaluate(cards, players=4)
+    ordered = hand_order(cards, rank)
+    assert set(ordered) == set(cards) and len(ordered) == 5
+    assert evaluate(ordered, players=4) == rank
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "already", "lang", "said"),
+    [
+        (5, 5, 0, Language.EN, "5"),
+        (20, 20, 10, Language.EN, "10 (to 20)"),
+        (5, 14, 4, Language.EN, "1-10 (to 5-14)"),
+        (20, 20, 10, Language.IT, "10 (a 20)"),
+    ],
+)
+def test_an_amount_says_what_is_added_and_what_the_bet_becomes(
+    low: int, high: int, already: int, lang: Language, said: str
+) -> None:
+    assert amount_text(low, high, already, lang) == said
