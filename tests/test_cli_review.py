@@ -84,7 +84,7 @@ def test_review_as_json(tmp_path: Path) -> None:
 def test_review_in_italian(tmp_path: Path) -> None:
     file = write(tmp_path / "flush.phh", flush_deal())
     lines = run(str(file), "--player", "P2", "--lang", "it").stdout.splitlines()
-    assert lines[0] == f"1 storia di mano in {file}"
+    assert lines[0] == f"1 cronologia di mano in {file}"
     assert lines[1] == "Revisione di P2: 1 mano, 3 decisioni riviste, 2 come consigliato"
     assert lines[3] == "Decisioni più costose:"
     assert "il consigliere tiene 7h 9h Jh Qh Kh" in lines[4]
@@ -120,7 +120,7 @@ def test_errors(tmp_path: Path) -> None:
         f"error: no such file or folder: {missing}"
     )
     assert one_error_line(run(str(tmp_path), "--lang", "it")) == (
-        f"errore: nessuna storia di mano (*.phh) in {tmp_path} né nelle sue cartelle"
+        f"errore: nessuna cronologia di mano (*.phh) in {tmp_path} né nelle sue cartelle"
     )
     write(tmp_path / "flush.phh", flush_deal())
     assert one_error_line(run(str(tmp_path), "--player", "Zoe", "--lang", "en")) == (

@@ -101,7 +101,7 @@ def test_stats_in_italian(tmp_path: Path) -> None:
     result = stats(str(tmp_path), "--lang", "it")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == f"7 storie di mani in {tmp_path}"
+    assert lines[0] == f"7 cronologie di mani in {tmp_path}"
     assert lines[1:] == statistics_lines(statistics_of(histories), Language.IT)
     assert lines[2].startswith("Giocatore  Mani giocate  Aperture")
 

@@ -32,6 +32,7 @@ from italian_poker.play.i18n import Language
 from italian_poker.play.session import Session, SessionState, SessionSummary, hand_rank
 from italian_poker.play.storage import HistoryStore
 from italian_poker.play.widgets import FOUR_COLOURS, ActionButton, CardBox
+from italian_poker.table.narration import hand_order
 
 K = ActionKind
 SIZE = (120, 40)
@@ -96,7 +97,7 @@ async def test_full_deal_through_the_keys(tmp_path: Path) -> None:
         await pilot.press("s")
         assert session.state is SessionState.BETWEEN_DEALS
         report = text_of(app, "#report")
-        assert "Player shows J♥ J♦ A♣ J♠ A♥: Full house, Jacks full of Aces" in report
+        assert "Player shows J♥ J♦ J♠ A♥ A♣: Full house, Jacks full of Aces" in report
         assert "Player wins 32: Full house" in report and "higher category" in report
         assert "Player opened and proves it with J♥ J♦ (3.3)." in report
         assert "Hand history saved" in log_text(app)
@@ -377,14 +378,15 @@ async def test_four_card_draw_then_the_whole_deal_through_the_keys() -> None:
         await pilot.press("u", "1", "enter", "s")
         assert session.state is SessionState.BETWEEN_DEALS
         report = text_of(app, "#report")
-        assert f"Player shows {cards_text(view.hand)}: {rank.describe(Language.EN)}" in report
+        shown = cards_text(hand_order(view.hand, rank))
+        assert f"Player shows {shown}: {rank.describe(Language.EN)}" in report
 
 
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        (Language.EN, "Your turn: you need 1 chip to call. Fold, Call or Raise?"),
-        (Language.IT, "Tocca a te: ti serve 1 fiche per vedere. Lascio, Vedo o Rilancio?"),
+        (Language.EN, "Your turn: you add 1 chip to call. Fold, Call or Raise?"),
+        (Language.IT, "Tocca a te: aggiungi 1 fiche per vedere. Lascio, Vedo o Rilancio?"),
     ],
     ids=["en", "it"],
 )

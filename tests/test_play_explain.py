@@ -59,7 +59,7 @@ def test_flush_beats_full_house_by_category() -> None:
     en = reason_text(explanation, NAMES, Language.EN)
     assert en == (
         "Flush, Ace high, hearts beats Anna's Full house, Aces full of Sevens: a higher "
-        "category (6); in Italian poker a flush beats a full house"
+        "category (6, ranking); in Italian poker a flush beats a full house"
     )
     it = reason_text(explanation, NAMES, Language.IT)
     assert "il colore batte il full" in it and "Full di Assi e 7 di Anna" in it

@@ -143,17 +143,17 @@ def test_counted_words_in_prompts_and_messages() -> None:
     assert tr(Language.EN, "prompt_makeup", amount=1).startswith(
         "After the parol: make up 1 chip to play"
     )
-    assert "rientri con 1 fiche per" in tr(Language.IT, "prompt_makeup", amount=1)
-    assert "rientri con 3 fiches per" in tr(Language.IT, "prompt_makeup", amount=3)
+    assert "adegui la puntata con 1 fiche per" in tr(Language.IT, "prompt_makeup", amount=1)
+    assert "adegui la puntata con 3 fiches per" in tr(Language.IT, "prompt_makeup", amount=3)
     call = {"choices": "Lascio, Vedo o Rilancio"}
     assert tr(Language.IT, "prompt_call", amount=1, **call) == (
-        "ti serve 1 fiche per vedere. Lascio, Vedo o Rilancio?"
+        "aggiungi 1 fiche per vedere. Lascio, Vedo o Rilancio?"
     )
-    assert tr(Language.IT, "prompt_call", amount=5, **call).startswith(
-        "ti servono 5 fiches per vedere."
+    assert tr(Language.IT, "prompt_call_to", amount=5, total=9, **call).startswith(
+        "aggiungi 5 fiches per vedere (la tua puntata va a 9)."
     )
     assert tr(Language.EN, "prompt_call", amount=1, choices="Fold or Call") == (
-        "you need 1 chip to call. Fold or Call?"
+        "you add 1 chip to call. Fold or Call?"
     )
     assert tr(Language.EN, "too_many_cards", max=4) == "You may change at most 4 cards (4.1)."
 

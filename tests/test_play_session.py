@@ -353,7 +353,7 @@ def test_passed_deal_escalates_the_requirement() -> None:
     assert finished.next_requirement.min_pair is Rank.QUEEN  # 3.5: J -> Q
     report = deal_report(finished, Language.EN)
     assert report[1:4] == [
-        "Your hand: J♥ J♦ 8♣ 9♠ A♣: Pair of Jacks",
+        "Your hand: J♥ J♦ A♣ 9♠ 8♣: Pair of Jacks",
         "Everyone passed (3.5): nobody opened and the pot of 4 stays for the next deal.",
         "Next deal: to open you need Queens or better (or four to a straight flush).",
     ]

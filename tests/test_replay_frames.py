@@ -166,7 +166,7 @@ def test_the_result_is_the_after_deal_report_as_the_viewer_may_know_it() -> None
         shown = any(a.seat == 1 and a.action.kind is ActionKind.SHOW for a in history.actions)
         mine = [line.en for line in seat.result if line.en.startswith("Your hand")]
         assert len(mine) == (0 if shown else 1)
-        assert public.frames[0].line.en.startswith(f"— Deal {history.number}: ")
+        assert public.frames[0].line.en.startswith(f"Deal {history.number}: ")
 
 
 @settings(max_examples=40, deadline=None)

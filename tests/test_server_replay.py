@@ -36,6 +36,7 @@ FRAME_FIELDS = [
     "opener",
     "seats",
     "proof",
+    "blind",
 ]
 
 

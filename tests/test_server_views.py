@@ -31,6 +31,7 @@ from italian_poker.server.table_state import (
     TableState,
     auto_action,
 )
+from italian_poker.table.narration import shown_cards
 from italian_poker.table.vocabulary import Language, page_strings
 
 NICKNAMES = ("Anna", "Núria", "Bruno", "Ça va", "Eve")
@@ -96,8 +97,10 @@ def test_each_seat_sees_only_its_own_cards_from_the_shared_part(name: str, playe
                     assert entry["cards"] == [str(c) for c in own.hand]
                     seen_own += 1
                 elif index is not None and index in shown:
-                    # Shown at the showdown: public to every seat.
-                    assert entry["cards"] == [str(c) for c in shown[index]]
+                    # Shown at the showdown: public to every seat, in the hand's order.
+                    assert shown_view is not None
+                    assert entry["cards"] == [str(c) for c in shown_cards(shown_view, index)]
+                    assert sorted(entry["cards"]) == sorted(str(c) for c in shown[index])
                     seen_shown += 1
                 else:
                     assert entry["cards"] is None and entry["cards_label"] is None

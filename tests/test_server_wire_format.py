@@ -25,11 +25,11 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "abe3f135c3d36d4a3b31e33ae257892a26b4eb7241a2e7255f1096a8621b12d2"
+DIGEST = "4a8c898c81502711012892bb1468ac4ee1e2fce1c925762f4e41fd41d88986f6"
 COUNT = 32
 """Issue 15's draw hint added ``advice`` to the ``table`` object, its ``options`` and the
 ``state``; with those members taken out the messages give the digest before it
-(41f603a6..., :data:`BEFORE_ADVICE_DIGESTS`) exactly (:func:`test_only_the_draw_hint_was_added`),
+(ccf60424..., :data:`BEFORE_ADVICE_DIGESTS`) exactly (:func:`test_only_the_draw_hint_was_added`),
 and the tests below read them so.
 
 Issue 13's chat: a connection is sent the chat's newest messages (``chat_log``) before
@@ -47,26 +47,36 @@ pat)"; with those two lines written back as before, the messages gave the earlie
 sentence of the report (``line``, issue 13); with it taken out, the messages gave the
 digests before it (7e361a88..., 98ec7d89...) exactly.
 
+Issue 38 (the table as a newcomer reads it) changed what the messages say, not their
+members but one: the ``state`` has ``blind`` after ``requirement`` (a blind was bet: no
+opening is needed, Art. 2), a legal action's ``label`` carries its amount as the terminal's
+button does (``Call 1``, ``Raise 2-11``; ``Call 1 (to 2)`` with chips in already), the
+reasons cite ``(6, ranking)``, and shown hands come in the hand's order (``Q♦ Q♣ J♣ J♠
+10♦``). The held order of a shown hand is not in the messages, so the digests before it
+cannot be rebuilt from them: every digest here is of the messages since issue 38 (those
+before were abe3f135..., a00d95fb..., 201ad17c..., d22cec16..., 314a2508..., 41f603a6...),
+each with the later members taken out as its test says.
+
 Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
 of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
-BEFORE_CHAT_DIGEST = "a00d95fbd2463ef515f392d967eed57128cc726afb032d285e25d990fc8f2105"
+BEFORE_CHAT_DIGEST = "6fe93ffb321743935027f0b752bcb3cc7e6401f6de7b54e580a9736252bf0c7e"
 """The digest of the 31 messages but the chat's; the tests below it read them so."""
-WHOLE_LOG_DIGEST = "201ad17c3e1a91d63da296443c3b646a0c6a425e9eb74acd328e2a6351111366"
+WHOLE_LOG_DIGEST = "a2a79d6d35bd946fedf2ca363899100af72024d301801d7a3351267decbceeaa"
 """The digest of the same 31 messages when every ``state`` carried the whole recent log.
 Since issue 12 only a connection's first state (and one that is no event's) does: the
 others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them
 as the page does, giving this digest back."""
 BEFORE_LEDGER_DIGESTS = (
-    "314a2508e4dfe1641ec83bab27693a34a1327d13487a38b3b9ce49f2cdfdbed3",
-    "f19936116e8ffafa811aa4cc250930b42247c24c7b5ad6034ce22335bcfb51d8",
+    "40e2c9ea7400264a2d77ad1c4970acc91b5e52bbe9e76c622554207935e33322",
+    "8277fa81ccfc03772fdc9ae577d4f0f09242e5e306a77e69eff9c402ac0c81e6",
 )
 """:data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before issue 13's ledger gave the ``table`` object,
 and its ``options``, the member ``players_see_ledger``: the messages without it give them
 back exactly (:func:`test_only_the_ledgers_visibility_was_added`)."""
 BEFORE_WATCH_DIGESTS = (
-    "d22cec163e265335296ad81f06049fa2ea8163b8e735d48e556e7e6469f6edcb",
-    "4032f6f0383d7646ee92a212a92e53c7d3870f36ca39350d8bf11f23363f69ef",
+    "8957a935e5aac2b451097c477719c3217259dc1fd9fe0d21c6cbc565c7a4fa7c",
+    "b38ace7ae795412ec1222079421a3018c9a1d7fb161e6bdc174d190d41a9791f",
 )
 """:data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before the ``table`` object had ``watch``."""
 WATCH_MEMBER = ',"watch":{"open":false,"delay":false,"spectators":0}'
@@ -192,7 +202,7 @@ ADVICE_MEMBERS = (',"advice":false', ',"advice":null')
 host's switch; false on a server without an advisor, as here) and the ``state`` has
 ``advice`` after ``legal`` (null but for the drawing seat during its draw)."""
 BEFORE_ADVICE_DIGESTS = (
-    "41f603a69e47a253d4650b5b713698119fdc0938d06ca751b545be47f711c55f",
+    "ccf60424b06d32811744ade94ff70c26441fb6f343afe8678f7cc8a5f65fce0f",
     WHOLE_LOG_DIGEST,
 )
 """:data:`DIGEST` before the draw hint, and :data:`WHOLE_LOG_DIGEST` (which, like the

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
+import re
 from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
@@ -523,9 +524,16 @@ def plain_numbers(lines: list[str], summary: SessionSummary) -> tuple[object, ..
     )
 
 
+ADDED = re.compile(r", added=(?:None|\d+)\)")
+"""An event's ``added`` (the chips a bet added, given since the digests were taken), as the
+transcript's reprs write it."""
+
+
 @pytest.mark.parametrize("game", list(GAMES), ids=lambda g: "-".join(map(str, g)))
 def test_a_seeded_game_plays_as_before_the_driver(game: Game, tmp_path: Path) -> None:
     lines, summary = transcript(game, tmp_path)
     assert plain_numbers(lines, summary) == SUMMARIES[game]
-    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    assert any(re.search(r"added=\d", line) for line in lines)
+    before = [ADDED.sub(")", line) for line in lines]
+    digest = hashlib.sha256("\n".join(before).encode()).hexdigest()
     assert digest == GAMES[game]

@@ -39,7 +39,14 @@ from italian_poker.engine.vocabulary import (
     phase_name,
     pick,
 )
-from italian_poker.table.vocabulary import TERMS, action_label, phase_label
+from italian_poker.table.vocabulary import (
+    ACTION_LABELS,
+    MESSAGES,
+    PAGE_MESSAGES,
+    TERMS,
+    action_label,
+    phase_label,
+)
 
 
 def test_every_entry_has_both_languages() -> None:
@@ -233,9 +240,66 @@ def _agree(row: GlossaryRow, pair: tuple[str, str], what: str) -> None:
 
 
 def test_the_glossary_gives_every_actions_name_as_the_vocabulary_does() -> None:
+    """Each action's name on the buttons and in the log (the table's vocabulary: the
+    engine's but for the 5.5 answers, *adeguo* and *salto la mano*) is the glossary's."""
     rows = glossary()
     for kind in ActionKind:
-        _agree(_row(rows, kind.value), ACTION_NAMES[kind.value], f"action {kind.value}")
+        _agree(_row(rows, kind.value), ACTION_LABELS[kind], f"action {kind.value}")
+
+
+def test_the_glossary_says_which_sitting_out_is_not_the_deals() -> None:
+    (row,) = [row for row in glossary() if row.engine == "sit-out"]
+    assert row.italian == {"salto la mano", "sto fuori"}  # *sto fuori* is named as not it
+
+
+ITALIAN_PAGES = (MESSAGES, PAGE_MESSAGES)
+
+
+def _italian(key: str) -> str:
+    return next(pair[1] for table in ITALIAN_PAGES if key in table for pair in [table[key]])
+
+
+def test_the_italian_words_are_one_for_each_concept() -> None:
+    """*Rientro* named both the 5.5 make-up and sitting back in, *sto fuori* both sitting
+    out one deal and sitting out the table; the hand history was a *storia*, the lobby an
+    *ingresso*. One word each, as Italian players say them."""
+    assert pick(ACTION_LABELS[ActionKind.MAKE_UP], "it") == "Adeguo"
+    assert pick(ACTION_LABELS[ActionKind.SIT_OUT], "it") == "Salto la mano"
+    assert _italian("sit_in") == "Torno al tavolo" and _italian("sit_out") == "Sto fuori"
+    assert _italian("back_to_lobby") == "Sala"
+    assert _italian("table_sit_in") == "{name} torna al tavolo"
+    table_sit_out = {"sit_out", "status_sitting_out", "table_sit_out"}
+    for table in ITALIAN_PAGES:
+        for key, (_, italian) in table.items():
+            said = italian.lower()
+            assert "rientr" not in said, key
+            assert "storia" not in said and "storie" not in said, key
+            assert "ingresso" not in said, key
+            if key not in table_sit_out:
+                assert "sto fuori" not in said and "sta fuori" not in said, key
+    for key in ("prompt_makeup", "report_makeup", "phase_make-up"):
+        assert "adegu" in _italian(key), key
+    assert "salti la mano" in _italian("prompt_makeup")
+
+
+RULE_REFERENCE = re.compile(r"\((?:Art\.\s*)?\d+(?:\.\d+)?(?:\([a-z]\))?(?:, [^()]+)?\)")
+
+
+def test_rule_references_have_one_form() -> None:
+    """Player-facing text cited "(6)", "(3.3)" and "(Art. 2)": one form, the article's
+    number, with its name when the number is a whole article ("(2, blind)", "(6, ranking)")
+    or where it helps ("(3.5, piatto di parole)")."""
+    seen = 0
+    for table in ITALIAN_PAGES:
+        for key, pair in table.items():
+            for text in pair:
+                assert "Art." not in text, (key, text)
+                for reference in RULE_REFERENCE.findall(text):
+                    seen += 1
+                    number = reference[1:].split(",")[0].rstrip(")")
+                    if "." not in number:
+                        assert ", " in reference, (key, reference)
+    assert seen > 20
 
 
 def test_the_glossary_names_hands_cards_and_the_showdown_as_the_vocabulary_does() -> None:
@@ -268,11 +332,9 @@ def test_english_messages_say_no_italian_term() -> None:
     """Issue 13: the English log said "Alice: servito (stands pat)". An English message or
     page label uses the English word of each term and action (the Italian ones that are the
     game's own names in English too, such as *parol*, are the same in both columns)."""
-    from italian_poker.table.vocabulary import MESSAGES, PAGE_MESSAGES
-
     italian = {
         it.lower()
-        for table in (TERMS, ACTION_NAMES, PHASE_NAMES)
+        for table in (TERMS, ACTION_NAMES, ACTION_LABELS, PHASE_NAMES)
         for english, it in table.values()
         if english.lower() != it.lower()
     }

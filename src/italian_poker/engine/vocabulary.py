@@ -244,8 +244,8 @@ ACTION_NAMES: dict[str, Pair] = {
     "draw": ("Draw", "Cambio"),
     "show": ("Show", "Mostro"),
     "muck": ("Muck", "Non mostro"),
-    "make-up": ("Make up", "Rientro"),
-    "sit-out": ("Sit out", "Sto fuori"),
+    "make-up": ("Make up", "Adeguo"),
+    "sit-out": ("Sit out", "Salto la mano"),
 }
 """Each ``ActionKind`` (by value) as the player says it: the English name and the Italian
 first person a table hears (*passo* before the opening, *lascio* for a fold, 3.2, Art. 3)."""

@@ -75,6 +75,9 @@ AMOUNT_PATTERN = r"[0-9]*"
 MAX_DISCARDS = 4
 """4.1: a player changes at most four cards."""
 
+MAX_SEAT_COLUMNS = 5
+"""The most seats in a row of the table."""
+
 ADVICE_KEY = "h"
 """The key that shows the advice at the human's draw (a hint)."""
 
@@ -276,15 +279,10 @@ class TableScreen(Screen[None]):
         with Horizontal(id="bottom"):
             yield RichLog(id="log", wrap=True, markup=False, min_width=20)
             yield Static(id="report")
-        yield Static(
-            f"? {tr(self.lang, 'footer_help')}   q {tr(self.lang, 'footer_quit')}   "
-            f"1-5 / Enter: {action_label(ActionKind.DRAW, self.lang)}",
-            id="hint",
-        )
+        yield Static(id="hint")
 
     def on_mount(self) -> None:
-        columns = min(len(self.session.players), 5)
-        self.query_one("#seats").styles.grid_size_columns = columns
+        self.query_one("#seats").styles.grid_size_columns = seat_columns(len(self.session.players))
         if self.session.state is SessionState.BETWEEN_DEALS and not self.session.finished:
             self.session.start_deal()
         self._advance()
@@ -597,7 +595,7 @@ class TableScreen(Screen[None]):
                         rules=session.rules.name,
                         number=session.deal_number,
                         phase=phase_label(view.phase, lang),
-                        requirement=session.requirement.describe(lang),
+                        opening=opening_text(view, session.requirement.describe(lang), lang),
                     ),
                     style="bold",
                 ),
@@ -610,6 +608,7 @@ class TableScreen(Screen[None]):
         self._render_hand(mine)
         self._render_actions()
         set_content(self.query_one("#prompt", Static), self._prompt(mine))
+        set_content(self.query_one("#hint", Static), self._footer())
         if self._report_shown != len(session.finished):  # the report changes once a deal
             self._report_shown = len(session.finished)
             report = self.query_one("#report", Static)
@@ -706,7 +705,8 @@ class TableScreen(Screen[None]):
         buttons: list[Button] = []
         if self.amount_for is None:
             if state is SessionState.HUMAN_TURN:
-                buttons = [ActionButton(option, self.lang) for option in legal]
+                already = round_bet(self.session.human_view())
+                buttons = [ActionButton(option, self.lang, already) for option in legal]
             elif state is SessionState.BETWEEN_DEALS:
                 buttons = [CommandButton(tr(self.lang, "next_deal_button"), "enter")]
             elif state is SessionState.OVER:
@@ -714,6 +714,24 @@ class TableScreen(Screen[None]):
         amount = self.query_one("#amount", Input)
         if buttons:
             bar.mount(*buttons, before=amount)
+
+    def _footer(self) -> str:
+        """The footer: help and quit, and the keys that work now beyond the buttons' (the
+        cards and Enter at the draw, Enter for the next deal or the summary)."""
+        lang = self.lang
+        keys = [f"? {tr(lang, 'footer_help')}", f"q {tr(lang, 'footer_quit')}"]
+        state = self.session.state
+        if self.amount_for is not None:
+            keys.append(f"Enter: {tr(lang, 'footer_confirm')}   Esc: {tr(lang, 'footer_cancel')}")
+        elif state is SessionState.HUMAN_TURN:
+            legal = self.session.legal_actions()
+            if legal and legal[0].kind is ActionKind.DRAW:
+                keys.append(f"1-5 / Enter: {action_label(ActionKind.DRAW, lang)}")
+        elif state is SessionState.BETWEEN_DEALS:
+            keys.append(f"Enter: {tr(lang, 'next_deal_button')}")
+        elif state is SessionState.OVER:
+            keys.append(f"Enter: {tr(lang, 'summary_title')}")
+        return "   ".join(keys)
 
     def _prompt(self, view: SeatView | None) -> Text:
         session = self.session
@@ -733,12 +751,16 @@ class TableScreen(Screen[None]):
         kinds = {option.kind for option in legal}
         if self.amount_for is not None:
             low, high = self.amount_for.min_amount, self.amount_for.max_amount
+            assert low is not None and high is not None
+            already = round_bet(view)
             words = tr(
                 lang,
-                "prompt_amount",
+                "prompt_amount_added" if already else "prompt_amount",
                 action=action_label(self.amount_for.kind, lang),
                 low=low,
                 high=high,
+                added_low=low - already,
+                added_high=high - already,
             )
             return Text(words, style="bold #e0af68")
         text = Text(tr(lang, "your_turn") + ": ", style="bold #e0af68")
@@ -754,6 +776,8 @@ class TableScreen(Screen[None]):
                     "prompt_blind",
                     kind=action_label(legal[0].kind, lang),
                     amount=legal[0].min_amount,
+                    key=ACTION_KEYS[legal[0].kind],
+                    decline=ACTION_KEYS[ActionKind.DECLINE],
                 )
             )
         elif view.phase is Phase.OPENING:
@@ -769,10 +793,38 @@ class TableScreen(Screen[None]):
             # A betting round: what there is to call, and the choices.
             choices = either([action_label(option.kind, lang) for option in legal], lang)
             if view.to_call > 0:
-                text.append(tr(lang, "prompt_call", amount=view.to_call, choices=choices))
+                text.append(
+                    tr(
+                        lang,
+                        "prompt_call_to" if round_bet(view) else "prompt_call",
+                        amount=view.to_call,
+                        total=view.current_bet,
+                        choices=choices,
+                    )
+                )
             else:
                 text.append(tr(lang, "prompt_no_bet", choices=choices))
         return text
+
+
+def seat_columns(players: int) -> int:
+    """How many seats a row of the table holds: at most :data:`MAX_SEAT_COLUMNS`, the rows
+    as even as can be (six players sit three and three, not five and one)."""
+    rows = -(-players // MAX_SEAT_COLUMNS)
+    return -(-players // max(rows, 1))
+
+
+def round_bet(view: SeatView | None) -> int:
+    """What the human has in the betting round under way (0 when not dealt in)."""
+    return view.round_bets[view.seat] if view is not None else 0
+
+
+def opening_text(view: TableView, requirement: str, lang: Language) -> str:
+    """What the status line says of the opening: what opens, or, once a blind is bet, that
+    no opening is needed (Art. 2)."""
+    if view.blinders:
+        return tr(lang, "status_blind")
+    return tr(lang, "status_to_open", requirement=requirement)
 
 
 TERMINAL_CHECK_SECONDS = 1.0

@@ -359,6 +359,7 @@ class Session:
             seen.discards,
             seen.split,
             event.refused,
+            event.added,
         )
 
     def _finish(self, completed: CompletedDeal) -> None:

@@ -14,10 +14,12 @@ from textual.widgets import Button, Static
 from italian_poker.engine.actions import AMOUNT_KINDS, ActionKind, LegalAction
 from italian_poker.engine.cards import Card, Suit
 from italian_poker.engine.observer import PublicAction, PublicView, SeatView
+from italian_poker.table.narration import shown_cards
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,
     Language,
     action_label,
+    amount_text,
     key_label,
     phase_label,
     tr,
@@ -105,7 +107,7 @@ def seat_text(
         text.append(public_action_text(last, lang), style="#9ece6a")
     text.append("\n")
     if seat in view.shown:
-        text.append_text(mini_cards(view.shown[seat], four_colour))
+        text.append_text(mini_cards(shown_cards(view, seat), four_colour))
         text.append("\n")
         text.append(view.shown_ranks[seat].describe(lang), style="italic")
     else:
@@ -152,12 +154,14 @@ def centre_text(view: SeatView | PublicView, lang: Language) -> Text:
     return text
 
 
-def action_button_label(legal: LegalAction, lang: Language) -> str:
-    """A button's label: key, name and amount or range, e.g. ``R  Rilancio 3-12``."""
+def action_button_label(legal: LegalAction, lang: Language, already: int = 0) -> str:
+    """A button's label: key, name and amount or range, e.g. ``R  Rilancio 3-12``; with
+    chips ``already`` in the round, what the player adds and what the bet becomes:
+    ``V  Call 10 (to 20)``, ``R  Raise 1-10 (to 5-14)``."""
     label = f"{key_label(ACTION_KEYS[legal.kind])}  {action_label(legal.kind, lang)}"
     low, high = legal.min_amount, legal.max_amount
     if low is not None and high is not None:
-        label += f" {low}" if low == high else f" {low}-{high}"
+        label += " " + amount_text(low, high, already, lang)
     elif legal.kind is ActionKind.DRAW:
         label += " (1-5)"
     return label
@@ -223,8 +227,10 @@ class SeatBox(Static):
 class ActionButton(Button, can_focus=False):
     """A button for one legal action; never takes the focus, so keys stay with the table."""
 
-    def __init__(self, legal: LegalAction, lang: Language) -> None:
-        super().__init__(action_button_label(legal, lang), classes=f"act-{legal.kind.value}")
+    def __init__(self, legal: LegalAction, lang: Language, already: int = 0) -> None:
+        super().__init__(
+            action_button_label(legal, lang, already), classes=f"act-{legal.kind.value}"
+        )
         self.legal = legal
 
 

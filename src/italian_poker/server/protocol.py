@@ -29,7 +29,14 @@ from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.server.limits import MAX_INT, whole_number
 from italian_poker.server.table_state import LogLine, TableState, TableStatus
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem
-from italian_poker.table.vocabulary import ACTION_KEYS, Language, action_label, card_label
+from italian_poker.table.narration import shown_cards
+from italian_poker.table.vocabulary import (
+    ACTION_KEYS,
+    Language,
+    action_label,
+    amount_text,
+    card_label,
+)
 
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 
@@ -65,12 +72,14 @@ def cards_label(cards: tuple[Card, ...]) -> dict[str, str]:
     }
 
 
-def _legal(options: tuple[LegalAction, ...]) -> list[dict[str, Any]]:
-    return [_legal_entry(option) for option in options]
+def _legal(options: tuple[LegalAction, ...], already: int = 0) -> list[dict[str, Any]]:
+    return [_legal_entry(option, already) for option in options]
 
 
-def _legal_entry(option: LegalAction) -> dict[str, Any]:
-    """One legal action for the page; the opener's draw also lists the card groups that show
+def _legal_entry(option: LegalAction, already: int = 0) -> dict[str, Any]:
+    """One legal action for the page, its label with its amount as the terminal's button
+    says it (what the player adds and, with chips ``already`` in the round, what the bet
+    becomes: ``Call 10 (to 20)``); the opener's draw also lists the card groups that show
     the opening (4.4: discarding a card of each breaks it, and the split is announced)."""
     entry: dict[str, Any] = {
         "kind": option.kind.value,
@@ -78,14 +87,22 @@ def _legal_entry(option: LegalAction) -> dict[str, Any]:
         "max": option.max_amount,
         "max_cards": option.max_cards,
         "label": {
-            "en": action_label(option.kind, Language.EN),
-            "it": action_label(option.kind, Language.IT),
+            "en": _button_label(option, already, Language.EN),
+            "it": _button_label(option, already, Language.IT),
         },
         "key": ACTION_KEYS.get(option.kind),
     }
     if option.split_unless_kept is not None:
         entry["split_unless_kept"] = [card_codes(group) for group in option.split_unless_kept]
     return entry
+
+
+def _button_label(option: LegalAction, already: int, lang: Language) -> str:
+    label = action_label(option.kind, lang)
+    low, high = option.min_amount, option.max_amount
+    if low is None or high is None:
+        return label
+    return f"{label} {amount_text(low, high, already, lang)}"
 
 
 def _seat_status(state: TableState, slot: int, public: PublicView | None) -> str:
@@ -221,7 +238,7 @@ def public_state(
         if public is not None and index is not None:
             if live:
                 entry["bet"] = public.round_bets[index]
-            shown = public.shown.get(index)
+            shown = shown_cards(public, index)
             if shown:
                 entry["cards"] = card_codes(shown)
                 entry["cards_label"] = cards_label(shown)
@@ -252,6 +269,8 @@ def public_state(
         "phase": (public.phase.value if live and public is not None else _between(state)),
         "pot": public.pot if live and public is not None else (match.carried if match else 0),
         "requirement": {"en": requirement.describe("en"), "it": requirement.describe("it")},
+        # Art. 2: once a blind is bet, the deal needs no opening.
+        "blind": bool(live and public is not None and public.blinders),
     }
     result = (
         None
@@ -343,7 +362,7 @@ def state_text(
     match = state.match
     if public.actor == slot and state.status is TableStatus.PLAYING:
         if own is not None and live:
-            legal = _legal(own.legal_actions)
+            legal = _legal(own.legal_actions, own.round_bets[own.seat])
         elif match is not None and match.phase is MatchPhase.MAKE_UP:
             legal = _legal(state.legal_actions())
     shown_hand = hand if live or (own is not None and state.outcome is not None) else None

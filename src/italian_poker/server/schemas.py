@@ -522,6 +522,8 @@ class ReplayFrame(Model):
     seats: list[ReplaySeat]
     proof: list[str]
     """The opener's proof, public once the deal is over (3.3, 4.4)."""
+    blind: bool
+    """A blind has been bet: the deal needs no opening (2, blind)."""
 
     @classmethod
     def of(cls, frame: Frame) -> ReplayFrame:
@@ -548,6 +550,7 @@ class ReplayFrame(Model):
             opener=frame.opener,
             seats=[ReplaySeat.of(i, seat) for i, seat in enumerate(frame.seats)],
             proof=card_codes(frame.proof),
+            blind=frame.blind,
         )
 
 

@@ -222,6 +222,7 @@ def _frame_state(
         "phase": frame.phase.value,
         "pot": frame.pot,
         "requirement": {"en": requirement.describe("en"), "it": requirement.describe("it")},
+        "blind": frame.blind,
         "seats": seats,
         "result": result if final else None,
         "events": [],

@@ -710,15 +710,25 @@ class TableState:
         effects = Effects()
         recorded = played.action if isinstance(played, ActionTaken) else action
         drawer = played.seat if isinstance(played, ActionTaken) else None
-        self._describe(slot, recorded, effects, auto=bool(payload.get("auto")), seat=drawer)
+        added = played.added if isinstance(played, ActionTaken) else None
+        self._describe(
+            slot, recorded, effects, auto=bool(payload.get("auto")), seat=drawer, added=added
+        )
         self._after(events, payload, effects)
         return effects
 
     def _describe(
-        self, slot: Slot, action: Action, effects: Effects, *, auto: bool, seat: int | None
+        self,
+        slot: Slot,
+        action: Action,
+        effects: Effects,
+        *,
+        auto: bool,
+        seat: int | None,
+        added: int | None = None,
     ) -> None:
         """The public log's line for ``action`` of deal seat ``seat``: its discards only when
-        everyone sees them (the observer's rule, 003)."""
+        everyone sees them (the observer's rule, 003); ``added``, the chips a bet added."""
         changed = len(action.cards) if action.kind is ActionKind.DRAW else None
         public = seat is not None and sees_discards(PUBLIC, seat, self.rules)
         event = Event(
@@ -728,9 +738,10 @@ class TableState:
             cards_changed=changed,
             discards=action.cards if public and action.kind is ActionKind.DRAW else (),
             split=action.split,
+            added=added,
         )
         effects.lines.append(event_line(event, automatic=auto))
-        slot.last_action = action_line(action.kind, action.amount)
+        slot.last_action = action_line(action.kind, action.amount, added)
         if changed is not None:
             slot.changed = changed
 

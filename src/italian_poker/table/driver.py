@@ -27,6 +27,7 @@ from italian_poker.engine.errors import IllegalActionError, NotYourTurnError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe
 from italian_poker.engine.policy import Policy
+from italian_poker.table.events import chips_added, round_bet_before
 
 _DEFAULT_ORDER = (
     ActionKind.CHECK,
@@ -104,6 +105,9 @@ class ActionTaken:
     operations: tuple[Operation, ...]
     default: DefaultReason | None = None
     refused: str | None = None
+    added: int | None = None
+    """The chips a call, an opening, a bet or a raise added to the player's round bet
+    (the record's amount is the new total); None for any other action."""
 
     @property
     def action(self) -> Action:
@@ -253,11 +257,13 @@ class Table:
         deal = match.deal
         assert deal is not None
         seat = match.deal_seats.index(player)
+        bet_before = round_bet_before(deal, seat, action.kind)
         match.apply(action, player)
         record = deal.actions[-1]
         operations = tuple(deal.operations[self._seen :])
         self._seen = len(deal.operations)
-        events = [ActionTaken(player, seat, record, operations, default, refused)]
+        added = chips_added(record.action.amount, bet_before)
+        events = [ActionTaken(player, seat, record, operations, default, refused, added)]
         if len(match.completed) > before:
             events.append(DealFinished(match.completed[-1]))
         return events

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card
-from italian_poker.engine.deal import Outcome
+from italian_poker.engine.deal import Deal, Outcome
 from italian_poker.engine.hand_rank import HandRank, evaluate
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.opening import OpeningRequirement
@@ -41,6 +41,26 @@ class Event:
     discards: tuple[Card, ...] = ()
     split: bool = False
     bot_error: str | None = None
+    added: int | None = None
+    """The chips a call, an opening, a bet or a raise added (``amount`` is the new round
+    total); None when not known, or for any other action."""
+
+
+ROUND_TOTAL_KINDS = frozenset({ActionKind.CALL, ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE})
+"""The actions whose amount is the player's new total for the betting round."""
+
+
+def round_bet_before(deal: Deal, seat: int, kind: ActionKind) -> int | None:
+    """What ``seat`` has in the betting round under way, read before it acts with ``kind``:
+    the chips an action of :data:`ROUND_TOTAL_KINDS` adds are its amount less this; None
+    for any other action."""
+    return deal.round_bet[seat] if kind in ROUND_TOTAL_KINDS else None
+
+
+def chips_added(amount: int | None, before: int | None) -> int | None:
+    """The chips an action added: its round total ``amount`` less the bet ``before`` it
+    (:func:`round_bet_before`); None when either is unknown."""
+    return None if amount is None or before is None else amount - before
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,12 +15,13 @@ languages at once, as the online table's public log keeps it (:func:`line`,
 from __future__ import annotations
 
 import shlex
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from italian_poker.engine.actions import ActionKind
-from italian_poker.engine.cards import Card, format_cards
+from italian_poker.engine.cards import Card, Rank, format_cards
 from italian_poker.engine.deal import Outcome, Phase, PotAward
 from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.hand_rank import (
@@ -30,7 +31,7 @@ from italian_poker.engine.hand_rank import (
     Tiebreak,
     best_ranks,
 )
-from italian_poker.engine.observer import SeatView
+from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.table.events import (
     Event,
     FinishedDeal,
@@ -39,7 +40,7 @@ from italian_poker.table.events import (
     hand_rank,
 )
 from italian_poker.table.paths import APP_NAME
-from italian_poker.table.vocabulary import Language, action_label, joined, tr
+from italian_poker.table.vocabulary import Language, action_label, amount_text, joined, tr
 
 
 class WinReason(StrEnum):
@@ -100,6 +101,33 @@ def explain_award(award: PotAward, shown: Mapping[int, HandRank]) -> AwardExplan
     else:
         reason = WinReason.SUIT
     return AwardExplanation(reason, winner, loser, loser_seat)
+
+
+def hand_order(cards: Sequence[Card], rank: HandRank) -> tuple[Card, ...]:
+    """A shown hand in its own order: the combination first (the larger group before the
+    smaller, the higher rank first), then the other cards from the highest; a straight from
+    its top card, a low ace last (Art. 6); equal ranks by suit, hearts first (7.4):
+    ``A♣ K♥ K♠ A♦ A♥`` reads ``A♥ A♦ A♣ K♥ K♠``."""
+    if rank.category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+        low_ace = rank.ranks[0] is not Rank.ACE
+
+        def step(card: Card) -> tuple[int, ...]:
+            value = 1 if low_ace and card.rank is Rank.ACE else int(card.rank)
+            return (-value, -int(card.suit))
+
+        return tuple(sorted(cards, key=step))
+    counts = Counter(card.rank for card in cards)
+    return tuple(
+        sorted(cards, key=lambda card: (-counts[card.rank], -int(card.rank), -int(card.suit)))
+    )
+
+
+def shown_cards(view: SeatView | PublicView, seat: int) -> tuple[Card, ...]:
+    """The hand ``seat`` showed at the showdown, in the hand's order (:func:`hand_order`);
+    empty when it showed none."""
+    cards = view.shown.get(seat, ())
+    rank = view.shown_ranks.get(seat)
+    return hand_order(cards, rank) if cards and rank is not None else tuple(cards)
 
 
 def cards_text(cards: Sequence[Card]) -> str:
@@ -211,7 +239,7 @@ def deal_report(deal: FinishedDeal, lang: Language) -> list[str]:
                     lang,
                     "report_shown",
                     name=names[action.seat],
-                    cards=cards_text(view.shown[action.seat]),
+                    cards=cards_text(hand_order(view.shown[action.seat], rank)),
                     category=rank.describe(lang),
                 )
             )
@@ -224,7 +252,7 @@ def deal_report(deal: FinishedDeal, lang: Language) -> list[str]:
                 tr(
                     lang,
                     "report_your_hand",
-                    cards=cards_text(view.hand),
+                    cards=cards_text(hand_order(view.hand, mine)),
                     category=mine.describe(lang),
                 )
             )
@@ -288,9 +316,16 @@ def describe_event(event: Event, lang: Language) -> list[str]:
         return lines
     label = action_label(event.kind, lang)
     if event.amount is not None:
-        label += f" {event.amount}"
+        label += " " + said_amount(event.amount, event.added, lang)
     lines.append(tr(lang, "log_action", name=name, action=label))
     return lines
+
+
+def said_amount(amount: int, added: int | None, lang: Language) -> str:
+    """A bet's round total ``amount`` as the log says it: with the chips it ``added`` when
+    they are not the whole total (:func:`~italian_poker.table.vocabulary.amount_text`)."""
+    already = 0 if added is None else amount - added
+    return amount_text(amount, amount, already, lang)
 
 
 def summary_lines(
@@ -394,11 +429,15 @@ def event_line(event: Event, *, automatic: bool = False) -> Line:
     return both(text)
 
 
-def action_line(kind: ActionKind, amount: int | None = None) -> Line:
+def action_line(kind: ActionKind, amount: int | None = None, added: int | None = None) -> Line:
     """An action's name, with its amount if any, in both languages: ``Raise 8`` /
-    ``Rilancio 8``."""
-    suffix = "" if amount is None else f" {amount}"
-    return both(lambda lang: action_label(kind, lang) + suffix)
+    ``Rilancio 8``, ``Call 4 (to 8)`` / ``Vedo 4 (a 8)`` when the call ``added`` 4."""
+
+    def text(lang: Language) -> str:
+        label = action_label(kind, lang)
+        return label if amount is None else f"{label} {said_amount(amount, added, lang)}"
+
+    return both(text)
 
 
 def award_lines(deal: FinishedDeal) -> list[Line]:

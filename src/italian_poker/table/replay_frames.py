@@ -30,8 +30,15 @@ from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.history import HandHistory, HistoryError, replay
 from italian_poker.engine.observer import PublicAction, PublicView, SeatView, Viewer, observe
 from italian_poker.engine.opening import OpeningRequirement
-from italian_poker.table.events import Event, FinishedDeal
-from italian_poker.table.narration import Line, award_lines, both, event_line, report_lines
+from italian_poker.table.events import Event, FinishedDeal, chips_added, round_bet_before
+from italian_poker.table.narration import (
+    Line,
+    award_lines,
+    both,
+    event_line,
+    report_lines,
+    shown_cards,
+)
 from italian_poker.table.vocabulary import tr
 
 STREETS: tuple[Phase, ...] = (
@@ -93,6 +100,8 @@ class Frame:
     opener: int | None
     seats: tuple[FrameSeat, ...]
     proof: tuple[Card, ...]
+    blind: bool = False
+    """A blind has been bet: the deal needs no opening (Art. 2)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +163,7 @@ def hand_frames(
     requirement = view.requirement
     frames = [_frame(0, view, None, _deal_line(history, view))]
     for index, entry in enumerate(history.actions, start=1):
+        before = round_bet_before(deal, entry.seat, entry.action.kind)
         deal.apply(entry.action, seat=entry.seat)  # legal: replay() checked it
         view = observe(deal, viewer)
         seen = view.actions[-1]
@@ -166,7 +176,8 @@ def hand_frames(
             seen.split,  # announced (4.4): public
             seen.phase,
         )
-        frames.append(_frame(index, view, action, _action_line(view, seen, action)))
+        added = chips_added(seen.amount, before)
+        frames.append(_frame(index, view, action, _action_line(view, seen, action, added)))
     if view.result is None:
         raise HistoryError("the deal is not over: only a finished deal is replayed")
     finished = FinishedDeal(history.number, view, isinstance(view, SeatView), next_requirement)
@@ -202,7 +213,7 @@ def _frame(
             stack=view.stacks[seat],
             bet=0 if over else view.round_bets[seat],
             folded=view.folded[seat],
-            cards=hand if seat == own else view.shown.get(seat, ()),
+            cards=hand if seat == own else shown_cards(view, seat),
             held=view.cards_held[seat],
             changed=view.cards_changed[seat],
         )
@@ -219,6 +230,7 @@ def _frame(
         opener=view.opener,
         seats=seats,
         proof=view.proof,
+        blind=bool(view.blinders),
     )
 
 
@@ -237,8 +249,11 @@ def _deal_line(history: HandHistory, view: SeatView | PublicView) -> Line:
     )
 
 
-def _action_line(view: SeatView | PublicView, seen: PublicAction, action: FrameAction) -> Line:
-    """A step in words, as the table's log tells it (:func:`event_line`)."""
+def _action_line(
+    view: SeatView | PublicView, seen: PublicAction, action: FrameAction, added: int | None
+) -> Line:
+    """A step in words, as the table's log tells it (:func:`event_line`); ``added``, the
+    chips a bet added."""
     return event_line(
         Event(
             player=view.names[seen.seat],
@@ -247,6 +262,7 @@ def _action_line(view: SeatView | PublicView, seen: PublicAction, action: FrameA
             cards_changed=action.cards_changed,
             discards=action.discards,
             split=action.split,
+            added=added,
         )
     )
 

@@ -53,6 +53,7 @@ __all__ = [
     "Language",
     "Pair",
     "action_label",
+    "amount_text",
     "card_label",
     "counted",
     "detect_language",
@@ -79,7 +80,7 @@ def detect_language(environ: Mapping[str, str]) -> Language:
 
 
 ACTION_LABELS: dict[ActionKind, Pair] = {kind: ACTION_NAMES[kind.value] for kind in ActionKind}
-"""Each action's name on its button and in the log: (English, Italian), from the engine's
+"""Each action's name on its button and in the log: (English, Italian), the engine's
 vocabulary."""
 
 ACTION_KEYS: dict[ActionKind, str] = {
@@ -151,9 +152,11 @@ MESSAGES: dict[str, Pair] = {
     # Table.
     "title": ("Italian Poker", "Poker all'italiana"),
     "status": (
-        "Rules {rules} · deal {number} · {phase} · to open: {requirement}",
-        "Regole {rules} · mano {number} · {phase} · per aprire: {requirement}",
+        "Rules {rules} · deal {number} · {phase} · {opening}",
+        "Regole {rules} · mano {number} · {phase} · {opening}",
     ),
+    "status_to_open": ("to open: {requirement}", "per aprire: {requirement}"),
+    "status_blind": ("blind: no opening needed (2, blind)", "buio: non serve aprire (2, buio)"),
     "status_idle": (
         "Rules {rules} · {players:player|players} · {deck}-card deck",
         "Regole {rules} · {players:giocatore|giocatori} · mazzo da {deck:carta|carte}",
@@ -167,15 +170,15 @@ MESSAGES: dict[str, Pair] = {
     "your_turn": ("Your turn", "Tocca a te"),
     "thinking": ("{name} is thinking...", "{name} sta pensando..."),
     "folded": ("folded", "ha lasciato"),
-    "sitting_out": ("sits out", "sta fuori"),
+    "sitting_out": ("sits out this deal", "salta la mano"),
     "busted": ("left the table", "ha lasciato il tavolo"),
     "opener": ("opener", "ha aperto"),
     "changed": ("changed {count:card|cards}", "{count:ne ha cambiata #|ne ha cambiate #}"),
     "stood_pat": ("stood pat", "servito"),
     "your_hand": ("Your hand", "Le tue carte"),
     "no_cards_yet": (
-        "No cards yet: the blind is bet before the deal (Art. 2)",
-        "Ancora nessuna carta: il buio si punta prima della distribuzione (Art. 2)",
+        "No cards yet: the blind is bet before the deal (2, blind)",
+        "Ancora nessuna carta: il buio si punta prima della distribuzione (2, buio)",
     ),
     "hand_pending": (
         "{held:card|cards} held; {due:card|cards} still to come, after the others have drawn (4.2)",
@@ -188,8 +191,10 @@ MESSAGES: dict[str, Pair] = {
     ),
     # Prompts.
     "prompt_blind": (
-        "Bet {kind} of {amount} before seeing your cards, or decline. [i/c/o] bet, [n] decline",
-        "Punti {kind} da {amount} prima di vedere le carte, o rinunci? [i/c/o] punta, [n] rinuncia",
+        "Bet {kind} of {amount} before seeing your cards, or decline. [{key}] bet, [{decline}] "
+        "decline",
+        "Punti {kind} da {amount} prima di vedere le carte, o rinunci? [{key}] punta, "
+        "[{decline}] rinuncia",
     ),
     "prompt_opening": (
         "Nobody has opened. To open you need {requirement}.",
@@ -200,8 +205,12 @@ MESSAGES: dict[str, Pair] = {
         "Non puoi aprire: serve {requirement}. Puoi solo passare.",
     ),
     "prompt_call": (
-        "you need {amount:chip|chips} to call. {choices}?",
-        "{amount:ti serve # fiche|ti servono # fiches} per vedere. {choices}?",
+        "you add {amount:chip|chips} to call. {choices}?",
+        "aggiungi {amount:fiche|fiches} per vedere. {choices}?",
+    ),
+    "prompt_call_to": (
+        "you add {amount:chip|chips} to call (your bet becomes {total}). {choices}?",
+        "aggiungi {amount:fiche|fiches} per vedere (la tua puntata va a {total}). {choices}?",
     ),
     "prompt_no_bet": (
         "there is no bet to call. {choices}?",
@@ -225,14 +234,21 @@ MESSAGES: dict[str, Pair] = {
     "prompt_showdown_show": ("Showdown: show your hand.", "Si scoprono le carte: mostra la mano."),
     "prompt_makeup": (
         "After the parol: make up {amount:chip|chips} to play this deal (5.5), or sit it out.",
-        "Dopo la parola: rientri con {amount:fiche|fiches} per giocare questa mano (5.5), o "
-        "stai fuori.",
+        "Dopo la parola: adegui la puntata con {amount:fiche|fiches} per giocare questa mano "
+        "(5.5), o salti la mano.",
     ),
     "prompt_amount": (
         "{action}: type your total bet for this round, {low} to {high}, then Enter (Esc cancels).",
         "{action}: scrivi la tua puntata totale in questo giro, da {low} a {high}, poi Invio "
         "(Esc annulla).",
     ),
+    "prompt_amount_added": (
+        "{action}: type the total your bet becomes, {low} to {high} (you add {added_low} to "
+        "{added_high}), then Enter (Esc cancels).",
+        "{action}: scrivi a quanto va la tua puntata, da {low} a {high} (aggiungi da "
+        "{added_low} a {added_high}), poi Invio (Esc annulla).",
+    ),
+    "amount_added": ("{added} (to {total})", "{added} (a {total})"),
     "amount_placeholder": ("{low}-{high}", "{low}-{high}"),
     "amount_not_number": (
         "{text!r} is not a number of chips: type a whole number from {low} to {high}.",
@@ -265,8 +281,8 @@ MESSAGES: dict[str, Pair] = {
     ),
     # Log lines.
     "log_deal_start": (
-        "— Deal {number}: {dealer} deals; to open: {requirement} —",
-        "— Mano {number}: distribuisce {dealer}; per aprire: {requirement} —",
+        "Deal {number}: {dealer} deals; to open: {requirement}",
+        "Mano {number}: distribuisce {dealer}; per aprire: {requirement}",
     ),
     "log_action": ("{name}: {action}", "{name}: {action}"),
     "log_draw": ("{name} changes {count}", "{name} cambia {count}"),
@@ -284,10 +300,10 @@ MESSAGES: dict[str, Pair] = {
         "{name}'s bot chose an illegal action ({error}); it plays {action} instead.",
         "Il bot di {name} ha scelto un'azione non valida ({error}); gioca {action}.",
     ),
-    "log_saved": ("Hand history saved: {path}", "Storia della mano salvata: {path}"),
+    "log_saved": ("Hand history saved: {path}", "Cronologia della mano salvata: {path}"),
     "log_save_failed": (
         "Could not save the hand history: {error}",
-        "Impossibile salvare la storia della mano: {error}",
+        "Impossibile salvare la cronologia della mano: {error}",
     ),
     # After the deal (explain).
     "report_title": ("Deal {number}", "Mano {number}"),
@@ -316,8 +332,8 @@ MESSAGES: dict[str, Pair] = {
         "l'unica mano rimasta in questo piatto (gli altri hanno lasciato o non hanno mostrato)",
     ),
     "reason_category": (
-        "{winner} beats {loser}: a higher category (6){flush_note}",
-        "{winner} batte {loser}: una combinazione più alta (6){flush_note}",
+        "{winner} beats {loser}: a higher category (6, ranking){flush_note}",
+        "{winner} batte {loser}: una combinazione più alta (6, valore delle mani){flush_note}",
     ),
     "flush_note": (
         "; in Italian poker a flush beats a full house",
@@ -358,7 +374,7 @@ MESSAGES: dict[str, Pair] = {
         "prossima mano.",
     ),
     "report_passed_returned": (
-        "Everyone passed (3.5): the antes go back to the players.",
+        "Everyone passed (3.5, passed deal): the antes go back to the players.",
         "Tutti hanno passato (3.5, piatto di parole): gli inviti tornano ai giocatori.",
     ),
     "report_parol": (
@@ -369,8 +385,8 @@ MESSAGES: dict[str, Pair] = {
     ),
     "report_makeup": (
         "{name} folded in the first round: to play the next deal they must make up {amount} (5.5).",
-        "{name} ha lasciato al primo giro: per giocare la prossima mano deve rientrare con "
-        "{amount} (5.5).",
+        "{name} ha lasciato al primo giro: per giocare la prossima mano deve adeguare la "
+        "puntata con {amount} (5.5).",
     ),
     "report_next_requirement": (
         "Next deal: to open you need {requirement}.",
@@ -381,8 +397,8 @@ MESSAGES: dict[str, Pair] = {
         "{name} ha aperto e lo dimostra con {cards} (3.3).",
     ),
     "report_blind_no_proof": (
-        "No opening to prove: the pot was played on a blind (Art. 2).",
-        "Nessuna apertura da dimostrare: si è giocato sul buio (Art. 2).",
+        "No opening to prove: the pot was played on a blind (2, blind).",
+        "Nessuna apertura da dimostrare: si è giocato sul buio (2, buio).",
     ),
     "report_stacks": ("Chips: {stacks}", "Fiches: {stacks}"),
     # Session summary.
@@ -407,7 +423,7 @@ MESSAGES: dict[str, Pair] = {
     ),
     "summary_histories": (
         "Hand histories: {path} (replay with: {command} replay {quoted})",
-        "Storie delle mani: {path} (rivedile con: {command} replay {quoted})",
+        "Cronologie delle mani: {path} (rivedile con: {command} replay {quoted})",
     ),
     "summary_error": (
         "The game stopped on an error ({error}); this is the session as it stood then. "
@@ -433,7 +449,7 @@ MESSAGES: dict[str, Pair] = {
     "no_deal": (
         "After the make-up answers fewer than two players can be dealt in (5.5): no deal; "
         "the pot of {pot} waits for the next.",
-        "Dopo le risposte sul rientro meno di due giocatori possono ricevere le carte (5.5): "
+        "Dopo le risposte sull'adeguamento meno di due giocatori possono ricevere le carte (5.5): "
         "nessuna mano; il piatto di {pot} aspetta la prossima.",
     ),
     # Statistics (table/statistics.py): the terminal's `italian-poker stats` and the page.
@@ -465,7 +481,7 @@ MESSAGES: dict[str, Pair] = {
     "stats_empty": ("No deal is finished yet.", "Ancora nessuna mano finita."),
     "stats_files": (
         "{files:hand history|hand histories} in {folder}",
-        "{files:storia di mano|storie di mani} in {folder}",
+        "{files:cronologia di mano|cronologie di mani} in {folder}",
     ),
     "stats_error": ("error: {message}", "errore: {message}"),
     "stats_warning": (
@@ -475,11 +491,12 @@ MESSAGES: dict[str, Pair] = {
     "stats_no_folder": ("no such folder: {path}", "cartella inesistente: {path}"),
     "stats_no_histories": (
         "no hand histories (*.phh) in {path} or its folders",
-        "nessuna storia di mano (*.phh) in {path} né nelle sue cartelle",
+        "nessuna cronologia di mano (*.phh) in {path} né nelle sue cartelle",
     ),
     "stats_none_read": (
         "none of the {files:hand history|hand histories} in {folder} could be counted",
-        "nessuna delle {files:storia di mano|storie di mani} in {folder} si è potuta contare",
+        "nessuna delle {files:cronologia di mano|cronologie di mani} in {folder} si è potuta "
+        "contare",
     ),
     "stats_cannot_read": ("cannot read: {reason}", "impossibile leggere: {reason}"),
     "stats_not_text": (
@@ -575,16 +592,17 @@ MESSAGES: dict[str, Pair] = {
     "review_no_path": ("no such file or folder: {path}", "file o cartella inesistente: {path}"),
     "review_no_histories": (
         "no hand histories (*.phh) in {path} or its folders",
-        "nessuna storia di mano (*.phh) in {path} né nelle sue cartelle",
+        "nessuna cronologia di mano (*.phh) in {path} né nelle sue cartelle",
     ),
     "review_none_read": (
         "none of the {files:hand history|hand histories} in {path} could be reviewed",
-        "nessuna delle {files:storia di mano|storie di mani} in {path} si è potuta rivedere",
+        "nessuna delle {files:cronologia di mano|cronologie di mani} in {path} si è potuta "
+        "rivedere",
     ),
     "review_no_player": (
         "{player!r} was dealt in none of these deals; the histories name: {names} "
         "(choose one with --player)",
-        "{player!r} non ha giocato nessuna di queste mani; le storie nominano: {names} "
+        "{player!r} non ha giocato nessuna di queste mani; le cronologie nominano: {names} "
         "(scegline uno con --player)",
     ),
     "review_bad_seat": (
@@ -704,7 +722,7 @@ MESSAGES: dict[str, Pair] = {
         "La mano {number} è in corso: gli spettatori la vedono quando finisce",
     ),
     "table_sit_out": ("{name} sits out", "{name} sta fuori"),
-    "table_sit_in": ("{name} is back", "{name} rientra"),
+    "table_sit_in": ("{name} is back", "{name} torna al tavolo"),
     "table_automatic": ("{line} (automatic)", "{line} (automatico)"),
     # Help.
     "help_title": ("Help", "Aiuto"),
@@ -748,6 +766,8 @@ MESSAGES: dict[str, Pair] = {
     ),
     "footer_help": ("Help", "Aiuto"),
     "footer_quit": ("Quit", "Esci"),
+    "footer_confirm": ("confirm", "conferma"),
+    "footer_cancel": ("cancel", "annulla"),
 }
 """Message key -> (English, Italian) template."""
 
@@ -780,10 +800,10 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "changed": MESSAGES["changed"],
     "stood_pat": MESSAGES["stood_pat"],
     "status_folded": MESSAGES["folded"],
-    "status_sitting_out": MESSAGES["sitting_out"],
+    "status_sitting_out": ("sits out", "sta fuori"),
     "draw_too_many": MESSAGES["too_many_cards"],
     "no_result": MESSAGES["report_empty"],
-    "sit_out": ACTION_NAMES["sit-out"],
+    "sit_out": ("Sit out", "Sto fuori"),
     "draw_title": ACTION_NAMES["draw"],
     "stand_pat": _capital(TERMS["stand_pat"]),
     "bot": ("bot", "bot"),
@@ -849,6 +869,7 @@ PAGE_MESSAGES: dict[str, Pair] = {
         "Nessun tavolo ha questo invito: controlla il link con chi ti ha invitato.",
     ),
     "to_open": ("To open", "Per aprire"),
+    "no_opening_blind": _capital(MESSAGES["status_blind"]),
     "phase": ("Phase", "Fase"),
     "dealer_button": ("D", "M"),
     "empty_seat": ("Empty seat", "Posto libero"),
@@ -913,7 +934,7 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "log": ("Action log", "Registro delle azioni"),
     "result": ("Result of the deal", "Risultato della mano"),
     "hand_category": ("Your hand: {category}", "La tua mano: {category}"),
-    "sit_in": ("Sit in", "Rientro"),
+    "sit_in": ("Sit in", "Torno al tavolo"),
     "four_colour": ("Four-colour deck", "Mazzo a quattro colori"),
     "host_controls": ("Host controls", "Comandi dell'organizzatore"),
     "add_bot": ("Add bot", "Aggiungi bot"),
@@ -1002,7 +1023,10 @@ PAGE_MESSAGES: dict[str, Pair] = {
         "Link copied: the others at the table can open it.",
         "Link copiato: gli altri al tavolo possono aprirlo.",
     ),
-    "replay_download": ("Download the hand history (.phh)", "Scarica la storia della mano (.phh)"),
+    "replay_download": (
+        "Download the hand history (.phh)",
+        "Scarica la cronologia della mano (.phh)",
+    ),
     "replay_no_seat": (
         "Take a seat at this table to replay its deals.",
         "Siediti a questo tavolo per rivederne le mani.",
@@ -1039,7 +1063,7 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "group_stats_no_seats": (
         "This browser holds no seat at any table yet: create a table or take a seat in the lobby.",
         "Questo browser non ha ancora un posto a nessun tavolo: crea un tavolo o siediti a uno "
-        "dall'ingresso.",
+        "dalla sala.",
     ),
     "group_stats_choose": ("Choose at least one table.", "Scegli almeno un tavolo."),
     "group_stats_counted": (
@@ -1058,7 +1082,10 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "phase_lobby": ("Waiting for players", "In attesa dei giocatori"),
     "phase_paused": ("Paused", "In pausa"),
     "phase_between-deals": ("Between deals", "Tra una mano e l'altra"),
-    "phase_make-up": ("Make-up after the parol (5.5)", "Rientro dopo la parola (5.5)"),
+    "phase_make-up": (
+        "Make-up after the parol (5.5)",
+        "Si adegua la puntata dopo la parola (5.5)",
+    ),
     "phase_over": ("The match is over", "La partita è finita"),
     # Spectators: the watch page, the host's control, the players' note.
     "watching": ("Watching", "Spettatore"),
@@ -1108,7 +1135,7 @@ PAGE_MESSAGES: dict[str, Pair] = {
         "Open to spectators, one deal behind",
         "Aperto agli spettatori, una mano indietro",
     ),
-    "back_to_lobby": ("Lobby", "Ingresso"),
+    "back_to_lobby": ("Lobby", "Sala"),
     "lang_switch": ("Italiano", "English"),
     "lang_switch_label": ("Passa all'italiano", "Switch to English"),
     # The table's chat (static/chat.js).
@@ -1251,6 +1278,18 @@ def card_label(card: Card, lang: Language) -> str:
     """A card in words: ``Ace of hearts`` / ``Asso di cuori``, ``Ten of hearts`` /
     ``Dieci di cuori``."""
     return card_name(card.rank.letter, card.suit.letter, lang)
+
+
+def amount_text(low: int, high: int, already: int, lang: Language) -> str:
+    """An amount as a button or the log says it, from the round totals ``low`` to ``high``
+    and the chips the player had in the round ``already``: what the player adds and, when
+    that is not the whole bet, what the bet becomes: ``10 (to 20)``, ``1-10 (to 5-14)``;
+    ``5`` or ``1-10`` with nothing in yet."""
+    total = str(low) if low == high else f"{low}-{high}"
+    if already <= 0:
+        return total
+    added = str(low - already) if low == high else f"{low - already}-{high - already}"
+    return tr(lang, "amount_added", added=added, total=total)
 
 
 def key_label(key: str) -> str:

@@ -134,7 +134,9 @@ function renderCenter(current) {
     $("awards").replaceChildren();
   }
   $("phase").textContent = phaseName(current.phase);
-  $("requirement").textContent = `${tr("to_open")}: ${pick(app.lang, replay.requirement)}`;
+  $("requirement").textContent = current.blind // Art. 2: no opening on a blind
+    ? tr("no_opening_blind")
+    : `${tr("to_open")}: ${pick(app.lang, replay.requirement)}`;
   const actor = current.to_act === null ? null : current.seats[current.to_act];
   $("turn").textContent = actor ? `${actor.name}: ${tr("to_act")}` : "";
 }

@@ -196,8 +196,11 @@ function renderCenter(st) {
     $("awards").replaceChildren();
   }
   $("phase").textContent = phaseText(st);
+  // Art. 2: a deal played on a blind needs no opening.
   const requirement = pick(app.lang, st.requirement);
-  $("requirement").textContent = requirement ? `${tr("to_open")}: ${requirement}` : "";
+  $("requirement").textContent = st.blind
+    ? tr("no_opening_blind")
+    : requirement ? `${tr("to_open")}: ${requirement}` : "";
   renderTurn(st);
 }
 
