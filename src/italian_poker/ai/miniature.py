@@ -85,6 +85,7 @@ class Miniature:
             small_bet=self.small_bet,
             big_bet=self.big_bet,
             raise_cap=0,
+            raise_cap_heads_up=True,
             blind_allowed=False,
             controbuio_allowed=False,
             over_allowed=False,
