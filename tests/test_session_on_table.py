@@ -459,50 +459,50 @@ def transcript(game: Game, root: Path) -> tuple[list[str], SessionSummary]:
 
 GAMES: dict[Game, str] = {
     (1, "standard", 4, "strong", None, False): (
-        "280bd60baee0f12b0c01c6e9078ac855cbbae815814ad9e3976bf6f7098a1235"
+        "ff082856dc11c71d7592eb918dc9cf645ec582321ec2a083dd6c11e81ca8e363"
     ),
     (2, "003", 3, "random", None, False): (
-        "66710a27d2a8b2c126d9e2476bd6e0d306a326d877d932a94f811184b4ec97be"
+        "1b2da3c0f1e0ed3ddcb4473c80ad38ecfe40e8c38d47d5b60fda6381a1397f52"
     ),
     (3, "fantini", 5, "simple", 12, False): (
-        "3d8405ab13f1976a1c1725d88ce3f3d37288d207696492764e35222c3db63800"
+        "40d58a66a1a63feb0345175d80ccbaac9e40640b0e3a973d8708c200bb3342cb"
     ),
     (4, "001", 6, "random", None, False): (
-        "14ace522f1c552a79a97cd9ad94e9a0e6be0a646be356e88c925b00df1a026a8"
+        "e75b1755be7dd2d0b61a564576c01587aa219e465de4921933ef44c9b1deb401"
     ),
     (5, "002", 2, "strong", 30, False): (
-        "3f537082255427792437dcde0cd21bb8e5db36fc2ce26e4dbe461d3582eee1d3"
+        "aa595d0fe1116646be38799c08199e6de64295cd286abb08e780da56eadbaa22"
     ),
     (6, "standard", 9, "random", None, False): (
-        "1abdac9bd45e5c7bada936cf318bef2e7f528531a92a2135a4f8b63fb5d54bdd"
+        "ec4236cf3b841525b120411a02b2184c6a1dae6dba1bef4273ba5d2eda8e88f9"
     ),
     (29, "standard", 4, "random", None, True): (
-        "6fce8c9b8bf4c8190437aa2b8d92e8f12f471cc6c9c1c00d4503f4e2507aa31a"
+        "8a368f711c4866420f12b82f0f2d44fcf60fab8296f0c66bd6a44d2f08f2e2b2"
     ),
     (2, "standard", 4, "random", None, True): (
-        "a0fc93a4f56e2314e3e2db73a5720518ca536763d1aa99bcb94b5dca39e10bc0"
+        "7c9be94c7332c84f1820e910c1445fc69814bd6d5a81bec4b1ba25feb42fa450"
     ),
 }
 """Each game's transcript digest with the session before it ran on the driver."""
 
 SUMMARIES: dict[Game, tuple[object, ...]] = {
-    (1, "standard", 4, "strong", None, False): (20, 17, 1, 2, (145, 228, 218, 209), None, 27, 0),
+    (1, "standard", 4, "strong", None, False): (20, 17, 1, 2, (126, 247, 218, 209), None, 27, 0),
     (2, "003", 3, "random", None, False): (20, 12, 6, 2, (226, 222, 152), None, 9, 0),
     (3, "fantini", 5, "simple", 12, False): (
         *(4, 3, 1, 0, (0, 5, 19, 22, 9)),
         *("human-busted", 10, 0),
     ),
     (4, "001", 6, "random", None, False): (
-        *(20, 9, 10, 1, (511, 330, 372, 424, 316, 447)),
-        *(None, 33, 0),
+        *(20, 11, 8, 1, (679, 303, 323, 369, 357, 363)),
+        *(None, 34, 0),
     ),
     (5, "002", 2, "strong", 30, False): (15, 9, 5, 1, (58, 0), "table-won", 2, 0),
     (6, "standard", 9, "random", None, False): (
-        *(20, 16, 4, 0, (385, 38, 446, 308, 84, 0, 170, 159, 210)),
-        *(None, 65, 0),
+        *(20, 13, 7, 0, (399, 43, 328, 109, 44, 63, 191, 623, 0)),
+        *(None, 60, 0),
     ),
     (29, "standard", 4, "random", None, True): (20, 10, 8, 2, (146, 200, 255, 199), None, 17, 2),
-    (2, "standard", 4, "random", None, True): (20, 16, 3, 1, (141, 167, 253, 239), None, 24, 1),
+    (2, "standard", 4, "random", None, True): (20, 16, 3, 1, (150, 122, 210, 318), None, 22, 1),
 }
 """Each game in plain numbers before the change: deals, won, passed, parol, the chips each
 player ended with, why it was over; bot errors and deals the human watched."""
