@@ -13,16 +13,20 @@ Four players, the dealer is seat 0, so seat 1 acts first; only seat 1 holds an o
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from engine_helpers import new_deal, play, rules
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from italian_poker import (
     Action,
     ActionKind,
     BettingStructure,
     Deal,
+    DealStart,
     Phase,
     Rules,
     RulesError,
@@ -374,3 +378,134 @@ def test_the_options_round_trip_and_are_checked() -> None:
     assert Rules().short_all_ins_add_up and not Rules().short_all_in_is_raise
     with pytest.raises(RulesError, match="true or false"):
         Rules(short_all_ins_add_up="yes")  # type: ignore[arg-type]
+
+
+# --- a referee: random betting in every structure -----------------------------------------------
+
+
+@dataclass
+class Referee:
+    """The full-raise rule restated independently of the engine, from the cardroom wording: a
+    seat may raise if it has not acted in the round, or if what it must now add to call, since
+    it last acted, is at least a full raise; the raise cap counts full raises, binds with three
+    or more players not all-in and stays bound once reached so; after the blinds only the last
+    blind bettor may raise until he has acted (000 Art. 2)."""
+
+    rules: Rules
+    acted: dict[int, int] = field(default_factory=dict)
+    """The bet to match when each seat last acted in the round."""
+    last_full: int = 0
+    raises: int = 0
+    capped: bool = False
+    locked_for: int | None = None
+
+    def new_round(self) -> None:
+        self.acted, self.last_full, self.raises, self.capped = {}, 0, 0, False
+        self.locked_for = None
+
+    def least(self, deal: Deal) -> int:
+        rules = self.rules
+        if rules.structure is FIXED:
+            return rules.big_bet if deal.phase is Phase.SECOND_ROUND else rules.small_bet
+        if rules.structure is SPREAD:
+            return rules.min_bet
+        return max(rules.min_bet, self.last_full)
+
+    def may_raise(self, deal: Deal, seat: int) -> bool:
+        current, n = deal.current_bet, len(deal.stacks)
+        betting = [s for s in range(n) if not deal.folded[s] and deal.stacks[s] > 0]
+        if self.locked_for is not None and seat != self.locked_for:
+            return False
+        cap = self.rules.raise_cap
+        if cap is not None and self.raises >= cap and (self.capped or len(betting) > 2):
+            return False
+        if not any(s != seat for s in betting):
+            return False
+        if deal.round_bet[seat] + deal.stacks[seat] <= current:
+            return False
+        return seat not in self.acted or current - self.acted[seat] >= self.least(deal)
+
+    def record(self, deal: Deal, seat: int, action: Action, before: int) -> None:
+        """``seat`` took ``action`` when the bet to match was ``before``."""
+        if action.kind in (ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE):
+            assert action.amount is not None
+            increment = action.amount - before
+            full = increment >= self.least(deal)
+            if full:
+                self.last_full = increment
+            if before > 0 and (full or self.rules.short_all_in_is_raise):
+                self.raises += 1
+            n = len(deal.stacks)
+            betting = sum(1 for s in range(n) if not deal.folded[s] and deal.stacks[s] > 0)
+            cap = self.rules.raise_cap
+            if cap is not None and self.raises >= cap and betting > 2:
+                self.capped = True
+        if seat == self.locked_for:
+            self.locked_for = None
+        self.acted[seat] = deal.current_bet
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    players=st.integers(2, 6),
+    structure=st.sampled_from(list(BettingStructure)),
+    cap=st.sampled_from([None, 1, 2]),
+    short_is_raise=st.booleans(),
+    data=st.data(),
+)
+def test_random_betting_follows_the_full_raise_rule(
+    seed: int,
+    players: int,
+    structure: BettingStructure,
+    cap: int | None,
+    short_is_raise: bool,
+    data: st.DataObject,
+) -> None:
+    """Random deals with blinds, small stacks (all-ins of every size) and raises of every
+    legal size: before every decision the engine offers a raise exactly when the referee says
+    a seat may raise (000 Art. 2, 3, 5)."""
+    table = Rules(
+        players=players,
+        structure=structure,
+        min_bet=2,
+        max_bet=8,
+        small_bet=2,
+        big_bet=4,
+        raise_cap=cap,
+        short_all_in_is_raise=short_is_raise,
+        four_straight_flush_opens=True,
+    )
+    stacks = tuple(data.draw(st.integers(3, 40)) for _ in range(players))
+    deal = Deal(DealStart(table, tuple(f"P{i}" for i in range(players)), stacks, seed=seed))
+    referee = Referee(table)
+    phase = deal.phase
+    while deal.actor is not None:
+        if deal.phase is not phase:
+            if deal.phase is Phase.SECOND_ROUND or phase is Phase.BLINDS:
+                referee.new_round()
+            if phase is Phase.BLINDS and deal.phase is Phase.FIRST_ROUND:
+                last = deal.blinders[-1]
+                referee.locked_for = last
+                if len(deal.blinders) > 1:
+                    referee.last_full = deal.round_bet[last] - deal.round_bet[deal.blinders[-2]]
+                else:
+                    referee.last_full = deal.round_bet[last]
+            phase = deal.phase
+        seat, legal = deal.actor, deal.legal_actions()
+        if phase in (Phase.FIRST_ROUND, Phase.SECOND_ROUND) and deal.current_bet > 0:
+            offered = any(la.kind is ActionKind.RAISE for la in legal)
+            assert offered == referee.may_raise(deal, seat), (seat, legal)
+        choice = data.draw(st.sampled_from(legal))
+        if choice.kind is ActionKind.DRAW:
+            action = Action(ActionKind.DRAW)
+        elif choice.min_amount is not None and choice.kind not in (ActionKind.CALL,):
+            assert choice.max_amount is not None
+            amount = data.draw(st.integers(choice.min_amount, choice.max_amount))
+            action = Action(choice.kind, amount)
+        else:
+            action = Action(choice.kind)
+        before = deal.current_bet
+        deal.apply(action, seat)
+        if phase in (Phase.OPENING, Phase.FIRST_ROUND, Phase.SECOND_ROUND):
+            referee.record(deal, seat, deal.actions[-1].action, before)
