@@ -1,6 +1,7 @@
 """A miniature of Italian Poker small enough to solve exactly, exported as an OpenSpiel EFG game.
 
-Heads-up, ante only (no blind, Art. 2), fixed limit with no raise (``raise_cap=0``), no parol
+Heads-up, ante only (no blind, Art. 2), fixed limit with no raise (``raise_cap=0``, kept heads-up by
+``raise_cap_heads_up``), no parol
 (5.3) and no muck: the engine's ``standard`` rules with those options. The deal uses only the
 top ranks of the two-player deck (queens, kings and aces: 12 cards, section 1 stripped further,
 a research option and not a house rule). The engine itself deals from its own 24-card deck,
