@@ -78,9 +78,10 @@ def structure_sizes(rules: Rules, *, second: bool) -> tuple[int, int | None]:
 
 def full_raise(structure: BettingStructure, smallest: int, last_raise: int) -> int:
     """The least increment of a full bet or raise (000 Art. 2, 3, 5; docs/rules.md, "Full
-    raises and short all-ins"): the round's minimum bet in spread limit, the bet size in fixed limit, and in pot
-    and no limit the last full increment of the round, never less than the minimum bet. Only
-    an all-in may put in less: a short all-in, which does not re-open the betting.
+    raises and short all-ins"): the round's minimum bet in spread limit, the bet size in fixed
+    limit, and in pot and no limit the last full increment of the round, never less than the
+    minimum bet. Only an all-in may put in less: a short all-in, which does not re-open the
+    betting.
 
     ``smallest`` is the round's smallest bet (:func:`structure_sizes`) and ``last_raise`` the
     last full increment of the round (0 before any bet)."""
