@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -54,6 +55,12 @@ def played(levels: list[BotLevel], deals: int, seed: int) -> list[CompletedDeal]
         events = table.start_deal(seed=rng.getrandbits(63)) + table.play_policies()
         records += [e.completed for e in events if isinstance(e, DealFinished)]
     return records
+
+
+def by_seat(record: CompletedDeal, per_player: list[Any]) -> list[Any]:
+    """``per_player`` (P1, P2, ... as :func:`played` seats them) in ``record``'s seat order:
+    a player topped up leaves and joins again, at the end of the table."""
+    return [per_player[int(name[1:]) - 1] for name in record.start.names]
 
 
 def decisions(record: CompletedDeal) -> list[tuple[int, SeatView, Action]]:
@@ -143,15 +150,17 @@ def test_a_decisions_term_has_exact_zero_expectation() -> None:
     held = [True, False, True, False]
     found = 0
     for record in played(levels, 30, 2):
+        seated, held_by_seat = by_seat(record, levels), by_seat(record, held)
         for index, view, _action in decisions(record):
-            template = make_bot(levels[view.seat], seed=0)
+            template = make_bot(seated[view.seat], seed=0)
             assert isinstance(template, KnownPolicy)
             odds = action_distribution(template, view)
             if not 1 < len(odds) <= EXACT_ACTIONS:
                 continue
             prefix = record.actions[:index]
             terms = [
-                _terms(record, prefix, a, odds, levels, held, random.Random(9)) for a, _p in odds
+                _terms(record, prefix, a, odds, seated, held_by_seat, random.Random(9))
+                for a, _p in odds
             ]
             for kind in (0, 1):  # by playouts, by playing down
                 weighted = sum(p * t[kind] for (_a, p), t in zip(odds, terms, strict=True))
@@ -166,10 +175,13 @@ def test_action_correction_is_reproducible_and_refuses_other_bots() -> None:
     levels = [T, S, T, S]
     held = [True, False, True, False]
     records = played(levels, 20, 4)
-    first = [action_terms(r, levels, held, random.Random(1)) for r in records]
-    again = [action_terms(r, levels, held, random.Random(1)) for r in records]
+    seated = [(by_seat(r, levels), by_seat(r, held)) for r in records]
+    first = [action_terms(r, *s, random.Random(1)) for r, s in zip(records, seated, strict=True)]
+    again = [action_terms(r, *s, random.Random(1)) for r, s in zip(records, seated, strict=True)]
     assert first == again and any(p for p, _c in first) and any(c for _p, c in first)
-    playouts = [action_correction(r, levels, held, random.Random(1)) for r in records]
+    playouts = [
+        action_correction(r, *s, random.Random(1)) for r, s in zip(records, seated, strict=True)
+    ]
     assert playouts == [p for p, _c in first]
     wild = played([R, R, R, R], 20, 4)
     with pytest.raises(PolicyMismatchError, match="is not an action a strong bot takes"):

@@ -313,7 +313,8 @@ def test_draw_ids_are_the_draws_the_engine_accepts(players: int, opener_may_spli
     rules = replace(preset("standard", players=players), opener_may_split=opener_may_split)
     rng = random.Random(players * 2 + opener_may_split)
     draws = openers = 0
-    for deal in range(200):
+    # Random raises re-open the betting until someone folds: enough deals for 20 openers' draws.
+    for deal in range(250):
         match = Match(rules, [(f"P{p}", 200) for p in range(players)], seed=deal)
         match.start_deal()
         while match.phase is MatchPhase.IN_DEAL:

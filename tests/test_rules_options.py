@@ -244,6 +244,18 @@ OPTION_TESTS: dict[str, list[str]] = {
     "big_bet": ["test_deal_scenarios::test_fixed_limit_small_and_big_bet"],
     "second_round_doubled": ["test_deal_scenarios::test_spread_limit_and_second_round_doubled"],
     "raise_cap": ["test_deal_scenarios::test_raise_cap"],
+    "raise_cap_heads_up": [
+        "test_full_raise::test_the_cap_is_lifted_heads_up",
+        "test_full_raise::test_the_cap_binds_heads_up_under_the_option",
+    ],
+    "short_all_in_is_raise": [
+        "test_full_raise::test_a_short_all_in_counts_toward_the_cap_under_the_option",
+        "test_full_raise::test_art5_1_a_short_all_in_is_the_last_raiser_under_the_option",
+    ],
+    "short_all_ins_add_up": [
+        "test_full_raise::test_fixed_two_short_all_ins_make_a_full_raise",
+        "test_full_raise::test_short_all_ins_that_add_up_do_not_reopen_when_the_option_is_off",
+    ],
     "blind_allowed": ["test_deal_scenarios::test_art2_no_blind_offered_without_the_option"],
     "blind_size": ["test_deal_scenarios::test_art2_003_blind_is_double_the_pot_counter_clockwise"],
     "controbuio_allowed": [

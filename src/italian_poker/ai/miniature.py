@@ -1,14 +1,15 @@
 """A miniature of Italian Poker small enough to solve exactly, exported as an OpenSpiel EFG game.
 
-Heads-up, ante only (no blind, Art. 2), fixed limit with no raise (``raise_cap=0``), no parol
-(5.3) and no muck: the engine's ``standard`` rules with those options. The deal uses only the
-top ranks of the two-player deck (queens, kings and aces: 12 cards, section 1 stripped further,
-a research option and not a house rule). The engine itself deals from its own 24-card deck,
-stacked (``Match.start_deal(deck=...)``): the ten cards of the hands and the stock's first
-cards are the miniature's, the nines and tens lie under them and are never reached, as each
-player changes at most ``max_change`` cards (0 by default) and the stock holds
-``12 - 10 = 2`` miniature cards. With only three ranks no straight, flush or 3.3(b) opening
-is possible, so the engine's ranking of these hands is the ranking a 12-card deck would have.
+Heads-up, ante only (no blind, Art. 2), fixed limit with no raise (``raise_cap=0``, kept
+heads-up by ``raise_cap_heads_up``), no parol (5.3) and no muck: the engine's ``standard`` rules
+with those options. The deal uses only the top ranks of the two-player deck (queens, kings and
+aces: 12 cards, section 1 stripped further, a research option and not a house rule). The engine
+itself deals from its own 24-card deck, stacked (``Match.start_deal(deck=...)``): the ten cards
+of the hands and the stock's first cards are the miniature's, the nines and tens lie under them
+and are never reached, as each player changes at most ``max_change`` cards (0 by default) and
+the stock holds ``12 - 10 = 2`` miniature cards. With only three ranks no straight, flush or
+3.3(b) opening is possible, so the engine's ranking of these hands is the ranking a 12-card deck
+would have.
 
 Chance deals a whole hand as one outcome (a sorted set of five cards, each as likely): the
 second player's hand, then the first's, then the order of the stock when a draw can reach it.
@@ -85,6 +86,7 @@ class Miniature:
             small_bet=self.small_bet,
             big_bet=self.big_bet,
             raise_cap=0,
+            raise_cap_heads_up=True,
             blind_allowed=False,
             controbuio_allowed=False,
             over_allowed=False,

@@ -76,12 +76,28 @@ def structure_sizes(rules: Rules, *, second: bool) -> tuple[int, int | None]:
     return rules.min_bet * factor, None
 
 
+def full_raise(structure: BettingStructure, smallest: int, last_raise: int) -> int:
+    """The least increment of a full bet or raise (000 Art. 2, 3, 5; docs/rules.md, "Full
+    raises and short all-ins"): the round's minimum bet in spread limit, the bet size in fixed
+    limit, and in pot and no limit the last full increment of the round, never less than the
+    minimum bet. Only an all-in may put in less: a short all-in, which does not re-open the
+    betting.
+
+    ``smallest`` is the round's smallest bet (:func:`structure_sizes`) and ``last_raise`` the
+    last full increment of the round (0 before any bet)."""
+    if (structure is _POT_LIMIT or structure is _NO_LIMIT) and last_raise > smallest:
+        return last_raise
+    return smallest
+
+
 @dataclass(slots=True)
 class BettingRound:
     """One betting round. ``bets`` are each seat's chips put in during the round (the first
     round's include the blinds); ``pending`` are the seats that must still act and
-    ``may_raise`` those who may still raise. ``smallest`` and ``largest`` are the structure's
-    bet sizes for this round (``largest`` is ``None`` without a limit)."""
+    ``may_raise`` those who may still raise: the seats that have not acted since the last full
+    bet or raise (:func:`full_raise`), and those a short all-in left facing a full raise.
+    ``smallest`` and ``largest`` are the structure's bet sizes for this round (``largest`` is
+    ``None`` without a limit)."""
 
     second: bool
     """Whether this is the second round (Art. 5), after the draw."""
@@ -90,12 +106,21 @@ class BettingRound:
     largest: int | None
     current_bet: int = 0
     last_raise: int = 0
+    """The increment of the last full bet or raise (after the blinds, of the last blind)."""
     raises: int = 0
+    """The raises that count toward ``raise_cap`` (a short all-in only with
+    ``short_all_in_is_raise``); the opening, a blind and a second-round bet are not raises."""
+    capped: bool = False
+    """The cap was reached with three or more players not all-in: a fold that leaves two does
+    not lift it."""
     pending: set[int] = field(default_factory=set)
     may_raise: set[int] = field(default_factory=set)
     raise_locked: bool = False
     """2.4: after the blinds, the others may only call until the last blind bettor acts."""
     last_raiser: int | None = None
+    """The last seat that raised, short all-ins included (002's showdown order)."""
+    last_counted_raiser: int | None = None
+    """The last seat whose raise counts toward the cap: who begins the second round (5.1)."""
     first_bettor: int | None = None
     """5.2(a): who bet first in the second round."""
     checked: bool = False
@@ -126,6 +151,7 @@ class BettingRound:
         self.current_bet = 0
         self.last_raise = 0
         self.raises = 0
+        self.capped = False
         self.pending = set()
         self.may_raise = set()
         self.raise_locked = False
@@ -214,15 +240,27 @@ class BettingRound:
         top = all_in if high is None or high > all_in else high
         return (low if low < top else top), top
 
-    def raise_range(self, deal: BettingTable, seat: int) -> tuple[int, int] | None:
-        """Raise: the new round totals allowed, or ``None`` if ``seat`` may not raise (the
-        betting is not open to it, the cap is reached, nobody could answer, no chips)."""
-        if seat not in self.may_raise:
-            return None
+    def full_raise(self, rules: Rules) -> int:
+        """The least increment of a full raise now (:func:`full_raise`)."""
+        return full_raise(rules.structure, self.smallest, self.last_raise)
+
+    def cap_binds(self, deal: BettingTable) -> bool:
+        """Whether the raise cap forbids another raise: it is reached, and it was reached with
+        three or more players not all-in, or three or more are left, or the rules keep it
+        heads-up (``raise_cap_heads_up``)."""
         rules = deal.rules
         cap = rules.raise_cap
-        if cap is not None and self.raises >= cap:
+        if cap is None or self.raises < cap:
+            return False
+        return self.capped or rules.raise_cap_heads_up or _betting_players(deal) > 2
+
+    def raise_range(self, deal: BettingTable, seat: int) -> tuple[int, int] | None:
+        """Raise: the new round totals allowed, or ``None`` if ``seat`` may not raise (the
+        betting is not open to it, the cap binds, nobody could answer, no chips). The least
+        raise is a full raise (:func:`full_raise`); a smaller one is an all-in."""
+        if seat not in self.may_raise or self.cap_binds(deal):
             return None
+        rules = deal.rules
         folded, stacks = deal.folded, deal.stacks
         for s in range(deal.n):
             if s != seat and not folded[s] and stacks[s] > 0:
@@ -233,11 +271,8 @@ class BettingRound:
         all_in = self.bets[seat] + stacks[seat]
         if all_in <= current:
             return None
-        low, high = self.smallest, self.largest
-        structure = rules.structure
-        if (structure is _POT_LIMIT or structure is _NO_LIMIT) and self.last_raise > low:
-            low = self.last_raise
-        if structure is _POT_LIMIT:
+        low, high = self.full_raise(rules), self.largest
+        if rules.structure is _POT_LIMIT:
             high = max(low, deal.pot + current - self.bets[seat])
         min_to = current + low
         max_to = all_in if high is None or current + high > all_in else current + high
@@ -257,27 +292,44 @@ class BettingRound:
     # --- actions --------------------------------------------------------------------------
 
     def bet_to(self, deal: BettingTable, seat: int, total: int) -> None:
-        """An opening, bet or raise to ``total``: everyone else still able to act must respond."""
-        increment = total - self.current_bet
-        full = increment >= self.last_raise or self.current_bet == 0
+        """An opening, bet or raise to ``total``: everyone else still able to act must respond.
+        A full bet or raise (:func:`full_raise`) re-opens the betting to all of them; a short
+        all-in only to those who had not acted yet and, with ``short_all_ins_add_up``, to those
+        it leaves facing at least a full raise since they acted."""
+        rules = deal.rules
+        current = self.current_bet
+        increment = total - current
+        least = self.full_raise(rules)
+        full = increment >= least
+        # Before the first bet, the seats still to act have not acted; after it, those who
+        # may raise are those who have not acted since the last full bet or raise.
+        not_acted = self.pending if current == 0 else self.may_raise
         self.put(deal, seat, total)
         deal.last_aggressor = seat
-        if self.current_bet == 0 and self.second:
-            self.first_bettor = seat
-        elif self.current_bet > 0:
-            self.raises += 1
+        if current == 0:
+            if self.second:
+                self.first_bettor = seat
+        else:
             self.last_raiser = seat
+            if full or rules.short_all_in_is_raise:
+                self.raises += 1
+                self.last_counted_raiser = seat
         self.current_bet = total
-        folded, stacks = deal.folded, deal.stacks
+        folded, stacks, bets = deal.folded, deal.stacks, self.bets
         others = {s for s in range(deal.n) if s != seat and not folded[s] and stacks[s] > 0}
         if full:
-            if increment > self.last_raise:
-                self.last_raise = increment
-            self.may_raise = set(others)
+            self.last_raise = increment
+            self.may_raise = others
         else:
-            # An all-in raise short of a full raise does not reopen the betting.
-            self.may_raise &= others
-        self.pending = others
+            reopened = not_acted & others
+            if rules.short_all_ins_add_up:
+                # What a seat must add to call is what it faces since it last acted.
+                reopened |= {s for s in others if total - bets[s] >= least}
+            self.may_raise = reopened
+        cap = rules.raise_cap
+        if cap is not None and self.raises >= cap and _betting_players(deal) > 2:
+            self.capped = True
+        self.pending = set(others)
         self.raise_locked = False
 
     def call(self, deal: BettingTable, seat: int, total: int) -> None:
@@ -300,3 +352,9 @@ class BettingRound:
         """``seat`` has answered the current bet (or left the round)."""
         self.pending.discard(seat)
         self.may_raise.discard(seat)
+
+
+def _betting_players(deal: BettingTable) -> int:
+    """The players in the hand who are not all-in (who could still bet)."""
+    folded, stacks = deal.folded, deal.stacks
+    return sum(1 for s in range(deal.n) if not folded[s] and stacks[s] > 0)

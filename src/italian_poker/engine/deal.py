@@ -900,7 +900,7 @@ class Deal:
         last_blind = self.blinders[-1] if self.blinders else None
         opener = self.opener if self.opener is not None else last_blind
         if rule is _LAST_RAISER:
-            anchor = first_round.last_raiser
+            anchor = first_round.last_counted_raiser
             if anchor is None:
                 anchor = opener
         elif rule is _FIRST_ROUND_STARTER:

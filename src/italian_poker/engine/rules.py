@@ -129,7 +129,17 @@ class Rules:
     second_round_doubled: bool = False
     """001: limits doubled in the second round (spread and pot limit minimums, max bet)."""
     raise_cap: int | None = None
-    """The most raises in one betting round (None: no cap)."""
+    """The most raises in one betting round (None: no cap; 000 Art. 1, agreed before play)."""
+    raise_cap_heads_up: bool = False
+    """Decided: the cap also binds when no more than two players who are not all-in are left
+    in the hand (off: raising is then unlimited unless the cap was reached with three or more,
+    as 002 reports and cardrooms play)."""
+    short_all_in_is_raise: bool = False
+    """Decided: an all-in raise short of a full raise counts as a raise: toward ``raise_cap``
+    and as the last raiser who begins the second round (5.1). Off: it is not a raise."""
+    short_all_ins_add_up: bool = True
+    """Decided: short all-in raises that together make a full raise re-open the betting to a
+    player who had acted and now faces at least a full raise (the cardroom convention)."""
 
     # Blinds (000 Art. 2).
     blind_allowed: bool = True
