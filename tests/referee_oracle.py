@@ -130,8 +130,9 @@ class BettingReferee:
         self.acted[seat] = Acted(self.current, self.inc_lo, self.inc_hi)
         self.unsure.discard(seat)
 
-    def record(self, seat: int, kind: ActionKind, amount: int | None, phase: Phase,
-               stack_after: int) -> None:
+    def record(
+        self, seat: int, kind: ActionKind, amount: int | None, phase: Phase, stack_after: int
+    ) -> None:
         """Take in one recorded action (``amount`` as recorded: the seat's new round total
         for bets, calls and blinds) and the seat's stack after it."""
         self.sync_phase(phase)
@@ -193,8 +194,9 @@ class BettingReferee:
             self._mark(seat)
             return
 
-    def may_raise(self, seat: int, stacks: Sequence[int], folded: Sequence[bool],
-                  live: int) -> Answer:
+    def may_raise(
+        self, seat: int, stacks: Sequence[int], folded: Sequence[bool], live: int
+    ) -> Answer:
         """Whether ``seat``, to act, may raise now. ``live`` counts the players still in."""
         stack = stacks[seat]
         to_call = self.current - self.bets[seat]
@@ -270,8 +272,9 @@ def bet_bounds(rules: Rules, second: bool, stack: int, pot: int) -> tuple[int, i
 # --- 4.4: does a draw break the opening? --------------------------------------------------------
 
 
-def opening_kept(kept: Sequence[Card], min_pair: Rank, four_straight_flush: bool,
-                 lowest: Rank) -> bool:
+def opening_kept(
+    kept: Sequence[Card], min_pair: Rank, four_straight_flush: bool, lowest: Rank
+) -> bool:
     """Whether the cards an opener keeps (at most four, one discard or more) still show an
     opening (3.3): a pair of ``min_pair`` or better, two pair, three or four of a kind, or
     (3.3(b)) four consecutive cards of one suit without the ace, in the stripped deck whose

@@ -275,8 +275,7 @@ class Referee:
             self.play_deal(match.deal)
             if "chips" in self.checks:
                 assert self.table_chips() == total, (
-                    f"the table's chips went from {total} to {self.table_chips()}\n"
-                    + self.where()
+                    f"the table's chips went from {total} to {self.table_chips()}\n" + self.where()
                 )
 
     def make_up_turn(self) -> None:
@@ -326,8 +325,10 @@ class Referee:
         if "probes" in self.checks:
             self.run_probes(deal, view, action)
         record = self.apply(deal, seat, action)
-        self.say(f"{deal.phase.value if not deal.is_over else 'over'}: seat {seat} "
-                 f"{record.action} -> stacks {tuple(deal.stacks)}")
+        self.say(
+            f"{deal.phase.value if not deal.is_over else 'over'}: seat {seat} "
+            f"{record.action} -> stacks {tuple(deal.stacks)}"
+        )
         if record.action.kind is ActionKind.OPEN:
             self.opened_by = seat
         self.betting.record(
@@ -341,8 +342,10 @@ class Referee:
         name = deal.names[seat]
         tries = [action]
         if action.kind is ActionKind.DRAW:
-            tries += [Action(ActionKind.DRAW, cards=action.cards, split=not action.split),
-                      Action(ActionKind.DRAW)]
+            tries += [
+                Action(ActionKind.DRAW, cards=action.cards, split=not action.split),
+                Action(ActionKind.DRAW),
+            ]
         for attempt in tries:
             try:
                 self.match.apply(attempt, name)
@@ -370,10 +373,19 @@ class Referee:
         crowded = view.players >= 7 and deal.phase is not Phase.SECOND_ROUND
         weights = {
             ActionKind.FOLD: 0.4 if crowded else 1.5,
-            ActionKind.CALL: 3, ActionKind.CHECK: 3, ActionKind.RAISE: 3,
-            ActionKind.BET: 3, ActionKind.OPEN: 5, ActionKind.PASS: 2, ActionKind.BLIND: 3,
-            ActionKind.CONTROBUIO: 3, ActionKind.OVER: 3, ActionKind.DECLINE: 3,
-            ActionKind.SHOW: 3, ActionKind.MUCK: 1, ActionKind.PAROL: 1,
+            ActionKind.CALL: 3,
+            ActionKind.CHECK: 3,
+            ActionKind.RAISE: 3,
+            ActionKind.BET: 3,
+            ActionKind.OPEN: 5,
+            ActionKind.PASS: 2,
+            ActionKind.BLIND: 3,
+            ActionKind.CONTROBUIO: 3,
+            ActionKind.OVER: 3,
+            ActionKind.DECLINE: 3,
+            ActionKind.SHOW: 3,
+            ActionKind.MUCK: 1,
+            ActionKind.PAROL: 1,
         }
         kind = rng.choices(kinds, weights=[weights.get(k, 1) for k in kinds])[0]
         la = legal[kind]
@@ -403,7 +415,9 @@ class Referee:
         kept = [c for c in view.hand if c not in discards]
         requirement = view.requirement
         return opening_kept(
-            kept, requirement.min_pair, requirement.four_straight_flush,
+            kept,
+            requirement.min_pair,
+            requirement.four_straight_flush,
             Rank(11 - view.players),
         )
 
@@ -615,7 +629,8 @@ class Referee:
             assert len(live) <= 1, (
                 f"{card} is in two places at once: "
                 + "; ".join(sorted(map(str, where)))
-                + "\n" + self.where()
+                + "\n"
+                + self.where()
             )
             if "folded" not in self.checks:
                 continue
@@ -623,7 +638,8 @@ class Referee:
             assert len(owners) <= 1, (
                 f"{card}, dealt on to another player, is still shown as a folded player's: "
                 + "; ".join(sorted(map(str, where)))
-                + "\n" + self.where()
+                + "\n"
+                + self.where()
             )
 
     # --- 5: the history ---------------------------------------------------------------------
@@ -637,8 +653,7 @@ class Referee:
             replayed = replay(again)
         except ItalianPokerError as error:
             raise AssertionError(
-                f"the history does not replay: {type(error).__name__}: {error}\n"
-                + self.where()
+                f"the history does not replay: {type(error).__name__}: {error}\n" + self.where()
             ) from None
         assert replayed.result == deal.result, "the replayed deal ends otherwise"
         for viewer in [*range(deal.n), PUBLIC]:
@@ -720,9 +735,7 @@ def test_split_only_breaks_the_opening() -> None:
     """4.4: the opener announces a split exactly when the draw breaks the opening."""
 
 
-@property_test(
-    "betting", "probes", "cards", "folded", "chips", "history", "split", soak=True
-)
+@property_test("betting", "probes", "cards", "folded", "chips", "history", "split", soak=True)
 def test_referee_soak() -> None:
     """Every property, over many more tables."""
 
