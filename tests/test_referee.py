@@ -326,8 +326,7 @@ class Referee:
             self.run_probes(deal, view, action)
         record = self.apply(deal, seat, action)
         self.say(
-            f"{deal.phase.value if not deal.is_over else 'over'}: seat {seat} "
-            f"{record.action} -> stacks {tuple(deal.stacks)}"
+            f"{record.phase.value}: seat {seat} {record.action} -> stacks {tuple(deal.stacks)}"
         )
         if record.action.kind is ActionKind.OPEN:
             self.opened_by = seat
@@ -708,7 +707,7 @@ def test_can_agrees_with_apply() -> None:
     """``can`` answers as ``apply`` does; a refused action changes nothing."""
 
 
-@property_test("cards", examples=30, crowded_in=2)
+@property_test("cards", examples=45, crowded_in=2)
 def test_no_card_in_two_places() -> None:
     """No card is shown in two places at once (3.3, 4.3, 4.4), a folded player's memory of
     the hand he threw in aside."""
@@ -725,7 +724,7 @@ def test_chips_are_conserved() -> None:
     """Stacks and pots add up within a deal and across a match."""
 
 
-@property_test("history", examples=60, crowded_in=2)
+@property_test("history", examples=120, crowded_in=2)
 def test_history_replays() -> None:
     """Every finished deal's history, written and read back, replays to the same deal."""
 
