@@ -7,8 +7,10 @@ opening (4.4); and it reads where every card is from the views alone.
 
 Where the documents admit more than one reading, the referee answers ``MAYBE`` and the test
 checks nothing there (a short all-in opening bet facing players who passed; the increment a
-pot- or no-limit raise must reach after a blind; whether a short all-in counts toward the raise
-cap; the cap heads-up).
+pot- or no-limit raise must reach after a blind). The raise cap follows the options that
+docs/rules.md decides: a short all-in counts toward it only with ``short_all_in_is_raise``, and
+it binds between two players not all-in only with ``raise_cap_heads_up`` or when it was reached
+with three or more.
 
 **Full raise** (000 Art. 2-3, docs/rules.md "Betting structures" and "All-in and side pots"):
 a raise is full when its increment over the current bet is at least: spread limit, the round's
@@ -92,6 +94,7 @@ class BettingReferee:
     unsure: set[int] = field(default_factory=set)
     raises_full: int = 0
     raises_other: int = 0
+    capped: bool = False
     blind_lock: bool = False
     last_blinder: int | None = None
     opened: bool = False
@@ -108,6 +111,7 @@ class BettingReferee:
         self.acted = {}
         self.unsure = set()
         self.raises_full = self.raises_other = 0
+        self.capped = False
         self.blind_lock = False
         self.opened = False
 
@@ -131,10 +135,17 @@ class BettingReferee:
         self.unsure.discard(seat)
 
     def record(
-        self, seat: int, kind: ActionKind, amount: int | None, phase: Phase, stack_after: int
+        self,
+        seat: int,
+        kind: ActionKind,
+        amount: int | None,
+        phase: Phase,
+        stack_after: int,
+        betting_players: int = 0,
     ) -> None:
         """Take in one recorded action (``amount`` as recorded: the seat's new round total
-        for bets, calls and blinds) and the seat's stack after it."""
+        for bets, calls and blinds), the seat's stack after it and how many players still in
+        are not all-in after it."""
         self.sync_phase(phase)
         self.log.append(f"{phase.value}: seat {seat} {kind.value} {amount if amount else ''}")
         if kind in BLIND_KINDS:
@@ -168,6 +179,9 @@ class BettingReferee:
             self.bets[seat] = amount
             self.current = amount
             self.opened = True
+            cap = self.rules.raise_cap
+            if cap is not None and self.raise_count() >= cap and betting_players > 2:
+                self.capped = True  # a cap of no raises is reached by the first bet
             if full is Answer.YES:
                 if self.structure in (BettingStructure.POT_LIMIT, BettingStructure.NO_LIMIT):
                     self.inc_lo = self.inc_hi = max(amount, self.inc_lo)
@@ -187,12 +201,21 @@ class BettingReferee:
                     self.inc_lo = self.inc_hi = increment
             else:
                 self.raises_other += 1
+            cap = self.rules.raise_cap
+            if cap is not None and self.raise_count() >= cap and betting_players > 2:
+                self.capped = True  # reached with three or more: a fold does not lift it
             if self.blind_lock and seat == self.last_blinder:
                 self.blind_lock = False
             self.bets[seat] = amount
             self.current = amount
             self._mark(seat)
             return
+
+    def raise_count(self) -> int:
+        """The raises that count toward the cap: full ones, and short all-ins where
+        ``short_all_in_is_raise``."""
+        short = self.raises_other if self.rules.short_all_in_is_raise else 0
+        return self.raises_full + short
 
     def may_raise(
         self, seat: int, stacks: Sequence[int], folded: Sequence[bool], live: int
@@ -207,16 +230,10 @@ class BettingReferee:
         if not any(stacks[s] > 0 for s in range(self.n) if s != seat and not folded[s]):
             return Answer.NO  # everyone else still in is all-in
         cap = self.rules.raise_cap
-        cap_answer = Answer.YES
-        if cap is not None:
-            if self.raises_full >= cap:
-                cap_answer = Answer.NO
-            elif self.raises_full + self.raises_other >= cap:
-                cap_answer = Answer.MAYBE  # does a short all-in count toward the cap?
-            if cap_answer is not Answer.YES and live == 2:
-                cap_answer = Answer.MAYBE  # the cap heads-up (002) is a reading to decide
-        if cap_answer is Answer.NO:
-            return Answer.NO
+        if cap is not None and self.raise_count() >= cap:
+            betting = sum(1 for s in range(self.n) if not folded[s] and stacks[s] > 0)
+            if self.capped or self.rules.raise_cap_heads_up or betting > 2:
+                return Answer.NO  # the cap binds (heads-up only if reached with three)
         if self.blind_lock:
             right = Answer.YES if seat == self.last_blinder else Answer.NO
         elif seat not in self.acted:
@@ -228,7 +245,7 @@ class BettingReferee:
             right = _at_least(self.current - last.level, last.need_lo, last.need_hi)
         if right is Answer.NO:
             return Answer.NO
-        if right is Answer.MAYBE or cap_answer is Answer.MAYBE:
+        if right is Answer.MAYBE:
             return Answer.MAYBE
         return Answer.YES
 

@@ -279,3 +279,14 @@ def test_003_deals_four_to_six_players_never_heads_up() -> None:
     # A house that seats fewer on purpose deals to all its seats.
     assert preset("003", players=3).min_players == 3
     assert preset("003").with_options(players=2).min_players == 2
+
+
+def test_5_5_a_parol_pot_nobody_can_make_up_leaves_the_match_over() -> None:
+    """5.5: when the players left cannot pay the make-up and the ante, no deal can begin: the
+    match says so (``OVER``) instead of offering a start that it then refuses."""
+    match = new_match(Rules(ante=2), stacks=(5, 5, 5, 5))
+    parol_deal(match)  # the opener and the caller keep 1 chip, short of the ante: they leave
+    assert [name for name, _ in match.departed] == ["P1", "P2"]
+    assert [s.stack for s in match.seats] == [3, 3]  # the folders owe 2 more and the ante
+    assert match.phase is MatchPhase.OVER
+    refused(match, lambda: match.start_deal(), SeatError)

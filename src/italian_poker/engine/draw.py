@@ -257,10 +257,16 @@ class Draw:
         return taken
 
     def _shuffle_in(self, deal: DrawTable, entries: Sequence[tuple[int, Card]]) -> None:
-        """4.3: shuffle discards (with who discarded them) under the stock; recorded."""
+        """4.3: shuffle discards (with who discarded them) under the stock; recorded. A
+        folded hand's cards leave the folded seat's hand as they are shuffled in, so no card
+        is held in two places once they are dealt on."""
         pool = [c for _, c in entries]
+        hands = deal.hands
         for owner, card in entries:
             self.discarded_by[card] = owner
+            held = hands[owner]
+            if card in held:  # thrown in with a fold: a drawn discard left the hand already
+                held.remove(card)
         if self.replay:
             order = self.replay.pop(0)
             if sorted(c.index for c in order) != sorted(c.index for c in pool):

@@ -266,10 +266,11 @@ class Match:
         return not seat.sitting_out and seat.stack >= self._ante_limit()
 
     def _update_over(self) -> None:
+        """Between deals, the match is over while fewer than ``min_players`` can be dealt
+        in, counting what 5.5 asks of each player while a parol pot is carried."""
         if self.phase is MatchPhase.BETWEEN_DEALS or self.phase is MatchPhase.OVER:
-            limit = self._ante_limit()
-            dealable = [s for s in self.seats if not s.sitting_out and s.stack >= limit]
-            few = len(dealable) < self.rules.min_players
+            once = self._parol_dues()[1] if self._carry.after_parol else set()
+            few = len(self._playing(once)) < self.rules.min_players
             self.phase = MatchPhase.OVER if few else MatchPhase.BETWEEN_DEALS
 
     def _order_from(self, name: str) -> list[str]:
@@ -323,9 +324,10 @@ class Match:
         when the deal was first played (with ``deck``, a deal resumes exactly).
         """
         if self.phase is MatchPhase.OVER:
+            carried = " while the parol pot is carried (5.5)" if self._carry.after_parol else ""
             raise SeatError(
-                f"fewer than {self.rules.min_players} players can be dealt in: the match waits "
-                "for players to join or sit in"
+                f"fewer than {self.rules.min_players} players can be dealt in{carried}: the "
+                "match waits for players to join, sit in or make up"
             )
         if self.phase is not MatchPhase.BETWEEN_DEALS:
             raise SeatError("a deal is already under way")
