@@ -46,6 +46,11 @@ from italian_poker.engine.match import Match
 from italian_poker.engine.rules import Rules
 
 try:
+    from italian_poker.engine.card_source import SeededSource
+except ImportError:  # the engine before chance was an input: the seed is the start's
+    SeededSource = None  # type: ignore[assignment,misc]
+
+try:
     from italian_poker.engine.observer import SeatView
 except ImportError:  # the engine before issue 11 (no observer yet)
     from italian_poker.engine.view import SeatView  # type: ignore[assignment,no-redef]
@@ -98,7 +103,11 @@ def play_deals(count: int, seed: int = 1) -> dict[str, int]:
     stacks = (STACK,) * PLAYERS
     outcomes = dict.fromkeys((o.value for o in Outcome), 0)
     for i in range(count):
-        deal = Deal(DealStart(rules, names, stacks, dealer=i % PLAYERS, seed=seed * 100_003 + i))
+        seed_i = seed * 100_003 + i
+        if SeededSource is None:
+            deal = Deal(DealStart(rules, names, stacks, dealer=i % PLAYERS, seed=seed_i))  # type: ignore[call-arg]
+        else:
+            deal = Deal(DealStart(rules, names, stacks, dealer=i % PLAYERS), SeededSource(seed_i))
         while deal.actor is not None:
             deal.apply(trivial_action(deal.legal_actions()))
         assert deal.result is not None

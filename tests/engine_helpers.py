@@ -31,6 +31,7 @@ from italian_poker import (
     Rules,
     parse_cards,
 )
+from italian_poker.engine.card_source import StackedSource
 
 NO_BLINDS: dict[str, Any] = {
     "blind_allowed": False,
@@ -110,9 +111,9 @@ def new_deal(
             stacks=tuple(stacks) if stacks is not None else (100,) * n,
             dealer=dealer,
             carried=carried,
-            deck=deck,
             **start,
-        )
+        ),
+        StackedSource(deck),
     )
 
 

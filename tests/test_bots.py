@@ -26,6 +26,7 @@ from italian_poker.analysis.bots import chance as chance_module
 from italian_poker.analysis.bots.chance import action_distribution
 from italian_poker.analysis.simulation import head_to_head, simulate
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
+from italian_poker.engine.card_source import SeededSource, StackedSource
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, DealResult, DealStart, Outcome, Phase
 from italian_poker.engine.deck import Deck
@@ -103,7 +104,7 @@ def scripted(view: SeatView) -> Action:
 def bot_actions(level: str, deck: tuple[Any, ...], seat: int) -> list[Action]:
     """The actions of a ``level`` bot at ``seat`` before the showdown, scripted rivals."""
     bot = make_bot(level, seed=99)
-    deal = Deal(DealStart(Rules(), ("a", "b", "c", "d"), (200,) * 4, dealer=0, deck=deck))
+    deal = Deal(DealStart(Rules(), ("a", "b", "c", "d"), (200,) * 4, dealer=0), StackedSource(deck))
     mine = []
     while deal.actor is not None and deal.phase is not Phase.SHOWDOWN:
         actor = deal.actor
@@ -123,7 +124,8 @@ def hidden_variants(seat: int, seed: int) -> Iterator[tuple[Any, ...]]:
     while True:
         rng.shuffle(base)
         deal = Deal(
-            DealStart(Rules(), ("a", "b", "c", "d"), (200,) * 4, dealer=0, deck=tuple(base))
+            DealStart(Rules(), ("a", "b", "c", "d"), (200,) * 4, dealer=0),
+            StackedSource(tuple(base)),
         )
         while deal.phase is Phase.BLINDS:  # the cards come after the blinds (Art. 2)
             deal.apply(Action(ActionKind.DECLINE))
@@ -156,7 +158,7 @@ def test_bots_act_alike_whatever_they_cannot_see(level: str, seed: int) -> None:
 def test_a_seat_view_holds_no_deal() -> None:
     """Nothing reachable from a view is the deal, or another player's card, once the cards are
     dealt (3.1): no path from a bot to hidden cards."""
-    deal = Deal(DealStart(Rules(), ("a", "b", "c"), (100,) * 3, seed=4))
+    deal = Deal(DealStart(Rules(), ("a", "b", "c"), (100,) * 3), SeededSource(4))
     while deal.phase is Phase.BLINDS:
         deal.apply(Action(ActionKind.DECLINE))
     assert deal.phase is Phase.OPENING
@@ -196,7 +198,7 @@ def opener_draw_view(rules: Rules, hand: str) -> SeatView:
     """A 2-player deal at the opener's draw (seat 1 opened, seat 0 called), with the opener's
     hand set to ``hand``."""
     for seed in range(1000):
-        deal = Deal(DealStart(rules, ("a", "b"), (200, 200), dealer=0, seed=seed))
+        deal = Deal(DealStart(rules, ("a", "b"), (200, 200), dealer=0), SeededSource(seed))
         while deal.phase is Phase.BLINDS:
             deal.apply(Action(ActionKind.DECLINE))
         legal = {la.kind: la for la in deal.legal_actions()}
@@ -259,7 +261,7 @@ def second_round_view(hand: str, bet: int) -> SeatView:
         over_allowed=False,
     )
     for seed in range(1000):
-        deal = Deal(DealStart(rules, ("a", "b"), (500, 500), dealer=0, seed=seed))
+        deal = Deal(DealStart(rules, ("a", "b"), (500, 500), dealer=0), SeededSource(seed))
         legal = {la.kind: la for la in deal.legal_actions()}
         if deal.actor != 1 or ActionKind.OPEN not in legal:
             continue

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from italian_poker.analysis.simulation import head_to_head, seat_levels, simulate
 from italian_poker.cli import app
+from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.deal import Deal, DealStart
 from italian_poker.engine.history import HandHistory, HistoryError, describe, loads, replay
 from italian_poker.engine.rules import Rules
@@ -59,7 +60,7 @@ def test_bot_levels_message_counts_in_english() -> None:
 def test_a_stack_of_one_chip_is_described_as_1_chip() -> None:
     """describe() printed "p1 Anna: 1 chips, ante 1" for a player with one chip."""
     rules = Rules(players=2, blind_allowed=False, controbuio_allowed=False, over_allowed=False)
-    deal = Deal(DealStart(rules, ("Anna", "Bruno"), (1, 20), seed=3))
+    deal = Deal(DealStart(rules, ("Anna", "Bruno"), (1, 20)), SeededSource(3))
     history = HandHistory.from_deal(deal)
     lines = describe(history, replay(history))
     assert "  p1 Anna: 1 chip, ante 1" in lines
@@ -69,7 +70,7 @@ def test_a_stack_of_one_chip_is_described_as_1_chip() -> None:
 def test_replay_counts_dealer_lines_and_reshuffles_in_english() -> None:
     """ "the history records 1 dealer lines" / "1 reshuffles are recorded"."""
     rules = Rules(players=2, blind_allowed=False, controbuio_allowed=False, over_allowed=False)
-    deal = Deal(DealStart(rules, ("Anna", "Bruno"), (20, 20), seed=3))
+    deal = Deal(DealStart(rules, ("Anna", "Bruno"), (20, 20)), SeededSource(3))
     history = HandHistory.from_deal(deal)
     assert len(history.dealt) == 2  # the five-card deal, one line per player
     with pytest.raises(HistoryError) as info:

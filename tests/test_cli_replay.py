@@ -15,6 +15,7 @@ from typer.testing import CliRunner, Result
 from italian_poker.analysis.bots import make_bot
 from italian_poker.cli import app
 from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.deal import Deal, DealStart
 from italian_poker.engine.history import HandHistory, HistoryError, dumps, dumps_redacted, loads
 from italian_poker.engine.match import Match
@@ -151,7 +152,7 @@ def test_replay_of_a_folder_named_like_a_history(tmp_path: Path) -> None:
 
 def test_replay_of_an_unfinished_deal_does_not_claim_a_result(tmp_path: Path) -> None:
     """It said "the result matches" of a deal that has no result yet."""
-    deal = Deal(DealStart(Rules(), tuple(NAMES), (20, 20, 20), seed=3))
+    deal = Deal(DealStart(Rules(), tuple(NAMES), (20, 20, 20)), SeededSource(3))
     deal.apply(Action(ActionKind.DECLINE))
     path = tmp_path / "unfinished.phh"
     path.write_text(dumps(HandHistory.from_deal(deal)), encoding="utf-8")

@@ -16,6 +16,7 @@ from typer.testing import CliRunner, Result
 from italian_poker.analysis.bots import make_bot
 from italian_poker.cli import app
 from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.deal import Deal, DealStart
 from italian_poker.engine.history import HandHistory, dumps, dumps_redacted
 from italian_poker.engine.match import Match
@@ -123,7 +124,7 @@ def test_one_history_file(tmp_path: Path) -> None:
 
 
 def unfinished_history() -> str:
-    deal = Deal(DealStart(Rules(), tuple(NAMES), (20, 20, 20), seed=3))
+    deal = Deal(DealStart(Rules(), tuple(NAMES), (20, 20, 20)), SeededSource(3))
     deal.apply(Action(ActionKind.DECLINE))
     return dumps(HandHistory.from_deal(deal))
 

@@ -50,6 +50,7 @@ from italian_poker.engine.actions import (
     pass_,
     raise_to,
 )
+from italian_poker.engine.card_source import StackedSource
 
 # Four players: the deck runs 7..A (section 1).
 JJ = "Jh Jc 7d 8s Ac"  # a pair of jacks: opens (3.3(a))
@@ -208,7 +209,7 @@ def test_art2_blind_needs_the_chips() -> None:
 def test_art3_1_deal_one_card_at_a_time_from_the_dealers_left() -> None:
     """3.1: five cards each, one at a time, starting at the dealer's left (clockwise)."""
     order = Deck(4).cards
-    deal = Deal(DealStart(rules(), ("a", "b", "c", "d"), (50,) * 4, dealer=2, deck=order))
+    deal = Deal(DealStart(rules(), ("a", "b", "c", "d"), (50,) * 4, dealer=2), StackedSource(order))
     served = [3, 0, 1, 2]
     for seat in range(4):
         assert deal.hands[seat] == [order[k * 4 + served.index(seat)] for k in range(5)]
@@ -219,7 +220,7 @@ def test_art3_1_003_deal_counter_clockwise() -> None:
     """3.1 with 003: the deal starts at the dealer's right and runs counter-clockwise."""
     order = Deck(4).cards
     table = rules(direction=Direction.COUNTER_CLOCKWISE)
-    deal = Deal(DealStart(table, ("a", "b", "c", "d"), (50,) * 4, dealer=0, deck=order))
+    deal = Deal(DealStart(table, ("a", "b", "c", "d"), (50,) * 4, dealer=0), StackedSource(order))
     served = [3, 2, 1, 0]
     for seat in range(4):
         assert deal.hands[seat] == [order[k * 4 + served.index(seat)] for k in range(5)]

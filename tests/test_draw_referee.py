@@ -18,17 +18,19 @@ from engine_helpers import (
     snapshot,
 )
 
-from italian_poker import Action, ActionKind, Card, Deal, DealStart, Deck, Match, Rules
+from italian_poker import Action, ActionKind, Card, Deal, DealStart, Deck, Rules
 from italian_poker.engine.actions import call, draw, fold, open_
+from italian_poker.engine.card_source import CHANCE, RecordedSource, SeededSource
 from italian_poker.engine.errors import (
+    CardsNotAvailableError,
+    CardSourceError,
     IllegalActionError,
     InvalidDrawError,
-    ReshuffleMismatchError,
     SplitError,
 )
 from italian_poker.engine.history import HandHistory, dumps, loads, replay
 from italian_poker.engine.observer import PUBLIC, PublicAction, observe, observe_operations
-from italian_poker.engine.operations import FourthCardDealt, Reshuffled
+from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, Reshuffled
 from italian_poker.table.events import Event
 from italian_poker.table.narration import describe_event
 from italian_poker.table.vocabulary import Language
@@ -43,18 +45,17 @@ NINE_DECK = (
 dealer's discards when his late fourth card (4.2) is served."""
 
 
-def nine_players(reshuffles: tuple[tuple[Card, ...], ...] = ()) -> Deal:
-    """Nine players on :data:`NINE_DECK`, dealer seat 2 (``reshuffles``: recorded, 4.3)."""
+def nine_players() -> Deal:
+    """Nine players on :data:`NINE_DECK`, dealer seat 2, the reshuffles' order (4.3) from
+    seed 54."""
     return Deal(
         DealStart(
             rules=Rules(**NO_BLINDS, players=9),
             names=tuple(f"P{i}" for i in range(9)),
             stacks=(1000,) * 9,
             dealer=2,
-            deck=cards(NINE_DECK),
-            seed=54,  # the reshuffles' order (4.3)
-            reshuffles=reshuffles,
-        )
+        ),
+        SeededSource(54, order=cards(NINE_DECK)),
     )
 
 
@@ -136,31 +137,67 @@ def assert_refused_unchanged(deal: Deal, action: Action, seat: int | None = None
     assert [observe(deal, s) for s in range(deal.n)] == views
 
 
-def test_a_wrong_recorded_reshuffle_is_refused_before_anything_changes() -> None:
-    """4.3: a recorded reshuffle that is not the discards shuffled in is found before the
-    draw changes anything. It used to be found halfway through ``apply``: ``can`` said yes,
-    and the refusal left the opener's hand short, the action logged and the seat out of the
-    draw order."""
-    wrong = (cards("As Ks Qs Js Ts 9s 8s 7s"),)
-    deal = nine_players(wrong)
-    play(deal, *NINE_STEPS[:15])
-    assert deal.actor == 6
-    assert_refused_unchanged(deal, NINE_STEPS[15][1], 6)
-    with pytest.raises(ReshuffleMismatchError, match="recorded reshuffle"):
-        deal.apply(NINE_STEPS[15][1], 6)
+def test_recorded_cards_not_available_are_refused_before_they_are_dealt() -> None:
+    """4.3: a replay whose record serves a card the reshuffled discards do not hold is
+    refused at the draw that takes it (a CardSourceError naming the cards), before any of
+    them is dealt: the deal waits for the cards due, and the right cards go on to the same
+    deal as played."""
+    played = nine_players_dealer_draws_last()
+    reshuffled = [i for i, op in enumerate(played.operations) if isinstance(op, Reshuffled)]
+    drawn = next(
+        i
+        for i in range(reshuffled[0], len(played.operations))
+        if isinstance(played.operations[i], CardsDrawn)
+    )
+    right = played.operations[drawn]
+    assert isinstance(right, CardsDrawn)
+    held = played.hands[6][0]  # never among the cards that may be dealt
+    wrong = CardsDrawn(right.seat, (held, *right.cards[1:]))
+    record = [*played.operations[:drawn], wrong, *played.operations[drawn + 1 :]]
+    deal = Deal(played.start, RecordedSource(record))
+    steps = iter(NINE_STEPS)
+    with pytest.raises(CardSourceError, match="not available"):
+        for seat, action in steps:
+            deal.apply(action, seat)
+    due = deal.cards_due()
+    assert due is not None and due.seat == right.seat and deal.actor is None
+    assert all(held not in deal.hands[s] for s in range(deal.n) if s != 6)
+    assert wrong not in deal.operations
+    assert not deal.can_deal(wrong.cards[: due.count])
+    with pytest.raises(CardsNotAvailableError):
+        deal.deal_cards(wrong.cards[: due.count])
+    rest = right.cards[due.count :]
+    deal.source = RecordedSource(
+        [CardsDrawn(right.seat, rest)] if rest else [], then=RecordedSource(record[drawn + 1 :])
+    )
+    deal.deal_cards(right.cards[: due.count])
+    for seat, action in steps:
+        deal.apply(action, seat)
+    assert deal.hands == played.hands and deal.operations == played.operations
 
 
-def test_a_recorded_reshuffle_given_to_a_match_is_checked_with_the_draw() -> None:
-    """4.3, ``Match.replay_recorded``: a wrong reshuffle recorded for the next action makes
-    that action refused, the match unchanged."""
-    match = Match(Rules(**NO_BLINDS, players=9), [(f"P{i}", 1000) for i in range(9)], dealer=2)
-    match.start_deal(deck=cards(NINE_DECK), seed=54)
-    assert match.deal is not None
-    for seat, action in NINE_STEPS[:15]:
-        match.apply(action, f"P{seat}")
-    match.replay_recorded(reshuffles=[cards("As Ks Qs Js Ts 9s 8s 7s")])
-    assert_refused_unchanged(match.deal, NINE_STEPS[15][1], 6)
-    assert not match.can(NINE_STEPS[15][1], "P6")
+def test_a_deal_dealt_by_hand_refuses_cards_not_due_and_changes_nothing() -> None:
+    """A deal without a source (CHANCE) waits for its cards; cards that are not the cards due
+    (too few, a card twice, a card outside the deck) are refused, the deal as it was; actions
+    are refused while cards are due."""
+    deal = Deal(
+        DealStart(Rules(**NO_BLINDS), ("a", "b", "c", "d"), (50,) * 4),
+        CHANCE,
+    )
+    due = deal.cards_due()
+    assert due is not None and due.count == 20 and deal.actor is None
+    before = snapshot(deal)
+    deck = list(due.candidates)
+    for given in (deck[:19], [deck[0], *deck[:19]], [*deck[:19], cards("2c")[0]]):
+        assert not deal.can_deal(given)
+        with pytest.raises(CardsNotAvailableError):
+            deal.deal_cards(given)
+        assert snapshot(deal) == before
+    with pytest.raises(IllegalActionError):
+        deal.apply(Action(ActionKind.PASS))
+    assert snapshot(deal) == before
+    deal.deal_cards(deck[:20])
+    assert deal.hands[1] == deck[0:20:4] and deal.actor == 1
 
 
 # --- 4.4: a split only breaks the opening ------------------------------------------------------
@@ -239,8 +276,8 @@ def random_deal(rng: random.Random) -> Deal:
             names=tuple(f"P{i}" for i in range(players)),
             stacks=(500,) * players,
             dealer=rng.randrange(players),
-            seed=rng.randrange(1 << 30),
-        )
+        ),
+        SeededSource(rng.randrange(1 << 30)),
     )
     while deal.actor is not None:
         seat = deal.actor
@@ -340,6 +377,6 @@ def random_deal_start(rng: random.Random) -> Deal:
             names=tuple(f"P{i}" for i in range(players)),
             stacks=(200,) * players,
             dealer=rng.randrange(players),
-            seed=rng.randrange(1 << 30),
-        )
+        ),
+        SeededSource(rng.randrange(1 << 30)),
     )

@@ -34,6 +34,7 @@ from italian_poker import (
 )
 from italian_poker.engine.actions import call, check, draw, fold, open_, raise_to
 from italian_poker.engine.betting_round import full_raise
+from italian_poker.engine.card_source import SeededSource
 
 JJ = "Jh Jc 7d 8s Ac"  # a pair of jacks: opens (3.3(a))
 N1 = "7s 9c Jd Kh Ad"
@@ -477,7 +478,9 @@ def test_random_betting_follows_the_full_raise_rule(
         four_straight_flush_opens=True,
     )
     stacks = tuple(data.draw(st.integers(3, 40)) for _ in range(players))
-    deal = Deal(DealStart(table, tuple(f"P{i}" for i in range(players)), stacks, seed=seed))
+    deal = Deal(
+        DealStart(table, tuple(f"P{i}" for i in range(players)), stacks), SeededSource(seed)
+    )
     referee = Referee(table)
     phase = deal.phase
     while deal.actor is not None:

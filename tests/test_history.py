@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 
 from italian_poker.cli import app
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Deal, DealStart, Outcome
 from italian_poker.engine.deck import Deck
@@ -176,7 +177,7 @@ def test_round_trip_and_replay(index: int) -> None:
 def test_unfinished_deal_round_trips() -> None:
     """A deal still under way is recorded without a result and replays to the same point."""
     rng = random.Random(5)
-    deal = Deal(DealStart(preset("standard", players=9), NAMES, (100,) * 9, seed=5))
+    deal = Deal(DealStart(preset("standard", players=9), NAMES, (100,) * 9), SeededSource(5))
     while deal.phase.value not in ("second-round", "complete"):
         apply_random(deal.apply, choose(deal.legal_actions(), deal.hands[deal.actor or 0], rng))
     history = HandHistory.from_deal(deal)
@@ -197,7 +198,7 @@ def test_unfinished_deal_round_trips() -> None:
 def test_any_player_names_round_trip(names: list[str]) -> None:
     """Names with quotes, backslashes, control characters or any Unicode survive the TOML
     (any name the engine takes: not blank)."""
-    deal = Deal(DealStart(preset("standard"), tuple(names), (50,) * len(names), seed=1))
+    deal = Deal(DealStart(preset("standard"), tuple(names), (50,) * len(names)), SeededSource(1))
     deal.apply(Action(ActionKind.DECLINE))
     history = HandHistory.from_deal(deal)
     assert loads(dumps(history)).names == tuple(names)

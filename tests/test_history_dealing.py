@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.deal import Deal, DealStart
 from italian_poker.engine.history import HandHistory, describe, dumps, loads, replay
 from italian_poker.engine.rules import preset
@@ -15,7 +16,9 @@ NAMES = ("Anna", "Bruno", "Carla")
 
 def drawn_deal(rules_name: str, **start: object) -> Deal:
     """Three players, seed 4: everyone passes or calls to the draw, each changes one card."""
-    deal = Deal(DealStart(preset(rules_name, players=3), NAMES, (50, 50, 50), seed=4, **start))  # type: ignore[arg-type]
+    deal = Deal(
+        DealStart(preset(rules_name, players=3), NAMES, (50, 50, 50), **start), SeededSource(4)
+    )  # type: ignore[arg-type]
     while deal.actor is not None:
         kinds = [la.kind for la in deal.legal_actions()]
         if ActionKind.DRAW in kinds:
@@ -36,7 +39,7 @@ def test_a_deal_without_blinds_records_the_five_card_deal() -> None:
     """001 and 002 offer no blind, so the cards are dealt as the deal starts (3.1): the
     history had dealer lines for the draw only, and a reader saw no hand until the showdown."""
     for name in ("001", "002"):
-        start = Deal(DealStart(preset(name, players=3), NAMES, (50, 50, 50), seed=4))
+        start = Deal(DealStart(preset(name, players=3), NAMES, (50, 50, 50)), SeededSource(4))
         first = [(0, s, tuple(start.hands[s])) for s in (1, 2, 0)]  # from the dealer's left
         history = HandHistory.from_deal(drawn_deal(name))
         assert [(d.after, d.seat, d.cards) for d in history.dealt[:3]] == first

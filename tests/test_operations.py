@@ -23,6 +23,7 @@ from italian_poker import (
     preset,
 )
 from italian_poker.engine.actions import call, draw, fold, open_
+from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.operations import (
     AntesPaid,
     AntesReturned,
@@ -87,7 +88,7 @@ def test_the_late_fourth_card_is_logged_after_everyone_has_drawn() -> None:
 
 def test_003_antes_handed_back_are_logged() -> None:
     table = preset("003", blind_allowed=False)
-    deal = Deal(DealStart(table, ("a", "b", "c", "d"), (20,) * 4, seed=4))
+    deal = Deal(DealStart(table, ("a", "b", "c", "d"), (20,) * 4), SeededSource(4))
     while deal.actor is not None:
         deal.apply(Action(ActionKind.PASS))
     assert deal.result is not None and deal.result.outcome is Outcome.PASSED

@@ -8,6 +8,7 @@ import random
 from engine_helpers import rules
 
 from italian_poker import Action, ActionKind, Deal, DealStart, Match
+from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.seeds import derive_seed
 
 
@@ -46,7 +47,7 @@ def passive(match: Match) -> Action:
 
 
 def test_a_deals_reshuffle_seed_is_derived_not_the_next_integer() -> None:
-    deal = Deal(DealStart(rules(), ("a", "b"), (20, 20), seed=41))
+    deal = Deal(DealStart(rules(), ("a", "b"), (20, 20)), SeededSource(41))
     expected = first_numbers(random.Random(derive_seed(41, "reshuffle")))
     assert first_numbers(deal.reshuffle_random()) == expected
     assert expected != first_numbers(random.Random(42))

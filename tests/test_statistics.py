@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.deal import Deal, DealStart, Outcome, PotAward
 from italian_poker.engine.history import HandHistory, HistoryAction, dumps, loads
 from italian_poker.engine.match import Match, MatchPhase
@@ -260,7 +261,7 @@ def test_no_card_is_read() -> None:
 
 
 def test_a_deal_not_over_is_left_out_and_counted_so() -> None:
-    deal = Deal(DealStart(Rules(), NAMES[:3], (20, 20, 20), seed=3))
+    deal = Deal(DealStart(Rules(), NAMES[:3], (20, 20, 20)), SeededSource(3))
     deal.apply(Action(ActionKind.DECLINE))
     counted = statistics_of([HandHistory.from_deal(deal), documented(0)])
     assert counted.totals.unfinished == 1 and counted.totals.deals == 1

@@ -25,13 +25,14 @@ evaluation fits both.
 The sum over ``a'`` is exact for the :data:`EXACT_ACTIONS` likeliest actions; the rest (the
 odd bet sizes a bot draws uniformly) is stood for by one of them drawn by its probability,
 times their total probability: an unbiased estimate of their part. A decision with a single
-possible action has no term. Reshuffles (4.3) made before the decision are replayed as
-recorded; the playouts draw any later one from the playout seed.
+possible action has no term. The cards taken before the decision are replayed as recorded
+(a :class:`~italian_poker.engine.card_source.RecordedSource`); after it the playouts are served
+the cards the deal took next, in that order, and what those do not cover (a reshuffle's, 4.3)
+from the playout seed.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
 from functools import cache
@@ -40,9 +41,12 @@ from italian_poker.analysis.bots import BotLevel, make_bot
 from italian_poker.analysis.bots.chance import KnownPolicy, action_distribution
 from italian_poker.analysis.bots.simple import draw_action, draw_keep
 from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.card_source import RecordedSource, SeededSource, StackedSource
+from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import ActionRecord, Deal, Phase
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.engine.observer import observe
+from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDealt
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.view import SeatView
 
@@ -110,12 +114,9 @@ def _value(
     """The challenger's chips per seat when the deal, replayed to ``prefix``, goes on with
     ``action`` and then ``bots`` (fresh, from playout seed ``seed``), or :func:`check_down`
     at every seat when ``bots`` is None."""
-    start = dataclasses.replace(record.start, deck=record.deck, reshuffles=(), seed=seed)
-    deal = Deal(start)
-    deal.replay_reshuffles(record.reshuffles)
+    deal = Deal(record.start, _playout_source(record, len(prefix), seed))
     for done in prefix:
         deal.apply(done.action, done.seat)
-    deal.draw.replay.clear()  # reshuffles after this point come from the playout seed
     deal.apply(action)
     while (actor := deal.actor) is not None:
         view = observe(deal, actor)
@@ -125,6 +126,28 @@ def _value(
     mine = [s for s, held in enumerate(challenger) if held]
     won = sum(result.stacks[s] - record.start.stacks[s] for s in mine)
     return won / len(mine)
+
+
+def _playout_source(record: CompletedDeal, actions: int, seed: int) -> RecordedSource:
+    """The cards of a playout that goes on from the deal's first ``actions`` actions: those
+    taken before them as recorded, the five-card deal (3.1) as recorded whenever it comes, then
+    the cards the deal took later, in order, then the playout seed's."""
+    before: list[object] = []
+    later: list[Card] = []
+    seen = 0
+    for op in record.operations:
+        if isinstance(op, ActionRecord):
+            seen += 1
+        elif isinstance(op, HandsDealt) or (seen < actions and isinstance(op, CardsDrawn)):
+            before.append(op)
+        elif isinstance(op, CardsDrawn):
+            later += op.cards
+        elif isinstance(op, FourthCardDealt):
+            if seen < actions:
+                before.append(op)
+            else:
+                later.append(op.card)
+    return RecordedSource(before, then=StackedSource(later, then=SeededSource(seed)))
 
 
 def action_terms(
@@ -137,8 +160,7 @@ def action_terms(
     seat, by playouts and by playing down; ``levels`` and ``challenger`` per seat dealt in
     (``record.start.names`` order). Raises :class:`PolicyMismatchError` when a known bot's
     recorded action is not one it could take (the deal was not played by those bots)."""
-    deal = Deal(dataclasses.replace(record.start, deck=record.deck, reshuffles=()))
-    deal.replay_reshuffles(record.reshuffles)
+    deal = Deal(record.start, RecordedSource(record.operations))
     played = checked = 0.0
     actions = record.actions
     for index, done in enumerate(actions):

@@ -21,6 +21,7 @@ from italian_poker.analysis.bots import BotLevel, bot_level, make_bot
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.deal import Outcome, Phase
 from italian_poker.engine.match import CompletedDeal, Match
+from italian_poker.engine.operations import Reshuffled
 from italian_poker.engine.rules import Rules
 from italian_poker.engine.wording import count
 from italian_poker.table.driver import ActionTaken, DealFinished, MakeUpAnswered, Table
@@ -155,7 +156,7 @@ class _Tally:
         result = record.result
         start = record.start
         v["actions"] += len(record.actions)
-        v["reshuffles"] += len(record.reshuffles)
+        v["reshuffles"] += sum(isinstance(op, Reshuffled) for op in record.operations)
         kinds = {r.action.kind for r in record.actions}
         v["blinds"] += ActionKind.BLIND in kinds
         v["controbuio"] += ActionKind.CONTROBUIO in kinds

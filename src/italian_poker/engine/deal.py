@@ -7,6 +7,11 @@ opening (Art. 3), the first betting round, the draw (Art. 4), the second betting
 action raises a subclass of :class:`~italian_poker.engine.errors.IllegalActionError` and leaves
 the deal exactly as it was: every check happens before anything changes.
 
+Every card comes through one step, chance: the deal says what is due (``cards_due()``, a
+:class:`~italian_poker.engine.card_source.CardsDue`) and takes the cards from its card source
+(engine/card_source.py), or, with :data:`~italian_poker.engine.card_source.CHANCE`, waits for
+:meth:`Deal.deal_cards` (``actor`` is ``None`` meanwhile).
+
 The deal holds what belongs to the whole table (seats, stacks, the chips in the pot, the hands,
 the stock and the muck, the actions taken) and hands over, phase by phase, to the objects that
 hold the rest of the rules: a :class:`~italian_poker.engine.betting_round.BettingRound` for the
@@ -19,8 +24,6 @@ Seats are numbered 0..n-1 in table order; "the next player" / "the dealer's left
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -36,11 +39,13 @@ from italian_poker.engine.actions import (
     check_seat,
 )
 from italian_poker.engine.betting_round import BettingRound
-from italian_poker.engine.cards import Card, Rank
+from italian_poker.engine.card_source import SECURE, CardSource, CardsDue, Why
+from italian_poker.engine.cards import Card, Rank, format_cards
 from italian_poker.engine.deck import stripped_deck
 from italian_poker.engine.draw import MAX_DRAW, Draw
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
+    CardsNotAvailableError,
     DealOverError,
     DealStartError,
     IllegalActionError,
@@ -60,7 +65,6 @@ from italian_poker.engine.operations import (
     Reshuffled,
 )
 from italian_poker.engine.rules import AllPassPolicy, Direction, Rules, SecondRoundStarter
-from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.showdown import PotAward, Showdown, award_pots, opening_proof
 from italian_poker.engine.wording import count
 
@@ -99,6 +103,7 @@ _DRAW, _SECOND_ROUND, _SHOWDOWN, _COMPLETE = (
     Phase.COMPLETE,
 )
 _KIND_DRAW = ActionKind.DRAW
+_WHY_DEAL = Why.DEAL
 _CLOCKWISE = Direction.CLOCKWISE
 _LAST_RAISER, _FIRST_ROUND_STARTER = (
     SecondRoundStarter.LAST_RAISER,
@@ -110,6 +115,15 @@ _LAST_RAISER, _FIRST_ROUND_STARTER = (
 def _seat_order(seat: int, players: int, step: int) -> tuple[int, ...]:
     """All ``players`` seats in the direction ``step`` (1 or -1), starting with ``seat``."""
     return tuple((seat + k * step) % players for k in range(players))
+
+
+@cache
+def _deck_bits(players: int) -> int:
+    """The cards of the deck for ``players`` players, as a set of bits (``Card.bit``)."""
+    bits = 0
+    for card in stripped_deck(players).cards:
+        bits |= card.bit
+    return bits
 
 
 @lru_cache(maxsize=4096, typed=True)
@@ -136,9 +150,8 @@ class DealStart:
     ``names`` and ``stacks`` are the seats dealt in, in table order; ``stacks`` are before
     antes. ``carried`` chips are in the pot from earlier deals; ``makeups`` are 5.5 make-up
     contributions paid now (dead chips, one per seat). ``min_pair`` is the pair needed to open
-    in this deal. ``blinds_allowed`` is false on the deal after a parol (5.5). ``deck`` stacks
-    the deck (a permutation of the stripped deck for these players); otherwise it is shuffled
-    with ``seed`` or, by default, securely. ``reshuffles`` replays recorded reshuffles (4.3).
+    in this deal. ``blinds_allowed`` is false on the deal after a parol (5.5). The cards are
+    not part of it: they come from the deal's card source (engine/card_source.py).
     ``player_ids`` name the person in each seat for good (a match's ``Seat.player_id``;
     default ``0..n-1``).
     """
@@ -151,9 +164,6 @@ class DealStart:
     min_pair: Rank | None = None
     blinds_allowed: bool = True
     makeups: tuple[int, ...] = ()
-    deck: tuple[Card, ...] | None = None
-    seed: int | None = None
-    reshuffles: tuple[tuple[Card, ...], ...] = ()
     player_ids: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
@@ -232,19 +242,9 @@ def _all_names(values: tuple[object, ...]) -> bool:
     return True
 
 
-def _all_cards(values: object) -> bool:
-    """Whether ``values`` is a tuple or list of :class:`Card`."""
-    if not isinstance(values, tuple | list):
-        return False
-    for value in values:  # noqa: SIM110 (a loop: no generator per deal)
-        if type(value) is not Card:
-            return False
-    return True
-
-
 def check_start(start: DealStart) -> None:
     """Raise :class:`DealStartError` unless every value of ``start`` is one a deal can begin
-    from (the stacked deck is checked against the deck when the deal is made)."""
+    from."""
     if not isinstance(start.rules, Rules):
         raise DealStartError(f"rules must be a Rules, not {start.rules!r}")
     names = start.names
@@ -281,16 +281,6 @@ def check_start(start: DealStart) -> None:
     ids = start.player_ids
     if type(ids) is not tuple or len(ids) != n or not _all_chips(ids) or len(set(ids)) != n:
         raise DealStartError(f"give one different player id (0 or more) per player: {ids!r}")
-    if start.seed is not None and type(start.seed) is not int:
-        raise DealStartError(f"a seed is a whole number, not {start.seed!r}")
-    deck = start.deck
-    if deck is not None and not _all_cards(deck):
-        raise DealStartError("a stacked deck is a sequence of Card")
-    reshuffles = start.reshuffles
-    if not isinstance(reshuffles, tuple | list) or (
-        reshuffles and not all(map(_all_cards, reshuffles))
-    ):
-        raise DealStartError("recorded reshuffles are a sequence of sequences of Card")
 
 
 Operation = (
@@ -314,8 +304,10 @@ class Deal:
     # in one step (a deal has more attributes than CPython's shared instance dicts hold).
     __slots__ = (
         "__weakref__",
+        "_due",
+        "_got",
         "_legal",
-        "_rng",
+        "_owed",
         "actions",
         "actor",
         "blinders",
@@ -323,7 +315,6 @@ class Deal:
         "dead",
         "dealer",
         "deck",
-        "deck_order",
         "draw",
         "first_round_folded",
         "first_round_put",
@@ -343,13 +334,18 @@ class Deal:
         "round",
         "rules",
         "showdown",
+        "source",
         "stacks",
+        "_stock",
+        "_dealt_bits",
         "start",
         "step",
-        "stock",
     )
 
-    def __init__(self, start: DealStart) -> None:
+    def __init__(self, start: DealStart, source: CardSource | None = None) -> None:
+        """The deal ``start`` describes, its cards taken from ``source`` (by default the
+        operating system's secure random source; :data:`~italian_poker.engine.card_source.
+        CHANCE` to give them with :meth:`deal_cards`)."""
         check_start(start)
         rules = start.rules
         n = len(start.names)
@@ -363,18 +359,16 @@ class Deal:
         self.requirement = opening_requirement(
             start.min_pair or rules.min_pair, rules.four_straight_flush_opens
         )
-        if start.deck is not None:
-            order = tuple(start.deck)
-            if sorted(c.index for c in order) != [c.index for c in self.deck.cards]:
-                raise SeatError(
-                    f"a stacked deck must be the {len(self.deck)} cards of the deck for "
-                    f"{n} players, each once"
-                )
-        else:
-            order = self.deck.shuffled(seed=start.seed)
-        self.deck_order: tuple[Card, ...] = order
-        self._rng: random.Random | None = None  # for reshuffles (4.3), made when needed
-        self.stock: list[Card] = list(order)
+        self.source: CardSource = SECURE if source is None else source
+        self._due: CardsDue | None = None
+        self._owed: list[tuple[Why, int, int]] = []
+        """Cards owed at the draw, in the order served: ``(why, seat, count)`` (4.1, 4.2)."""
+        self._got: tuple[Card, ...] = ()
+        """The cards served so far to the first of ``_owed`` (a reshuffle may split them)."""
+        self._stock: list[Card] | None = None
+        self._dealt_bits = 0
+        """The cards of the deal (3.1) as a set of bits: the stock is the rest, made when
+        first read (:attr:`stock`)."""
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.muck: list[tuple[int, Card]] = []
         """Discards and folded hands, with who threw them."""
@@ -403,7 +397,7 @@ class Deal:
         # The parts of the deal, each with its own rules.
         self.round = BettingRound.begin(rules, n, second=False)
         """The betting round under way (the last one between rounds)."""
-        self.draw = Draw.prepare(n, start.reshuffles)
+        self.draw = Draw.prepare(n)
         self.showdown: Showdown | None = None
         self._legal: tuple[LegalAction, ...] | None = None
 
@@ -465,6 +459,16 @@ class Deal:
         return [s for s in range(self.n) if not folded[s] and stacks[s] > 0]
 
     @property
+    def stock(self) -> list[Card]:
+        """The cards that may still be dealt: not dealt yet (in deck order), then the
+        discards reshuffled in (4.3)."""
+        stock = self._stock
+        if stock is None:
+            dealt = self._dealt_bits
+            stock = self._stock = [c for c in self.deck.cards if not c.bit & dealt]
+        return stock
+
+    @property
     def pot(self) -> int:
         """All chips in the pot, including this round's bets."""
         return self.dead + sum(self.committed)
@@ -523,16 +527,8 @@ class Deal:
 
     @property
     def reshuffles(self) -> list[tuple[Card, ...]]:
-        """4.3: each reshuffle of discards into the stock, in the order made."""
+        """4.3: the discards of each reshuffle into the stock, in the order thrown."""
         return self.draw.reshuffles
-
-    def replay_reshuffles(self, orders: Sequence[Sequence[Card]]) -> None:
-        """4.3: reshuffles recorded when the deal was first played, replayed (in order) by
-        the next ones it makes, as :class:`DealStart`'s ``reshuffles`` are: a log followed
-        event by event gives each reshuffle with the action that made it."""
-        if not isinstance(orders, tuple | list) or not all(map(_all_cards, orders)):
-            raise DealStartError("recorded reshuffles are a sequence of sequences of Card")
-        self.draw.replay.extend(tuple(order) for order in orders)
 
     @property
     def showdown_order(self) -> list[int]:
@@ -549,42 +545,110 @@ class Deal:
         """The seats that conceded at the showdown without showing (002)."""
         return self.showdown.mucked if self.showdown is not None else set()
 
-    def reshuffle_random(self) -> random.Random:
-        """The source of the 4.3 reshuffles: a stream of its own derived from the deal's seed
-        (engine/seeds.py), else secure."""
-        if self._rng is None:
-            seed = self.start.seed
-            self._rng = (
-                secrets.SystemRandom()
-                if seed is None
-                else random.Random(derive_seed(seed, "reshuffle"))
+    # --- chance: the cards (3.1, 4.1-4.3) ----------------------------------------------------
+
+    def cards_due(self) -> CardsDue | None:
+        """The cards the deal waits for (``actor`` is ``None`` meanwhile), or ``None``."""
+        return self._due
+
+    def verify_cards(self, cards: Sequence[Card]) -> tuple[Card, ...]:
+        """Check that ``cards`` are cards due now (as many as due, each once, each a
+        candidate) without dealing them; raise :class:`CardsNotAvailableError` otherwise."""
+        return self._checked_cards(cards)[0]
+
+    def _checked_cards(self, cards: Sequence[Card]) -> tuple[tuple[Card, ...], int]:
+        """:meth:`verify_cards`, with the cards as a set of bits (``Card.bit``)."""
+        due = self._due
+        if due is None:
+            raise CardsNotAvailableError("no cards are due now")
+        if not isinstance(cards, tuple | list):
+            raise CardsNotAvailableError(f"give the cards as a sequence of Card, not {cards!r}")
+        chosen = 0  # the cards as a set of bits: a Card's hash is slow to work out
+        for card in cards:
+            if type(card) is not Card:
+                raise CardsNotAvailableError(f"give the cards as Card, not {card!r}")
+            chosen |= card.bit
+        count = due.count
+        if len(cards) != count or chosen.bit_count() != count:
+            raise CardsNotAvailableError(
+                f"{count} different cards are due ({due.why.value}), not {len(cards)}"
             )
-        return self._rng
+        if due.why is _WHY_DEAL:
+            allowed = _deck_bits(self.n)
+        else:
+            allowed = 0
+            for card in due.candidates:
+                allowed |= card.bit
+        if chosen & ~allowed:
+            wrong = [c for c in cards if not c.bit & allowed]
+            raise CardsNotAvailableError(
+                f"{format_cards(wrong)} may not be dealt now ({due.why.value})"
+            )
+        return (cards if type(cards) is tuple else tuple(cards)), chosen
 
-    def restack(self, cards: Sequence[Card]) -> None:
-        """Put ``cards``, cards of the stock nobody has seen, on top of it in this order, as
-        if the deck had been stacked so (``deck_order`` says so): a deck stacked further as
-        its cards are revealed one at a time (the OpenSpiel game's chance). Only before any
-        reshuffle (4.3), whose cards are not the deck's; raises ``SeatError`` otherwise."""
+    def can_deal(self, cards: Sequence[Card]) -> bool:
+        """Whether :meth:`deal_cards` would accept ``cards`` now; the deal is never changed."""
+        try:
+            self.verify_cards(cards)
+        except CardsNotAvailableError:
+            return False
+        return True
+
+    def deal_cards(self, cards: Sequence[Card]) -> None:
+        """Deal ``cards``, the cards due (:meth:`cards_due`), and go on: the next cards due
+        come from the card source, or the deal waits for them again. Raises
+        :class:`CardsNotAvailableError`, the deal unchanged, if they are not the cards due."""
+        self._take(*self._checked_cards(cards))
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """Take the cards due from the card source until none are due or it leaves them to
+        the caller (:meth:`deal_cards`). The source's choice is checked as given cards are."""
+        source = self.source
+        while (due := self._due) is not None:
+            cards = source.take(due)
+            if cards is None:
+                return
+            self._take(*self._checked_cards(cards))
+
+    def _take(self, cards: tuple[Card, ...], bits: int) -> None:
+        """Deal ``cards`` (``bits``: as a set of bits), checked to be the cards due, and go on
+        to what follows."""
+        due = self._due
+        assert due is not None
+        self._due = None
+        if due.why is _WHY_DEAL:
+            self._dealt(due.seats, cards, bits)
+            return
+        seat = due.seats[0]
+        self.hands[seat] += cards
         stock = self.stock
-        if self.draw.reshuffles:
-            raise SeatError("the stock cannot be restacked after a reshuffle (4.3)")
-        top = tuple(cards)
-        chosen = set(top)
-        if len(chosen) != len(top) or not chosen.issubset(stock):
-            raise SeatError("restack names cards of the stock, each once")
-        rest = [c for c in stock if c not in chosen]
-        stock[:] = [*top, *rest]
-        order = self.deck_order
-        self.deck_order = order[: len(order) - len(stock)] + tuple(stock)
+        for card in cards:
+            stock.remove(card)
+        why, _, count = self._owed[0]
+        got = self._got + cards
+        if len(got) < count:
+            self._got = got  # the rest after a reshuffle (4.3)
+        else:
+            self._got = ()
+            del self._owed[0]
+            self.draw.served(self, why, seat, got)
+        self._serve_owed()
 
-    def deck_cards_taken(self, action: Action) -> int | None:
-        """How many cards from the top of the stock ``action``, a draw of the seat to act,
-        takes (:meth:`Draw.deck_cards_taken`); 0 for any other action; ``None`` when only
-        applying it tells (a reshuffle, 4.3, may be needed)."""
-        if action.kind is not _KIND_DRAW or self.phase is not _DRAW or self.actor is None:
-            return 0
-        return self.draw.deck_cards_taken(self, self.actor, len(action.cards))
+    def _serve_owed(self) -> None:
+        """The next cards owed at the draw, or, when all are served, the next drawer or the
+        second round (Art. 5)."""
+        owed = self._owed
+        if owed:
+            why, seat, count = owed[0]
+            self.actor = None
+            self._due = self.draw.due(self, why, seat, count - len(self._got))
+            return
+        turns = self.draw.turns
+        if turns:
+            self.actor = turns[0]
+        else:
+            self._start_second_round()
 
     # --- blinds (Art. 2) and the deal (3.1) -------------------------------------------------
 
@@ -596,15 +660,23 @@ class Deal:
             self._deal_cards()
 
     def _deal_cards(self) -> None:
-        """3.1: five cards each, one at a time, starting at the dealer's left."""
+        """3.1: five cards each, one at a time, starting at the dealer's left: due now."""
+        self.actor = None
         n = self.n
-        order = self.seats_from(self.next_seat(self.dealer))
-        stock = self.stock
-        dealt = 5 * n
+        self._due = CardsDue(
+            Why.DEAL, self.seats_from(self.next_seat(self.dealer)), 5 * n, self.deck.cards
+        )
+        self._resolve()
+
+    def _dealt(self, order: tuple[int, ...], cards: tuple[Card, ...], dealt: int) -> None:
+        """3.1: ``cards`` (``dealt``: as a set of bits) dealt one at a time to the seats in
+        ``order``; then the first round."""
+        n = self.n
         hands = self.hands
         for i, seat in enumerate(order):
-            hands[seat].extend(stock[i:dealt:n])
-        del stock[:dealt]
+            hands[seat].extend(cards[i::n])
+        self._stock = None
+        self._dealt_bits = dealt
         self.operations.append(HandsDealt(tuple([tuple(hand) for hand in hands])))
         if self.blinders:
             # 2.4: the round starts left of the last blind bettor; calls only until they act.
@@ -661,6 +733,10 @@ class Deal:
             check_seat(seat, self.n)
         actor = self.actor
         if actor is None or self.phase is _COMPLETE:
+            if self._due is not None:
+                raise NotYourTurnError(
+                    f"cards are due ({self._due.why.value}): nobody acts until they are dealt"
+                )
             raise DealOverError("the deal is over: no more actions")
         if seat is not None and seat != actor:
             raise NotYourTurnError(
@@ -868,13 +944,9 @@ class Deal:
         self.actor = turns[0]
 
     def _on_draw(self, seat: int, action: Action) -> None:
-        draw = self.draw
-        draw.change(self, seat, action)
-        if draw.turns:
-            self.actor = draw.turns[0]
-            return
-        draw.serve_fourth_cards(self)
-        self._start_second_round()
+        self._owed = self.draw.change(self, seat, action)
+        self._serve_owed()
+        self._resolve()
 
     # --- second round (Art. 5) ------------------------------------------------------------
 

@@ -69,8 +69,14 @@ class SplitError(InvalidDrawError):
     that does not break the opening."""
 
 
-class ReshuffleMismatchError(IllegalActionError):
-    """A recorded reshuffle (4.3), replayed, that is not the discards the draw shuffles in."""
+class CardsNotAvailableError(IllegalActionError):
+    """Cards given to a deal that are not the cards due: none are due, a different number, a
+    card twice, or a card the rules do not allow now (engine/card_source.py)."""
+
+
+class CardSourceError(ItalianPokerError):
+    """A card source that cannot serve the cards due: recorded cards that are not available
+    now (a replay that does not follow its record), stacked cards used up, a bad seed."""
 
 
 class DealOverError(IllegalActionError):
@@ -84,7 +90,7 @@ class SeatError(ItalianPokerError, ValueError):
 class DealStartError(SeatError):
     """A :class:`~italian_poker.engine.deal.DealStart` value that is not allowed: names, stacks,
     chips carried or make-ups that are not whole numbers of chips (0 or more), a dealer
-    outside the table, a stacked deck or recorded reshuffle that is not cards."""
+    outside the table."""
 
 
 class SeatNumberError(IllegalActionError, SeatError):

@@ -22,8 +22,16 @@ from italian_poker.engine.deal import (
     Outcome,
 )
 from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, stripped_deck
+from italian_poker.engine.card_source import (
+    SECURE,
+    CardSource,
+    CardsDue,
+    SeededSource,
+    StackedSource,
+)
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
+    CardsNotAvailableError,
     DealOverError,
     DealStartError,
     IllegalActionError,
@@ -71,12 +79,11 @@ class CompletedDeal:
 
     number: int
     start: DealStart
-    deck: tuple[Card, ...]
-    reshuffles: tuple[tuple[Card, ...], ...]
     actions: tuple[ActionRecord, ...]
     result: DealResult
     operations: tuple[Operation, ...] = ()
-    """Every change the deal made, in order (engine/operations.py)."""
+    """Every change the deal made, in order (engine/operations.py), every card taken included:
+    a :class:`~italian_poker.engine.card_source.RecordedSource` of them replays the deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +122,7 @@ class Match:
         "_makeup_queue",
         "_next_player_id",
         "_pending_deck",
-        "_pending_reshuffles",
-        "_pending_seed",
+        "_pending_source",
         "_sitting_out_once",
         "completed",
         "deal",
@@ -311,17 +317,19 @@ class Match:
 
     def start_deal(
         self,
+        source: CardSource | None = None,
         *,
         deck: Sequence[Card] | None = None,
         seed: int | None = None,
-        reshuffles: Sequence[Sequence[Card]] = (),
     ) -> None:
         """Begin the next deal (after the 5.5 make-up decisions, if a parol is pending).
 
-        ``deck`` stacks the deck for the players who will be dealt in; ``seed`` makes the
-        shuffle reproducible (default: the match seed advanced by the deal number, or a secure
-        shuffle when the match has no seed). ``reshuffles`` replays the 4.3 reshuffles recorded
-        when the deal was first played (with ``deck``, a deal resumes exactly).
+        The deal takes its cards from ``source`` (engine/card_source.py). Without one: from
+        a :class:`~italian_poker.engine.card_source.StackedSource` of ``deck``, a whole deck
+        for the players who will be dealt in (the discards reshuffled, 4.3, by ``seed`` or
+        securely), from a :class:`~italian_poker.engine.card_source.SeededSource` of
+        ``seed``, or of the match seed and the deal's number (engine/seeds.py), else
+        securely.
         """
         if self.phase is MatchPhase.OVER:
             carried = " while the parol pot is carried (5.5)" if self._carry.after_parol else ""
@@ -332,9 +340,18 @@ class Match:
         if self.phase is not MatchPhase.BETWEEN_DEALS:
             raise SeatError("a deal is already under way")
         pending_deck = _stacked_deck(deck)
-        pending_reshuffles = _recorded_reshuffles(reshuffles)
         if seed is not None and type(seed) is not int:
             raise DealStartError(f"a seed is a whole number, not {seed!r}")
+        if source is not None and not callable(getattr(source, "take", None)):
+            raise DealStartError(f"a card source has a take method: not {source!r}")
+        if source is None and pending_deck is not None:
+            source = (
+                StackedSource(pending_deck, then=SECURE)
+                if seed is None
+                else SeededSource(seed, order=pending_deck)
+            )
+        elif source is None and seed is not None:
+            source = SeededSource(seed)
         # Everything is worked out first; the match changes only once the start is accepted.
         if self._carry.after_parol:
             joining, once, queue = self._parol_dues()
@@ -351,14 +368,12 @@ class Match:
             self._check_deck_fits(pending_deck, len(playing) - len(queue), len(playing))
             self._joining, self._sitting_out_once, self._makeup_queue = joining, once, queue
             self._pending_deck = pending_deck
-            self._pending_seed = seed
-            self._pending_reshuffles = pending_reshuffles
+            self._pending_source = source
             self.phase = MatchPhase.MAKE_UP
             return
         self._check_deck_fits(pending_deck, len(playing), len(playing))
         self._pending_deck = pending_deck
-        self._pending_seed = seed
-        self._pending_reshuffles = pending_reshuffles
+        self._pending_source = source
         self._begin_deal(joining, once)
 
     def _check_deck_fits(self, deck: tuple[Card, ...] | None, low: int, high: int) -> None:
@@ -381,29 +396,6 @@ class Match:
         if deck is None or low < self.rules.min_players:
             return True
         return low <= _deck_players(deck) <= high
-
-    def replay_recorded(
-        self, *, deck: Sequence[Card] | None = None, reshuffles: Sequence[Sequence[Card]] = ()
-    ) -> None:
-        """What the next event of a log being followed one event at a time recorded, given
-        before that event is replayed: ``deck``, the order of the deal that begins once the
-        last 5.5 make-up answer comes (as if :meth:`start_deal` had been given it), and
-        ``reshuffles``, the 4.3 reshuffles the next action made (the deal replays them in
-        order). A whole log replayed at once can give both to :meth:`start_deal` instead."""
-        if deck is not None:
-            if self.phase is not MatchPhase.MAKE_UP:
-                raise SeatError("a recorded deck is given before the deal it begins")
-            stacked = _stacked_deck(deck)
-            playing = len(self._playing(self._sitting_out_once))
-            self._check_deck_fits(stacked, playing - len(self._makeup_queue), playing)
-            self._pending_deck = stacked
-        if reshuffles:
-            if self.phase is MatchPhase.MAKE_UP:
-                self._pending_reshuffles += tuple(tuple(r) for r in reshuffles)
-            elif self.deal is not None and self.phase is MatchPhase.IN_DEAL:
-                self.deal.replay_reshuffles(reshuffles)
-            else:
-                raise SeatError("recorded reshuffles are given while no deal is under way")
 
     def _has_seat(self, name: str) -> bool:
         return any(s.name == name for s in self.seats)
@@ -464,10 +456,7 @@ class Match:
         dealer_name = self.dealer_name
         if dealer_name not in names:
             dealer_name = next(name for name in self._order_from(dealer_name) if name in names)
-        number = len(self.completed) + 1
-        seed = self._pending_seed
-        if seed is None and self.seed is not None:
-            seed = derive_seed(self.seed, "deal", number)
+        source = self._deal_source(len(self.completed) + 1)
         carry = self._carry
         # 5.5: no blinds while a parol pot is carried; 003: none on the kings-only deal after
         # a piatto di parole (``blind_after_all_pass``).
@@ -484,17 +473,39 @@ class Match:
             min_pair=carry.min_pair,
             blinds_allowed=blinds,
             makeups=tuple([joining.get(name, 0) for name in names]),
-            deck=self._pending_deck,
-            seed=seed,
-            reshuffles=self._pending_reshuffles,
         )
-        deal = Deal(start)
+        deal = Deal(start, source)
         self.deal = deal
         self.deal_seats = list(names)
         self._dealt_in = playing
         self.dealer_name = dealer_name
         self._joining, self._sitting_out_once, self._makeup_queue = joining, once, []
         self.phase = MatchPhase.IN_DEAL
+        self._sync_stacks()
+        self._after_action()
+
+    def _deal_source(self, number: int) -> CardSource:
+        """The card source of deal ``number`` (:meth:`start_deal`)."""
+        if self._pending_source is not None:
+            return self._pending_source
+        if self.seed is not None:
+            return SeededSource(derive_seed(self.seed, "deal", number))
+        return SECURE
+
+    def cards_due(self) -> CardsDue | None:
+        """The cards the deal under way waits for (a deal whose source is
+        :data:`~italian_poker.engine.card_source.CHANCE`), or ``None``."""
+        deal = self.deal
+        return deal.cards_due() if deal is not None and self.phase is _IN_DEAL else None
+
+    def deal_cards(self, cards: Sequence[Card]) -> None:
+        """Deal ``cards``, the cards due (:meth:`cards_due`), as :meth:`Deal.deal_cards` does;
+        raises :class:`~italian_poker.engine.errors.CardsNotAvailableError`, nothing changed,
+        if they are not the cards due."""
+        deal = self.deal
+        if deal is None or self.phase is not _IN_DEAL:
+            raise CardsNotAvailableError("no cards are due now: no deal is under way")
+        deal.deal_cards(cards)
         self._sync_stacks()
         self._after_action()
 
@@ -659,8 +670,6 @@ class Match:
             CompletedDeal(
                 number=len(self.completed) + 1,
                 start=deal.start,
-                deck=deal.deck_order,
-                reshuffles=tuple(deal.reshuffles),
                 actions=tuple(deal.actions),
                 result=result,
                 operations=tuple(deal.operations),
@@ -765,15 +774,6 @@ def _cards(values: object, what: str) -> tuple[Card, ...]:
 def _stacked_deck(deck: object) -> tuple[Card, ...] | None:
     """A stacked deck given to a match, checked to be cards (None: a shuffle)."""
     return None if deck is None else _cards(deck, "a stacked deck")
-
-
-def _recorded_reshuffles(reshuffles: object) -> tuple[tuple[Card, ...], ...]:
-    """Recorded 4.3 reshuffles given to a match, checked to be sequences of cards."""
-    if not isinstance(reshuffles, tuple | list):
-        raise DealStartError(
-            f"recorded reshuffles are a sequence of sequences of Card, not {reshuffles!r}"
-        )
-    return tuple(_cards(r, "a recorded reshuffle") for r in reshuffles)
 
 
 def _deck_players(deck: Sequence[Card]) -> int:

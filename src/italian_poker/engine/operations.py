@@ -58,7 +58,8 @@ class FourthCardDealt:
 
 @dataclass(frozen=True, slots=True)
 class Reshuffled:
-    """4.3: the discards shuffled in under the stock when it ran out, in their new order."""
+    """4.3: the discards shuffled in under the stock when it ran out, in the order they were
+    thrown (the cards then served from them are the card source's choice)."""
 
     cards: tuple[Card, ...]
 

@@ -23,7 +23,9 @@ from enum import StrEnum
 from typing import Any
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.card_source import SECURE, SeededSource
 from italian_poker.engine.cards import Card, parse_card
+from italian_poker.engine.deal import Deal
 from italian_poker.engine.errors import ItalianPokerError, SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
 from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe, sees_discards
@@ -32,6 +34,8 @@ from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
 from italian_poker.server.limits import MAX_CHIPS, whole_number
 from italian_poker.server.nicknames import nickname_key
+from italian_poker.server.recorded_cards import TAKEN, DealCards, card_entries
+from italian_poker.server.recorded_cards import recorded as recorded_cards
 from italian_poker.table.driver import (
     ActionTaken,
     DealFinished,
@@ -84,13 +88,14 @@ class EventKind(StrEnum):
     delay of one deal: ``{hash, delay}``, ``hash`` the sha256 of the watch link's secret
     (null: no link), ``delay`` a bool (spectators see each deal once it has ended)."""
     DEAL = "deal"
-    """The next deal begins: ``{deck, players}`` once dealt (the full deck order, and the
-    person in each seat); ``seed`` only on tables set up with ``settings.seed`` (tests,
-    replays) and in logs written before live tables shuffled without one."""
+    """The next deal begins: ``{players}`` once dealt (the person in each seat) and the cards
+    it dealt (``taken``, server/recorded_cards.py); ``seed`` only on tables set up with
+    ``settings.seed`` (tests, replays) and in logs written before live tables shuffled without
+    one."""
     ACTION = "action"
-    """``{seat, kind, amount, cards, split, auto, bank}``; ``deck`` and ``players`` when it
-    began a deal (after the 5.5 make-ups), ``reshuffles`` (each a card order) when it made
-    the discards be reshuffled into the stock (4.3). ``bank``: the seat's time bank left after
+    """``{seat, kind, amount, cards, split, auto, bank}``; ``players`` when it began a deal
+    (after the 5.5 make-ups); ``taken``, the cards the deal took with it
+    (server/recorded_cards.py). ``bank``: the seat's time bank left after
     the action (seats on the turn timer only; logs written before it was recorded lack it,
     and the bank then stays as it was). An event the runtime makes without ``kind`` has the
     table choose: the seat's bot (:meth:`TableState.apply`'s ``policy``), or else the default
@@ -191,6 +196,9 @@ class TableState:
         self.status = TableStatus.LOBBY
         self.table: Table | None = None
         """The driver playing the match (from the first deal)."""
+        self.cards: DealCards | None = None
+        """The card source of the deal under way (or about to begin): the cards the log
+        recorded, then the live source."""
         self._ids: dict[int, int] = {}
         """The match id of a :attr:`Slot.player` where it is not that number (tables whose
         log was written before the ids were stable, re-seated as then)."""
@@ -462,8 +470,8 @@ class TableState:
 
     def replay(self, events: Iterable[tuple[int, str, dict[str, Any]]]) -> None:
         """Apply a table's logged events in order: the same cards as when they were first
-        played, whatever shuffled them, since each event gives the deck and the 4.3
-        reshuffles it recorded as it is replayed. A replica following the log replays its
+        played, since each event gives the cards it took as it is replayed (either version
+        of the log: server/recorded_cards.py). A replica following the log replays its
         new events the same way, a few at a time."""
         for seq, kind, payload in events:
             self.apply(seq, EventKind(kind), payload)
@@ -472,14 +480,18 @@ class TableState:
         self, seq: int, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None
     ) -> Effects:
         """Apply event ``seq``. Raises a specific error (state unchanged) when the event is
-        not allowed now. A live ``deal`` or ``action`` event gets ``deck`` added to
-        ``payload`` when it begins a deal, so that the log records the deck order; an
+        not allowed now. A live ``deal`` or ``action`` event that made the deal take cards gets
+        them added to ``payload`` (``taken``), so that the log records them; an
         ``action`` without ``kind`` gets the action played: ``policy``'s (the seat's bot),
         or the default action."""
         if seq != self.seq + 1:
             raise ValueError(f"event {seq} out of order after {self.seq}")
-        if kind is EventKind.ACTION:
-            effects = self._on_action(payload, policy)
+        if kind is EventKind.ACTION or kind is EventKind.DEAL:
+            mark = self._card_mark()
+            effects = self._on_action(payload, policy) if kind is EventKind.ACTION else (
+                self._on_deal(payload)
+            )
+            self._record_cards(mark, payload)
         else:
             handler = getattr(self, f"_on_{kind.value}")
             effects = handler(payload)
@@ -492,6 +504,25 @@ class TableState:
         for said in effects.lines:
             self.log.append(LogLine(seq, said))
         return effects
+
+    def _card_mark(self) -> tuple[Deal | None, int]:
+        """The deal under way (or the last) and how long its operations log is."""
+        deal = self.match.deal if self.match is not None else None
+        return deal, len(deal.operations) if deal is not None else 0
+
+    def _record_cards(self, mark: tuple[Deal | None, int], payload: dict[str, Any]) -> None:
+        """Record in a live event's ``payload`` the cards the deal took since ``mark`` (the
+        end of one deal, the start of the next); a replayed event has them already."""
+        if TAKEN in payload or "deck" in payload or "reshuffles" in payload:
+            return
+        before, logged = mark
+        deal = self.match.deal if self.match is not None else None
+        taken = [] if before is None else list(before.operations[logged:])
+        if deal is not None and deal is not before:
+            taken += deal.operations
+        entries = card_entries(taken)
+        if entries:
+            payload[TAKEN] = entries
 
     def _on_seat(self, payload: dict[str, Any]) -> Effects:
         seat, nickname, bot = int(payload["seat"]), str(payload["nickname"]), payload["bot"]
@@ -649,9 +680,10 @@ class TableState:
         assert table is not None
         match = table.match
         seed = payload.get("seed")
-        deck = payload.get("deck")
-        cards = tuple(parse_card(c) for c in deck) if deck else None
-        events = table.start_deal(deck=cards, seed=None if seed is None else int(seed))
+        cards = DealCards(SECURE if seed is None else SeededSource(int(seed)))
+        cards.give(recorded_cards(payload))
+        events = table.start_deal(cards.source)
+        self.cards = cards
         self.outcome = None
         for slot in self.slots:
             if slot is not None:
@@ -677,10 +709,9 @@ class TableState:
         action = None if chosen else _payload_action(payload)
         if chosen and match.actor != in_match.name:
             raise SeatError(f"it is not seat {seat + 1}'s turn")
-        deal = match.deal if match.phase is MatchPhase.IN_DEAL else None
-        reshuffled = len(deal.reshuffles) if deal is not None else 0
+        if self.cards is not None:
+            self.cards.give(recorded_cards(payload))
         if action is not None:
-            _give_recorded(match, payload)
             events = table.act(in_match.name, action)
         elif policy is not None:
             table.policies = {in_match.name: policy}
@@ -701,10 +732,6 @@ class TableState:
                 filled["default"] = played.default.value
             payload.clear()
             payload.update(filled)
-        if deal is not None and len(deal.reshuffles) > reshuffled:
-            payload.setdefault(
-                "reshuffles", [[str(c) for c in r] for r in deal.reshuffles[reshuffled:]]
-            )
         if bank is not None:
             self.banks[seat] = bank
         effects = Effects()
@@ -764,7 +791,7 @@ class TableState:
 
     def _began(self, match: Match, payload: dict[str, Any]) -> None:
         """A deal began with this event: which slot and which person holds each of its
-        seats; the event records the deck order and the persons (a replay reads them)."""
+        seats; the event records the persons (a replay reads them)."""
         deal = match.deal
         assert deal is not None
         slots = [self._slot_of_id(player_id) for player_id in deal.start.player_ids]
@@ -776,7 +803,6 @@ class TableState:
         self.deal_players = players
         self.hand_players[len(match.completed) + 1] = players
         self._departed = len(match.departed)
-        payload.setdefault("deck", [str(c) for c in deal.deck_order])
         payload.setdefault("players", list(players))
 
     def _settle(self, completed: CompletedDeal, effects: Effects) -> None:
@@ -915,19 +941,6 @@ def _bank(payload: dict[str, Any]) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"a time bank is a number of seconds, not {value!r}")
     return max(0.0, float(value))
-
-
-def _give_recorded(match: Match, payload: dict[str, Any]) -> None:
-    """What a logged action recorded, given to the match before it is replayed: the deck of
-    the deal it began (after the 5.5 make-ups) and the 4.3 reshuffles it made. A live action
-    records them once played (the payload has neither before)."""
-    deck = payload.get("deck")
-    reshuffles = payload.get("reshuffles")
-    if deck or reshuffles:
-        match.replay_recorded(
-            deck=tuple(parse_card(c) for c in deck) if deck else None,
-            reshuffles=[tuple(parse_card(c) for c in r) for r in reshuffles or ()],
-        )
 
 
 def _payload_action(payload: dict[str, Any]) -> Action:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.card_source import CardSource
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import ActionRecord, DealStart, Operation
 from italian_poker.engine.errors import IllegalActionError, NotYourTurnError
@@ -185,16 +186,16 @@ class Table:
 
     def start_deal(
         self,
+        source: CardSource | None = None,
         *,
         deck: Sequence[Card] | None = None,
         seed: int | None = None,
-        reshuffles: Sequence[Sequence[Card]] = (),
     ) -> list[TableEvent]:
-        """Begin the next deal (first the 5.5 questions after a parol); see
-        :meth:`Match.start_deal`."""
+        """Begin the next deal (first the 5.5 questions after a parol), its cards from
+        ``source``; see :meth:`Match.start_deal`."""
         match = self.match
         before = len(match.completed)
-        match.start_deal(deck=deck, seed=seed, reshuffles=reshuffles)
+        match.start_deal(source, deck=deck, seed=seed)
         return self._after(before)
 
     def act(self, player: str, action: Action) -> list[TableEvent]:

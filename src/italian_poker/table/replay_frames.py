@@ -1,9 +1,9 @@
 """A finished deal step by step, as one viewer may see it: the frames of a hand replayer.
 
 :func:`hand_frames` replays a :class:`~italian_poker.engine.history.HandHistory` through the
-engine (the history is checked by :func:`~italian_poker.engine.history.replay`, then a
-:class:`~italian_poker.engine.deal.Deal` is re-created with the recorded deck and each action
-applied in turn) and reads the observer's view (:func:`~italian_poker.engine.observer.observe`)
+engine (the history is checked by :func:`~italian_poker.engine.history.replay`, then its
+:class:`~italian_poker.engine.deal.Deal` is started again with the recorded cards,
+``history.source()``, and each action applied in turn) and reads the observer's view (:func:`~italian_poker.engine.observer.observe`)
 for the viewer before the first action and after every one: nothing here decides what the
 viewer may see. A seat sees its own cards, the others' once shown at the showdown (and their
 discards only when they lie face up, 003); :data:`~italian_poker.engine.observer.PUBLIC`, a
@@ -158,7 +158,7 @@ def hand_frames(
     if history.number is None:
         raise HistoryError("the history has no hand number (hand = N)")
     replay(history)
-    deal = Deal(history.start())
+    deal = Deal(history.start(), history.source())
     view = observe(deal, viewer)
     requirement = view.requirement
     frames = [_frame(0, view, None, _deal_line(history, view))]

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
 
+from italian_poker.engine.card_source import CHANCE, RecordedSource, StackedSource
 from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Deal, Outcome, Phase, PotAward
 from italian_poker.engine.errors import ItalianPokerError
@@ -20,7 +21,10 @@ from italian_poker.engine.history.model import (
     HistoryAction,
     HistoryError,
     HistoryResult,
+    card_operations,
+    from_operations,
 )
+from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDealt
 from italian_poker.engine.history.notation import (
     action_notation,
     dealt_notation,
@@ -116,7 +120,7 @@ def _bet_fields(rules: Rules) -> dict[str, int]:
 
 
 def table_lines(history: HandHistory) -> list[str]:
-    """The TOML lines before the deck and actions: hand number, antes, bets, seats, stacks."""
+    """The TOML lines before the actions: hand number, antes, bets, seats, stacks."""
     lines = [f"hand = {history.number}"] if history.number is not None else []
     return [
         *lines,
@@ -140,22 +144,7 @@ def dumps(history: HandHistory) -> str:
         f"variant = {toml_string(VARIANT)}",
         f"_format = {FORMAT_VERSION}",
     ]
-    lines += [
-        *table_lines(history),
-        "_deck = [",
-        *(
-            "  " + ", ".join(toml_string(str(c)) for c in history.deck[k : k + 13]) + ","
-            for k in range(0, len(history.deck), 13)
-        ),
-        "]",
-    ]
-    if history.reshuffles:
-        lines.append("_reshuffles = [")
-        lines += [f"  {toml_value([str(c) for c in order])}," for order in history.reshuffles]
-        lines.append("]")
-    else:
-        lines.append("_reshuffles = []")
-    lines += ["actions = [", *_action_lines(history), "]"]
+    lines += [*table_lines(history), "actions = [", *_action_lines(history), "]"]
     return "\n".join([*lines, *result_and_rules_lines(history)]) + "\n"
 
 
@@ -283,8 +272,10 @@ def loads(text: str) -> HandHistory:
             "cards and the deck are left out, so it cannot be replayed"
         )
     version = f.whole("_format", FORMAT_VERSION)
-    if version != FORMAT_VERSION:
-        raise HistoryError(f"format version {version} is not supported ({FORMAT_VERSION})")
+    if version not in (1, FORMAT_VERSION):
+        raise HistoryError(
+            f"format version {version} is not supported (1 to {FORMAT_VERSION})"
+        )
     rules_data = data.get("_rules")
     if not isinstance(rules_data, dict):
         raise HistoryError("missing table [_rules]")
@@ -305,13 +296,16 @@ def loads(text: str) -> HandHistory:
         min_pair = parse_min_pair(f.text("_min_pair"))
     except ItalianPokerError as error:
         raise HistoryError(f"field _min_pair: {error}") from None
-    deck = f.cards("_deck", data.get("_deck"))
-    reshuffle_data = data.get("_reshuffles", [])
-    if not isinstance(reshuffle_data, list):
-        raise HistoryError("field _reshuffles must be an array of arrays of cards")
-    reshuffles = tuple(
-        f.cards(f"_reshuffles[{k}]", order) for k, order in enumerate(reshuffle_data)
-    )
+    stacked: tuple[Card, ...] | None = None
+    if version == 1:
+        # Version 1 recorded the deck order and each reshuffle's order: served in turn, as a
+        # stacked source serves them, they deal the cards the deal took then.
+        stacked = f.cards("_deck", data.get("_deck"))
+        reshuffle_data = data.get("_reshuffles", [])
+        if not isinstance(reshuffle_data, list):
+            raise HistoryError("field _reshuffles must be an array of arrays of cards")
+        for k, order in enumerate(reshuffle_data):
+            stacked += f.cards(f"_reshuffles[{k}]", order)
     history = HandHistory(
         rules=rules,
         names=names,
@@ -321,8 +315,6 @@ def loads(text: str) -> HandHistory:
         min_pair=min_pair,
         blinds_allowed=f.flag("_blinds_allowed"),
         makeups=f.wholes("_makeups", n),
-        deck=deck,
-        reshuffles=reshuffles,
         actions=(),
         number=f.whole("hand", None) if "hand" in data else None,
     )
@@ -332,7 +324,7 @@ def loads(text: str) -> HandHistory:
             f"antes {list(antes)} do not match the rules' ante and dealer ante "
             f"({antes_of(history)})"
         )
-    actions, dealt = _read_actions(f.texts("actions"), history)
+    actions, dealt = _read_actions(f.texts("actions"), history, stacked)
     result = _read_result(data, f, n)
     return HandHistory(
         rules=history.rules,
@@ -343,8 +335,6 @@ def loads(text: str) -> HandHistory:
         min_pair=min_pair,
         blinds_allowed=history.blinds_allowed,
         makeups=history.makeups,
-        deck=deck,
-        reshuffles=reshuffles,
         actions=actions,
         result=result,
         dealt=dealt,
@@ -353,12 +343,17 @@ def loads(text: str) -> HandHistory:
 
 
 def _read_actions(
-    lines: list[str], history: HandHistory
+    lines: list[str], history: HandHistory, stacked: tuple[Card, ...] | None
 ) -> tuple[tuple[HistoryAction, ...], tuple[Dealt, ...]]:
+    """The player actions and the dealer's lines. The actions are read against the deal as
+    they come (a call's amount, a show's cards), the deal given the dealer's lines as they are
+    read; a version 1 history (``stacked``: its deck and reshuffles) is dealt from them, and
+    its dealer's lines are the cards the deal took (checked against those it wrote)."""
     n = len(history.names)
+    recorded = RecordedSource()
     deal: Deal | None
     try:
-        deal = Deal(history.start())
+        deal = Deal(history.start(), CHANCE if stacked is None else StackedSource(stacked))
     except ItalianPokerError:
         deal = None
     actions: list[HistoryAction] = []
@@ -370,6 +365,8 @@ def _read_actions(
         if isinstance(parsed, Dealt):
             dealt.append(Dealt(len(actions), parsed.seat, parsed.cards, parsed.late))
             continue
+        if deal is not None and stacked is None:
+            deal = _dealt_so_far(deal, recorded, dealt)
         entry = resolve(parsed, deal)
         actions.append(entry)
         if deal is not None:
@@ -377,7 +374,52 @@ def _read_actions(
                 deal.apply(entry.action, seat=entry.seat)
             except ItalianPokerError:
                 deal = None  # replay() will name this action
+    if stacked is not None:
+        dealt = _stacked_lines(history, stacked, actions, dealt)
     return tuple(actions), tuple(dealt)
+
+
+def _dealt_so_far(deal: Deal, recorded: RecordedSource, dealt: list[Dealt]) -> Deal | None:
+    """``deal`` given the cards of the dealer's lines read so far that it has not had; None
+    if they do not deal (replay() will say why)."""
+    operations = card_operations(dealt, len(deal.names))
+    taken = sum(isinstance(op, HandsDealt | CardsDrawn | FourthCardDealt) for op in deal.operations)
+    recorded.extend(operations[taken + len(recorded.pending) :])
+    try:
+        while (due := deal.cards_due()) is not None and recorded.pending:
+            cards = recorded.take(due)
+            assert cards is not None
+            deal.deal_cards(cards)
+    except ItalianPokerError:
+        return None
+    return deal
+
+
+def _stacked_lines(
+    history: HandHistory,
+    stacked: tuple[Card, ...],
+    actions: list[HistoryAction],
+    written: list[Dealt],
+) -> list[Dealt]:
+    """Version 1: the dealer's lines of the cards the recorded deck and reshuffles dealt
+    (:func:`from_operations`), or, if they do not replay, the lines as written."""
+    try:
+        deal = Deal(history.start(), StackedSource(stacked))
+        for entry in actions:
+            deal.apply(entry.action, seat=entry.seat)
+    except ItalianPokerError:
+        return written
+    lines = list(from_operations(deal.start, deal.operations, None, None).dealt)
+    if not any(d.after == 0 for d in written):
+        # Written before the deal at the start had its dealer lines (no blinds offered, 3.1).
+        expected = [d for d in lines if d.after > 0]
+    else:
+        expected = lines
+    if [(d.after, d.seat, d.cards) for d in written] != [
+        (d.after, d.seat, d.cards) for d in expected
+    ]:
+        return written  # replay() names the line that differs
+    return lines
 
 
 def _read_result(data: dict[str, Any], f: _Fields, n: int) -> HistoryResult | None:

@@ -2,9 +2,11 @@
 
 A :class:`HandHistory` holds the rules, the seats and their stacks before the antes, the
 dealer, what the deal inherited (carried chips, the pair needed, 5.5 make-ups, whether blinds
-were allowed), the whole deck order, the recorded reshuffles (4.3), every player action, the
-dealer's lines (the cards dealt and drawn) and, for a finished deal, the result. It is read
-off a deal's operations log (:func:`from_operations`); nothing is replayed to write it.
+were allowed), every player action, the dealer's lines (every card taken: dealt, drawn, the
+late fourth cards) and, for a finished deal, the result. It is read off a deal's operations
+log (:func:`from_operations`); nothing is replayed to write it. A replay starts the same deal
+with a :class:`~italian_poker.engine.card_source.RecordedSource` of the dealer's lines
+(:meth:`HandHistory.source`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.card_source import RecordedSource
 from italian_poker.engine.cards import Card, Rank
 from italian_poker.engine.deal import (
     ActionRecord,
@@ -33,8 +36,10 @@ VARIANT = "ITA"
 """The PHH ``variant`` code of Italian Poker (not one of PHH's own codes: a PHH reader such as
 PokerKit will not replay it)."""
 
-FORMAT_VERSION = 1
-"""``_format``: the version of the Italian extensions to PHH written by :func:`dumps`."""
+FORMAT_VERSION = 2
+"""``_format``: the version of the Italian extensions to PHH written by :func:`dumps`. Version
+1 also recorded the whole deck order (``_deck``) and each reshuffle's order (``_reshuffles``);
+version 2 records the cards taken only, in the dealer's lines."""
 
 
 class HistoryError(ItalianPokerError, ValueError):
@@ -76,8 +81,8 @@ class HistoryAction:
 @dataclass(frozen=True, slots=True)
 class Dealt:
     """Cards the dealer gave a seat, after ``after`` player actions: the five-card deal (3.1),
-    the cards of a draw or, when ``late``, the fourth card of a draw of four (4.2). Derived from
-    the deck; recorded so that a reader sees the cards and a replay can check them."""
+    the cards of a draw or, when ``late``, the fourth card of a draw of four (4.2). A replay
+    deals exactly these cards (:meth:`HandHistory.source`)."""
 
     after: int
     seat: int
@@ -118,8 +123,6 @@ class HandHistory:
     min_pair: Rank
     blinds_allowed: bool
     makeups: tuple[int, ...]
-    deck: tuple[Card, ...]
-    reshuffles: tuple[tuple[Card, ...], ...]
     actions: tuple[HistoryAction, ...]
     result: HistoryResult | None = None
     dealt: tuple[Dealt, ...] = ()
@@ -135,8 +138,6 @@ class HandHistory:
         """The history of ``deal`` so far (finished or not), from its operations log."""
         return from_operations(
             deal.start,
-            deal.deck_order,
-            tuple(deal.reshuffles),
             deal.operations,
             deal.result,
             number,
@@ -147,15 +148,13 @@ class HandHistory:
         """The history of a deal a :class:`~italian_poker.engine.match.Match` recorded."""
         return from_operations(
             completed.start,
-            completed.deck,
-            completed.reshuffles,
             completed.operations,
             completed.result,
             completed.number,
         )
 
     def start(self) -> DealStart:
-        """The :class:`DealStart` that re-creates this deal with the recorded deck."""
+        """The :class:`DealStart` that begins this deal again (its cards: :meth:`source`)."""
         return DealStart(
             rules=self.rules,
             names=self.names,
@@ -165,15 +164,38 @@ class HandHistory:
             min_pair=self.min_pair,
             blinds_allowed=self.blinds_allowed,
             makeups=self.makeups,
-            deck=self.deck,
-            reshuffles=self.reshuffles,
         )
+
+    def source(self) -> RecordedSource:
+        """The card source that deals exactly the recorded cards (the dealer's lines): the
+        first line of each seat, up to one line per seat, is the deal (3.1); the rest are
+        the draws (4.1) and the late fourth cards (4.2)."""
+        return RecordedSource(card_operations(self.dealt, len(self.names)))
+
+
+def card_operations(
+    dealt: Sequence[Dealt], players: int
+) -> list[HandsDealt | CardsDrawn | FourthCardDealt]:
+    """The dealer's lines as the operations that took the cards: the first ``players`` lines,
+    one per seat, are the deal (3.1); each later line is a draw's cards (4.1) or, when late, a
+    fourth card (4.2)."""
+    if len(dealt) < players or len({d.seat for d in dealt[:players]}) != players:
+        # No complete deal recorded: the lines are served as they come (a replay refuses).
+        return [CardsDrawn(d.seat, d.cards) for d in dealt]
+    hands: list[tuple[Card, ...]] = [()] * players
+    for line in dealt[:players]:
+        hands[line.seat] = line.cards
+    ops: list[HandsDealt | CardsDrawn | FourthCardDealt] = [HandsDealt(tuple(hands))]
+    for line in dealt[players:]:
+        if line.late and len(line.cards) == 1:
+            ops.append(FourthCardDealt(line.seat, line.cards[0]))
+        else:
+            ops.append(CardsDrawn(line.seat, line.cards))
+    return ops
 
 
 def from_operations(
     start: DealStart,
-    deck: Sequence[Card],
-    reshuffles: tuple[tuple[Card, ...], ...],
     operations: Sequence[Operation],
     result: DealResult | None,
     number: int | None,
@@ -217,8 +239,6 @@ def from_operations(
         min_pair=start.min_pair or start.rules.min_pair,
         blinds_allowed=start.blinds_allowed,
         makeups=start.makeups or (0,) * n,
-        deck=tuple(deck),
-        reshuffles=reshuffles,
         actions=tuple(actions),
         result=None if result is None else result_of(result),
         dealt=tuple(dealt),

@@ -43,7 +43,7 @@ def describe(history: HandHistory, deal: Deal) -> list[str]:
     rules = history.rules
     lines = [
         f"Deal{'' if history.number is None else f' {history.number}'}: {count(n, 'player')}, "
-        f"rules {rules.name!r}, {len(history.deck)}-card deck, "
+        f"rules {rules.name!r}, {len(deal.deck)}-card deck, "
         f"dealer {history.names[history.dealer]} (p{history.dealer + 1})",
         f"To open: {deal.requirement.describe()} / {deal.requirement.describe('it')}",
     ]
@@ -66,8 +66,8 @@ def describe(history: HandHistory, deal: Deal) -> list[str]:
             lines.append(f"     dealer gives {deal.names[d.seat]} {format_cards(d.cards)}{late}")
         if i < len(deal.actions):
             lines.append(f"  {i + 1:>3}. {describe_action(deal.actions[i], deal)}")
-    if history.reshuffles:
-        times = count(len(history.reshuffles), "time")
+    if deal.reshuffles:
+        times = count(len(deal.reshuffles), "time")
         lines.append(f"The discards were reshuffled {times} (4.3)")
     result = deal.result
     if result is None:

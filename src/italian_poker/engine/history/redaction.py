@@ -2,8 +2,7 @@
 
 Who sees what is the observer's (:mod:`italian_poker.engine.observer`): a seat sees its own
 cards, the others' only when shown at the showdown, and the others' discards only when they lie
-face up (003); the deck and the reshuffles are left out, and every hidden card is written
-``??``. A redacted history does not replay.
+face up (003); every hidden card is written ``??``. A redacted history does not replay.
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ def _visible_action(history: HandHistory, viewer: int, entry: HistoryAction) -> 
 def redacted_record(history: HandHistory, viewer: int) -> dict[str, Any]:
     """The deal as seat ``viewer`` may know it, as JSON-ready values: its own cards, the
     others' only when shown at the showdown; other draws show only how many cards changed
-    (their discards when they lie face up, 003). No deck order, no reshuffles."""
+    (their discards when they lie face up, 003)."""
     rules = history.rules
     actions = []
     for entry in history.actions:
@@ -105,12 +104,12 @@ def _redacted_action_line(history: HandHistory, viewer: int, entry: HistoryActio
 
 
 def dumps_redacted(history: HandHistory, viewer: int) -> str:
-    """The history in the hand-history text format as seat ``viewer`` may see it: the
-    deck and reshuffles are left out, cards dealt to the others and their hidden discards are
-    written ``??`` (PHH's unknown card). For reading only: it does not replay."""
+    """The history in the hand-history text format as seat ``viewer`` may see it: cards
+    dealt to the others and their hidden discards are written ``??`` (PHH's unknown card).
+    For reading only: it does not replay."""
     lines = [
         "# Italian Poker hand history (docs/hand-history.md), as one player saw it:",
-        "# the others' hidden cards are written ?? and the deck is left out; it does not replay.",
+        "# the others' hidden cards are written ??; it does not replay.",
         f"variant = {toml_string(VARIANT)}",
         f"_format = {FORMAT_VERSION}",
         "_redacted = true",

@@ -1,8 +1,9 @@
 """Replaying a hand history: the check that it is legal and comes out as recorded.
 
-:func:`replay` rebuilds the :class:`~italian_poker.engine.deal.Deal` from a
-:class:`~italian_poker.engine.history.model.HandHistory` with the recorded deck and
-reshuffles, re-applies every action and checks the dealer's lines and the result. Writing a
+:func:`replay` starts the :class:`~italian_poker.engine.deal.Deal` of a
+:class:`~italian_poker.engine.history.model.HandHistory` again with a
+:class:`~italian_poker.engine.card_source.RecordedSource` of its dealer's lines, re-applies
+every action and checks when the cards were dealt and the result. Writing a
 history never needs it; reading one from text calls it to verify.
 """
 
@@ -28,8 +29,8 @@ from italian_poker.engine.wording import count
 
 
 def replay(history: HandHistory) -> Deal:
-    """Re-create the deal with the recorded deck and reshuffles, re-apply every action and
-    check the recorded dealing and result. Raises :class:`HistoryError` naming the offending
+    """Start the deal again with the recorded cards, re-apply every action and check the
+    recorded dealing and result. Raises :class:`HistoryError` naming the offending
     action (an illegal or tampered one) or the result that differs."""
     deal, dealt = _run(history)
     if not any(d.after == 0 for d in history.dealt):
@@ -41,13 +42,13 @@ def replay(history: HandHistory) -> Deal:
             if _dealt_key((recorded,)) != _dealt_key((actual,)):
                 raise HistoryError(
                     f"dealer line {i + 1} gives p{recorded.seat + 1} "
-                    f"{format_cards(recorded.cards)} {_after(recorded.after)}, but the deck "
+                    f"{format_cards(recorded.cards)} {_after(recorded.after)}, but the deal "
                     f"deals p{actual.seat + 1} {format_cards(actual.cards)} "
                     f"{_after(actual.after)}"
                 )
         raise HistoryError(
             f"the history records {count(len(history.dealt), 'dealer line')}, "
-            f"the deck deals {len(dealt)}"
+            f"the deal deals {len(dealt)}"
         )
     if history.result is not None:
         if deal.result is None:
@@ -69,7 +70,7 @@ def _dealt_key(dealt: Sequence[Dealt]) -> list[tuple[int, int, tuple[Card, ...]]
 def _run(history: HandHistory) -> tuple[Deal, tuple[Dealt, ...]]:
     """Replay the actions, collecting the cards dealt after each step."""
     try:
-        deal = Deal(history.start())
+        deal = Deal(history.start(), history.source())
     except ItalianPokerError as error:
         raise HistoryError(f"the deal cannot start: {error}") from None
     from_left = deal.order_from(deal.next_seat(deal.dealer))
@@ -109,18 +110,13 @@ def _run(history: HandHistory) -> tuple[Deal, tuple[Dealt, ...]]:
             deal.apply(entry.action, seat=entry.seat)
         except ItalianPokerError as error:
             raise HistoryError(str(error), index=i, seat=entry.seat, notation=notation) from None
-        if len(deal.reshuffles) > len(history.reshuffles):
-            raise HistoryError(
-                "the discards had to be reshuffled (4.3) but no reshuffle is recorded",
-                index=i,
-                seat=entry.seat,
-                notation=notation,
-            )
         logged = _collect_dealt(deal, logged, i + 1, from_left, dealt)
-    if len(deal.reshuffles) != len(history.reshuffles):
+    due = deal.cards_due()
+    if due is not None:
         raise HistoryError(
-            f"the history records {count(len(history.reshuffles), 'reshuffle')} (4.3), "
-            f"the deal used {len(deal.reshuffles)}"
+            f"the history stops where cards are due ({due.why.value}): "
+            f"{count(due.count, 'card')} for "
+            + ("everyone" if due.seat is None else f"p{due.seat + 1}")
         )
     return deal, tuple(dealt)
 
@@ -184,7 +180,7 @@ def phases_of(history: HandHistory) -> list[Phase]:
         return list(history.phases)
     phases: list[Phase] = []
     try:
-        deal = Deal(history.start())
+        deal = Deal(history.start(), history.source())
         for entry in history.actions:
             phases.append(deal.phase)
             deal.apply(entry.action, seat=entry.seat)
@@ -195,12 +191,12 @@ def phases_of(history: HandHistory) -> list[Phase]:
 
 def reshuffle_points(history: HandHistory) -> set[int]:
     """After how many player actions each reshuffle (4.3) came: recorded from the deal, or
-    by a replay."""
-    if len(history.reshuffled_after) == len(history.reshuffles):
+    (a history read from text, where they are only comments) by a replay."""
+    if len(history.phases) == len(history.actions):
         return set(history.reshuffled_after)
     positions: set[int] = set()
     try:
-        deal = Deal(history.start())
+        deal = Deal(history.start(), history.source())
         for i, entry in enumerate(history.actions):
             count = len(deal.reshuffles)
             deal.apply(entry.action, seat=entry.seat)
