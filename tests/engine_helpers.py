@@ -31,7 +31,7 @@ from italian_poker import (
     Rules,
     parse_cards,
 )
-from italian_poker.engine.card_source import StackedSource
+from italian_poker.engine.card_source import SecureSource, SeededSource, StackedSource
 
 NO_BLINDS: dict[str, Any] = {
     "blind_allowed": False,
@@ -99,9 +99,11 @@ def new_deal(
     stacks: Sequence[int] | None = None,
     stock: str = "",
     carried: int = 0,
+    seed: int | None = None,
     **start: Any,
 ) -> Deal:
-    """A :class:`Deal` for ``table_rules.players`` seats with a stacked deck."""
+    """A :class:`Deal` for ``table_rules.players`` seats with a stacked deck (the discards
+    reshuffled, 4.3, by ``seed`` or securely)."""
     n = table_rules.players
     deck = stacked_deck(n, hands, dealer=dealer, direction=table_rules.direction, stock=stock)
     return Deal(
@@ -113,7 +115,9 @@ def new_deal(
             carried=carried,
             **start,
         ),
-        StackedSource(deck),
+        StackedSource(deck, then=SecureSource())
+        if seed is None
+        else SeededSource(seed, order=deck),
     )
 
 

@@ -143,7 +143,7 @@ def test_a_dealer_line_before_any_action_says_so() -> None:
     with pytest.raises(HistoryError) as caught:
         replay(loads(moved))
     assert str(caught.value) == (
-        "dealer line 1 gives p2 7c 8d Ks 9s Ah before any action, but the deck deals "
+        "dealer line 1 gives p2 7c 8d Ks 9s Ah before any action, but the deal deals "
         "p2 7c 8d Ks 9s Ah after action 1"
     )
 

@@ -26,6 +26,8 @@ from italian_poker import (
     preset,
 )
 from italian_poker.engine.actions import fold, open_, pass_
+from italian_poker.engine.card_source import StackedSource
+from italian_poker.engine.operations import HandsDealt
 
 SIT_OUT = Action(ActionKind.SIT_OUT)
 MAKE_UP = Action(ActionKind.MAKE_UP)
@@ -126,22 +128,22 @@ def test_5_5_a_stacked_deck_no_answer_can_serve_is_refused_when_given() -> None:
     assert match.phase is MatchPhase.MAKE_UP
 
 
-def test_5_5_a_recorded_deck_given_during_the_questions_must_fit_the_answers() -> None:
-    """5.5: ``replay_recorded(deck=...)`` during the questions is checked as ``start_deal``'s
-    deck is: once a folder has sat out, a deck for four is refused, the match unchanged."""
+def test_5_5_the_deal_begun_by_the_last_answer_takes_the_source_given() -> None:
+    """5.5: the card source given to ``start_deal`` deals the deal that the last make-up
+    answer begins."""
     match = after_parol()
-    match.start_deal(seed=4)
+    order = deck_for(3, dealer=1)
+    match.start_deal(StackedSource(order))
     first = match.actor
     assert first is not None
     match.apply(SIT_OUT, first)
-    refused(match, lambda: match.replay_recorded(deck=deck_for(4, dealer=1)), SeatError)
-    match.replay_recorded(deck=deck_for(3, dealer=1))
-    # Three are dealt in if the second folder makes up: sitting out would leave two.
-    assert [la.kind for la in match.legal_actions()] == [ActionKind.MAKE_UP]
     second = match.actor
     assert second is not None
     match.apply(MAKE_UP, second)
-    assert match.phase is MatchPhase.IN_DEAL and len(match.deal_seats) == 3
+    assert match.phase is MatchPhase.IN_DEAL and match.deal is not None
+    dealt = match.deal.operations[1]
+    assert isinstance(dealt, HandsDealt)
+    assert {c for hand in dealt.hands for c in hand} == set(order[:15])
 
 
 @pytest.mark.parametrize(
@@ -151,8 +153,8 @@ def test_5_5_a_recorded_deck_given_during_the_questions_must_fit_the_answers() -
         {"deck": 5},
         {"seed": 1.5},
         {"seed": True},
-        {"reshuffles": 7},
-        {"reshuffles": [[1]]},
+        {"source": 7},
+        {"source": "a deck"},
     ],
 )
 def test_5_5_start_deal_with_bad_values_changes_nothing(start: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ from italian_poker import (
     preset,
 )
 from italian_poker.engine.actions import draw, fold, open_, pass_
+from italian_poker.engine.operations import HandsDealt
 
 JJ = "Jh Jc 7d 8s Ac"
 N1 = "7s 9c Jd Kh Ad"
@@ -259,7 +260,7 @@ def test_busted_player_leaves_and_the_match_ends() -> None:
 
 
 def test_completed_deals_are_recorded() -> None:
-    """The match keeps each deal's start, deck, actions and result."""
+    """The match keeps each deal's start, cards, actions and result."""
     match = new_match(rules())
     match.start_deal(deck=stacked_deck(4, {1: JJ}))
     match.apply(open_(2), "P1")
@@ -267,7 +268,8 @@ def test_completed_deals_are_recorded() -> None:
         match.apply(fold(), name)
     (done,) = match.completed
     assert done.number == 1
-    assert done.deck[:1] == cards("Jh")
+    dealt = done.operations[1]
+    assert isinstance(dealt, HandsDealt) and dealt.hands[1][:1] == cards("Jh")
     assert [r.action.kind for r in done.actions] == [
         ActionKind.OPEN,
         ActionKind.FOLD,

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, Outcome, Phase
+from italian_poker.engine.deck import Deck
 from italian_poker.engine.errors import InvalidDrawError
 from italian_poker.engine.history import HandHistory, HistoryAction, HistoryError
 from italian_poker.engine.match import Match, MatchPhase
@@ -214,7 +215,7 @@ def test_a_won_deal_names_its_winner_and_the_pot_on_the_last_frame() -> None:
 
 def _public_end(history: HandHistory) -> PublicView:
     """The public view of ``history``'s deal at its end, read off the engine."""
-    deal = Deal(history.start())
+    deal = Deal(history.start(), history.source())
     for entry in history.actions:
         deal.apply(entry.action, seat=entry.seat)
     view = observe(deal, PUBLIC)
@@ -230,9 +231,9 @@ def _cards_of(history: HandHistory, seats: set[int]) -> list[Card]:
 
 
 def _swapped(history: HandHistory, viewer: int, x: Card, y: Card) -> HandHistory:
-    """``history`` with cards ``x`` and ``y`` (neither ever the viewer's) swapped in the deck
-    and in the other seats' draws and shows; the dealer's lines and the result go (the
-    replay works them out again)."""
+    """``history`` with cards ``x`` and ``y`` (neither ever the viewer's) swapped in the
+    dealer's lines and in the other seats' draws and shows; the result goes (the replay works
+    it out again)."""
 
     def swap(card: Card) -> Card:
         return y if card == x else x if card == y else card
@@ -245,9 +246,8 @@ def _swapped(history: HandHistory, viewer: int, x: Card, y: Card) -> HandHistory
 
     return replace(
         history,
-        deck=tuple(map(swap, history.deck)),
         actions=tuple(map(entry, history.actions)),
-        dealt=(),
+        dealt=tuple(replace(d, cards=tuple(map(swap, d.cards))) for d in history.dealt),
         result=None,
     )
 
@@ -257,14 +257,14 @@ def _swapped(history: HandHistory, viewer: int, x: Card, y: Card) -> HandHistory
 def test_the_viewer_never_gets_another_seats_hidden_card(history: HandHistory, choice: int) -> None:
     """Another seat's cards changed in the history: the viewer's frames are the same until
     the showdown; that seat's own frames change (the check is not vacuous)."""
-    assume(not history.reshuffles)  # a reshuffled discard may come to the viewer (4.3)
+    assume(not history.reshuffled_after)  # a reshuffled discard may come to the viewer (4.3)
     n = len(history.names)
     viewer = choice % n
     openers = {a.seat for a in history.actions if a.action.kind is ActionKind.OPEN}
     others = set(range(n)) - {viewer} - openers  # an opener's cards decide the opening (3.2)
     theirs = _cards_of(history, others)
     dealt = set(_cards_of(history, set(range(n))))
-    stock = [c for c in history.deck if c not in dealt]
+    stock = [c for c in Deck(n).cards if c not in dealt]
     if history.rules.discards_face_up:  # 003: discards are public
         discarded = {c for a in history.actions for c in a.action.cards}
         theirs = [c for c in theirs if c not in discarded]
@@ -315,7 +315,9 @@ def test_a_history_without_a_number_or_unfinished_is_refused() -> None:
     history = _one_history()
     with pytest.raises(HistoryError, match="no hand number"):
         hand_frames(replace(history, number=None), 0, NEXT)
-    unfinished = replace(history, actions=history.actions[:-1], result=None, dealt=())
+    actions = history.actions[:-1]
+    dealt = tuple(d for d in history.dealt if d.after <= len(actions))
+    unfinished = replace(history, actions=actions, result=None, dealt=dealt)
     with pytest.raises(HistoryError, match="not over"):
         hand_frames(unfinished, 0, NEXT)
 

@@ -7,8 +7,8 @@ import random
 
 from engine_helpers import rules
 
-from italian_poker import Action, ActionKind, Deal, DealStart, Match
-from italian_poker.engine.card_source import SeededSource
+from italian_poker import Action, ActionKind, Deck, Match
+from italian_poker.engine.card_source import CardsDue, SeededSource, Why
 from italian_poker.engine.seeds import derive_seed
 
 
@@ -26,9 +26,9 @@ def test_reshuffles_of_a_deal_do_not_repeat_the_next_deals_shuffle() -> None:
     for _ in range(3):
         match.start_deal()
         deal = match.deal
-        assert deal is not None and deal.start.seed is not None
-        seeds.append(deal.start.seed)
-        reshuffle_streams.append(first_numbers(deal.reshuffle_random()))
+        assert deal is not None and isinstance(deal.source, SeededSource)
+        seeds.append(deal.source.seed)
+        reshuffle_streams.append(first_numbers(random.Random(derive_seed(seeds[-1], "reshuffle"))))
         while match.actor is not None:
             match.apply(passive(match))
     shuffle_streams = [first_numbers(random.Random(seed)) for seed in seeds]
@@ -47,10 +47,21 @@ def passive(match: Match) -> Action:
 
 
 def test_a_deals_reshuffle_seed_is_derived_not_the_next_integer() -> None:
-    deal = Deal(DealStart(rules(), ("a", "b"), (20, 20)), SeededSource(41))
-    expected = first_numbers(random.Random(derive_seed(41, "reshuffle")))
-    assert first_numbers(deal.reshuffle_random()) == expected
-    assert expected != first_numbers(random.Random(42))
+    """A seeded source orders the discards shuffled in (4.3) with a stream of its own,
+    ``derive_seed(seed, "reshuffle")``, not ``seed + 1``."""
+    source = SeededSource(41)
+    deck = Deck(2).cards
+    dealt = source.take(CardsDue(Why.DEAL, (1, 0), 10, deck))
+    stock = [c for c in deck if c not in dealt]
+    assert source.take(CardsDue(Why.DRAW, (0,), len(stock), tuple(stock))) is not None
+    pool = dealt[:6]
+    served = source.take(CardsDue(Why.DRAW, (1,), 3, pool, pool))
+    expected = list(pool)
+    random.Random(derive_seed(41, "reshuffle")).shuffle(expected)
+    assert served == tuple(expected[:3])
+    assert first_numbers(random.Random(derive_seed(41, "reshuffle"))) != first_numbers(
+        random.Random(42)
+    )
 
 
 def test_bot_and_deal_streams_of_one_seed_differ() -> None:
@@ -59,7 +70,8 @@ def test_bot_and_deal_streams_of_one_seed_differ() -> None:
     bots = {derive_seed(0, "bot", i) for i in range(1, 9)}
     match = Match(rules(), [("A", 50), ("B", 50)], seed=0)
     match.start_deal()
-    assert match.deal is not None and match.deal.start.seed not in bots
+    assert match.deal is not None and isinstance(match.deal.source, SeededSource)
+    assert match.deal.source.seed not in bots
     assert len(bots) == 8
 
 

@@ -51,7 +51,7 @@ def engine_steps(history: HandHistory, viewer: int | None) -> list[dict[str, Any
     """Each step of the deal read off the engine itself (everything, for the checks): the
     pot (on the last step, what is carried), the stacks, the viewer's cards and the hands
     shown so far."""
-    deal = Deal(history.start())
+    deal = Deal(history.start(), history.source())
 
     def step() -> dict[str, Any]:
         result = deal.result

@@ -343,7 +343,7 @@ def public_cards(completed: CompletedDeal) -> set[str]:
     the hands shown at the showdown, the opener's proof, the discards when they lie face up
     (003). Every other card of the deck was hidden from the table."""
     history = HandHistory.from_completed(completed)
-    deal = Deal(history.start())
+    deal = Deal(history.start(), history.source())
     seen: set[str] = set()
     for entry in history.actions:
         if entry.action.kind is ActionKind.DRAW and history.rules.discards_face_up:

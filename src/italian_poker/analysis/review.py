@@ -250,7 +250,7 @@ def _bet(view: SeatView, action: Action, deal: str, number: int | None, at: int)
 def review_deal(history: HandHistory, seat: int, deal: str) -> tuple[Decision, ...]:
     """The decisions of ``seat`` in a deal (``deal``: its id, e.g. its file), each reviewed.
     The history must replay (:func:`~italian_poker.engine.history.replay`)."""
-    game = Deal(history.start())
+    game = Deal(history.start(), history.source())
     found = []
     for at, entry in enumerate(history.actions, start=1):
         if entry.seat == seat and game.phase in (*_ROUNDS, Phase.DRAW):

@@ -382,7 +382,9 @@ def _read_actions(
 def _dealt_so_far(deal: Deal, recorded: RecordedSource, dealt: list[Dealt]) -> Deal | None:
     """``deal`` given the cards of the dealer's lines read so far that it has not had; None
     if they do not deal (replay() will say why)."""
-    operations = card_operations(dealt, len(deal.names))
+    if len(dealt) < deal.n:
+        return deal  # not yet the five cards of every seat (3.1)
+    operations = card_operations(dealt, deal.n)
     taken = sum(isinstance(op, HandsDealt | CardsDrawn | FourthCardDealt) for op in deal.operations)
     recorded.extend(operations[taken + len(recorded.pending) :])
     try:
