@@ -4,7 +4,6 @@ and a decision's term has expectation 0."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections import Counter
 from typing import Any
@@ -18,6 +17,7 @@ from italian_poker.analysis.action_terms import (
     action_correction,
     action_terms,
     check_down,
+    playout_source,
     same_action,
 )
 from italian_poker.analysis.bots import BotLevel, SimplePolicy, StrongPolicy, make_bot
@@ -29,6 +29,7 @@ from italian_poker.analysis.bots.chance import (
     action_distribution,
 )
 from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.card_source import RecordedSource
 from italian_poker.engine.deal import Deal
 from italian_poker.engine.match import CompletedDeal, Match
 from italian_poker.engine.observer import SeatView, observe
@@ -65,8 +66,7 @@ def by_seat(record: CompletedDeal, per_player: list[Any]) -> list[Any]:
 
 def decisions(record: CompletedDeal) -> list[tuple[int, SeatView, Action]]:
     """Each action of ``record`` with its index and the view its seat acted from."""
-    deal = Deal(dataclasses.replace(record.start, deck=record.deck, reshuffles=()))
-    deal.replay_reshuffles(record.reshuffles)
+    deal = Deal(record.start, RecordedSource(record.operations))
     out = []
     for index, done in enumerate(record.actions):
         out.append((index, observe(deal, done.seat), done.action))
@@ -202,7 +202,7 @@ def test_playing_down_checks_calls_and_draws_plainly() -> None:
     """check_down: the opener opens at the least, the rest call or check, the draw keeps
     what the plain draw keeps, and a whole deal played so is legal to the end."""
     record = played([S, S, S], 1, 3)[0]
-    deal = Deal(dataclasses.replace(record.start, deck=record.deck, reshuffles=()))
+    deal = Deal(record.start, playout_source(record, 0, 3))
     seen: set[ActionKind] = set()
     while (actor := deal.actor) is not None:
         view = observe(deal, actor)

@@ -40,8 +40,9 @@ from italian_poker.ai.encoding import (
     to_action,
 )
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.card_source import RecordedSource
 from italian_poker.engine.cards import Card, parse_cards
-from italian_poker.engine.deal import Phase
+from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.deck import stripped_deck
 from italian_poker.engine.match import Match, MatchPhase
 from italian_poker.engine.rules import preset
@@ -116,6 +117,11 @@ def test_python_game_checks(players: int, deals: int) -> None:
 def test_every_card_of_the_deal_is_a_chance_outcome_dealt_one_at_a_time() -> None:
     game = load(players=4)
     state = game.new_initial_state()
+    # The blind is offered before the cards are dealt (Art. 2); declined, they are due.
+    assert not state.is_chance_node()
+    assert state.match.deal.phase is Phase.BLINDS
+    assert state.match.view("P1").hand == ()
+    state.apply_action(SIMPLE_KINDS.index(ActionKind.DECLINE))
     picked = []
     for i in range(20):
         assert state.is_chance_node()
@@ -125,10 +131,6 @@ def test_every_card_of_the_deal_is_a_chance_outcome_dealt_one_at_a_time() -> Non
         picked.append(Card.from_index(action))
         state.apply_action(action)
     assert not state.is_chance_node()
-    # The blind is offered before the cards are seen (Art. 2); declined, the cards are dealt.
-    assert state.match.deal.phase is Phase.BLINDS
-    assert state.match.view("P1").hand == ()
-    state.apply_action(SIMPLE_KINDS.index(ActionKind.DECLINE))
     # 3.1: one card at a time from the dealer's (seat 0's) left.
     for player in range(4):
         hand = state.match.view(f"P{player}").hand
@@ -138,24 +140,21 @@ def test_every_card_of_the_deal_is_a_chance_outcome_dealt_one_at_a_time() -> Non
 
 
 def test_draws_and_reshuffles_are_chance_nodes() -> None:
-    """Nine players (seven cards left after the deal): the draw's cards and the 4.3
-    reshuffles are picked by chance, from the stock and then from the discards."""
+    """Nine players (seven cards left after the deal): the draw's cards are picked by chance,
+    from the stock and, once it ran out, from the discards shuffled in (4.3), never a player's
+    own while others are left."""
     game = load(players=9)
     rng = random.Random(9)
     reshuffled = 0
     for _ in range(6):
         state = game.new_initial_state()
         while not state.is_terminal():
-            deal = state.match.deal
-            if state.is_chance_node() and deal is not None and deal.phase is Phase.DRAW:
-                muck = {card for _, card in deal.muck}
+            due = state.match.cards_due()
+            if state.is_chance_node() and due is not None and due.shuffled_in:
+                reshuffled += 1
                 outcomes = {Card.from_index(a) for a, _ in state.chance_outcomes()}
-                if muck and outcomes <= muck:
-                    reshuffled += 1
+                assert outcomes == set(due.candidates) - set(state._picked)
             state.apply_action(play(state, rng))
-        deal = state.match.deal
-        assert deal is not None
-        assert sum(len(r) for r in deal.reshuffles) <= 52
     assert reshuffled > 0
 
 
@@ -171,7 +170,10 @@ def test_a_seat_never_sees_another_seats_hidden_cards(players: int) -> None:
     compared = 0
     for _ in range(8):
         state = game.new_initial_state()
+        dealing: list[int] = []  # the steps of the first five-card deal (3.1)
         while not state.is_terminal():
+            if state.is_chance_node() and len(dealing) < 5 * players:
+                dealing.append(len(state.history()))
             state.apply_action(play(state, rng))
         history = state.history()
         # A card no chance node picked (never dealt nor served), given to seat 1 instead of
@@ -180,7 +182,7 @@ def test_a_seat_never_sees_another_seats_hidden_cards(players: int) -> None:
         if not unused:
             continue
         other = 1
-        position = next(i for i in range(5 * players) if _dealt_to(players, i) == other)
+        position = dealing[next(i for i in range(5 * players) if _dealt_to(players, i) == other)]
         changed = list(history)
         changed[position] = unused[0]
         a, b = game.new_initial_state(), game.new_initial_state()
@@ -191,7 +193,7 @@ def test_a_seat_never_sees_another_seats_hidden_cards(players: int) -> None:
             deal = a.match.deal
             if deal is not None and deal.phase in (Phase.SHOWDOWN, Phase.COMPLETE):
                 break  # the showdown shows hands, and the proof the opening
-            if step >= 5 * players:
+            if step > dealing[-1]:
                 assert a.observation_tensor(0) == b.observation_tensor(0)
                 assert a.information_state_tensor(0) == b.information_state_tensor(0)
                 assert a.observation_string(0) == b.observation_string(0)
@@ -338,23 +340,27 @@ def test_draw_ids_are_the_draws_the_engine_accepts(players: int, opener_may_spli
 
 
 @pytest.mark.parametrize(("players", "deals"), [(2, 3), (4, 2), (9, 1)])
-def test_the_live_match_is_the_match_rebuilt_from_the_steps(players: int, deals: int) -> None:
-    """Draws and deal starts go on the live match, the cards chance picks stacked on its stock
-    (Deal.restack): at every player's turn it is the match rebuilt from every step."""
+def test_each_deal_replays_from_its_operations(players: int, deals: int) -> None:
+    """The cards chance picked are the deal's operations: each deal of an episode started
+    again with a RecordedSource of them and its actions ends as it did, and the episode's
+    history played again gives the same match."""
     game = load(players=players, deals=deals, stack=40)
     rng = random.Random(players + deals)
-    turns = 0
+    replayed = 0
     for _ in range(15):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if not state.is_chance_node():
-                live, rebuilt = state.match, state._rebuild()
-                assert [(d.deck, d.reshuffles, d.operations) for d in live.completed] == [
-                    (d.deck, d.reshuffles, d.operations) for d in rebuilt.completed
-                ]
-                assert live.deal is not None and rebuilt.deal is not None
-                for name in ("deck_order", "hands", "stock", "muck", "operations"):
-                    assert getattr(live.deal, name) == getattr(rebuilt.deal, name), name
-                turns += 1
             state.apply_action(play(state, rng))
-    assert turns > 100
+        for done in state.match.completed:
+            deal = Deal(done.start, RecordedSource(done.operations))
+            for record in done.actions:
+                deal.apply(record.action, record.seat)
+            assert deal.operations == list(done.operations)
+            replayed += 1
+        again = game.new_initial_state()
+        for action in state.history():
+            again.apply_action(action)
+        assert [d.operations for d in again.match.completed] == [
+            d.operations for d in state.match.completed
+        ]
+    assert replayed >= 15

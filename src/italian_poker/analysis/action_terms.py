@@ -114,7 +114,7 @@ def _value(
     """The challenger's chips per seat when the deal, replayed to ``prefix``, goes on with
     ``action`` and then ``bots`` (fresh, from playout seed ``seed``), or :func:`check_down`
     at every seat when ``bots`` is None."""
-    deal = Deal(record.start, _playout_source(record, len(prefix), seed))
+    deal = Deal(record.start, playout_source(record, len(prefix), seed))
     for done in prefix:
         deal.apply(done.action, done.seat)
     deal.apply(action)
@@ -128,7 +128,7 @@ def _value(
     return won / len(mine)
 
 
-def _playout_source(record: CompletedDeal, actions: int, seed: int) -> RecordedSource:
+def playout_source(record: CompletedDeal, actions: int, seed: int) -> RecordedSource:
     """The cards of a playout that goes on from the deal's first ``actions`` actions: those
     taken before them as recorded, the five-card deal (3.1) as recorded whenever it comes, then
     the cards the deal took later, in order, then the playout seed's."""
