@@ -1,12 +1,13 @@
-"""Live tables shuffle with the CSPRNG (no seed anywhere); the log records the deck dealt and
-every 4.3 reshuffle with the action that caused it, so a restart in the middle of a deal
-resumes with exactly the same cards."""
+"""Live tables deal with the CSPRNG (no seed anywhere); the log records the cards each event
+took (``taken``: the five-card deal, the draws, the late fourth cards, those served from the
+discards reshuffled in, 4.3), so a restart in the middle of a deal resumes with exactly the same
+cards, and a table saved by the server before (its log records each deal's deck order and the
+order of each reshuffle) still resumes."""
 
 from __future__ import annotations
 
 import copy
 import random
-import secrets
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -17,6 +18,8 @@ from server_fixtures import AppFactory, bearer, create_table, join, passive_acti
 from sqlalchemy import select
 
 from italian_poker.engine.actions import ActionKind
+from italian_poker.engine.card_source import RecordedSource, SecureSource
+from italian_poker.engine.deal import Phase
 from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
@@ -47,9 +50,9 @@ def events(database_url: str) -> list[tuple[str, dict[str, Any]]]:
 def test_live_tables_shuffle_with_the_csprng_and_record_no_seed(
     make_app: AppFactory, database_url: str
 ) -> None:
-    """A table without ``settings.seed`` deals from the engine's secure shuffle: the deal
-    events hold the deck and who was dealt in, never a seed, and the deal's reshuffles
-    (4.3) would come from the system's CSPRNG, not from a seeded Mersenne Twister."""
+    """A table without ``settings.seed`` deals from the engine's secure source: the deal
+    events hold the cards dealt and who was dealt in, never a seed, and the cards after
+    them (4.3 included) come from the system's CSPRNG, not from a seeded Mersenne Twister."""
     app = make_app(seed=None)
     with TestClient(app) as client:
         table = create_table(client)
@@ -57,11 +60,16 @@ def test_live_tables_shuffle_with_the_csprng_and_record_no_seed(
         join(client, invite, "Bruno")
         assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
         deal = runtime_of(app, invite).state.match.deal  # type: ignore[union-attr]
-        assert deal is not None and deal.start.seed is None and deal.start.deck is None
-        assert isinstance(deal.reshuffle_random(), secrets.SystemRandom)
-    deals = [payload for kind, payload in events(database_url) if kind == "deal"]
+        assert deal is not None and isinstance(deal.source, RecordedSource)
+        assert deal.source.then == SecureSource()
+        blinds = deal.phase is Phase.BLINDS
+    logged = events(database_url)
+    deals = [payload for kind, payload in logged if kind == "deal"]
     assert deals and all("seed" not in payload for payload in deals), deals
-    assert len(deals[0]["deck"]) == 24 and deals[0]["players"] == [1, 2]
+    assert deals[0]["players"] == [1, 2]
+    # The five cards each: with the deal, or once the blind is settled (Art. 2).
+    dealt = [e for _, p in logged for e in p.get("taken", ()) if e[0] == "deal"]
+    assert [[len(hand) for hand in e[1]] for e in dealt] == ([] if blinds else [[5, 5]])
 
 
 def _choose(state: TableState, seat: int) -> dict[str, Any]:
@@ -92,9 +100,8 @@ def _deal_picture(state: TableState) -> dict[str, Any]:
         "seq": state.seq,
         "hand": state.hand,
         "actor": state.actor_slot(),
-        "deck": deal.deck_order,
         "reshuffles": list(deal.reshuffles),
-        "stock": list(deal.stock),
+        "stock": sorted(deal.stock, key=lambda card: card.index),
         "hands": [list(h) for h in deal.hands],
         "views": [view.hand if (view := state.view(s)) else None for s in range(len(state.slots))],
     }
@@ -105,8 +112,8 @@ def test_restart_mid_deal_after_a_reshuffle_resumes_with_the_same_cards(
 ) -> None:
     """Five players, no seed: deals are played until a draw runs the stock out and the
     discards are reshuffled (4.3); the server then restarts in the middle of that draw and
-    every seat holds the same cards, the stock (the reshuffled discards included) is in the
-    same order, and the same player is to act."""
+    every seat holds the same cards, the stock (the reshuffled discards included) holds the
+    same cards, and the same player is to act."""
     app = make_app(seed=None)
     with TestClient(app) as client:
         table = create_table(client, seats=5, stack=1000)
@@ -139,11 +146,9 @@ def test_restart_mid_deal_after_a_reshuffle_resumes_with_the_same_cards(
             client.portal.call(runtime.act, seat, state.hand, state.seq, _choose(state, seat))
         assert before is not None, "no draw ever needed a reshuffle"
     logged = events(database_url)
-    caused = [p for kind, p in logged if kind == "action" and p.get("reshuffles")]
-    assert caused and caused[-1]["kind"] == "draw"
-    assert [tuple(r) for r in caused[-1]["reshuffles"]] == [
-        tuple(str(c) for c in r) for r in before["reshuffles"][-len(caused[-1]["reshuffles"]) :]
-    ]
+    drawn = [p for kind, p in logged if kind == "action" and p.get("taken")]
+    assert drawn and drawn[-1]["kind"] == "draw"
+    assert all(entry[0] in ("draw", "fourth") for entry in drawn[-1]["taken"])
     assert all("seed" not in p for kind, p in logged if kind == "deal")
     restarted = make_app(seed=None)
     with TestClient(restarted):
@@ -192,6 +197,7 @@ def _unseeded_play(state: TableState, log: Log) -> Iterator[bool]:
         apply(EventKind.SEAT, {"seat": seat, "nickname": name, "bot": None})
     apply(EventKind.START, {})
     reshuffled = begun_by_action = 0
+    shuffles = 0
     for _ in range(20_000):
         if reshuffled >= 2 and begun_by_action >= 2:
             break
@@ -207,9 +213,13 @@ def _unseeded_play(state: TableState, log: Log) -> Iterator[bool]:
             except ItalianPokerError:
                 continue  # e.g. discards the rules refuse: nothing changed, try again
         _, kind, payload = log[-1]
-        notable = kind == "action" and ("reshuffles" in payload or "deck" in payload)
-        reshuffled += "reshuffles" in payload
-        begun_by_action += notable and "deck" in payload
+        deal = state.match.deal if state.match is not None else None
+        now = len(deal.reshuffles) if deal is not None and not deal.is_over else 0
+        began = kind == "action" and any(e[0] == "deal" for e in payload.get("taken", ()))
+        notable = kind == "action" and (now > shuffles or began)
+        reshuffled += kind == "action" and now > shuffles
+        shuffles = now
+        begun_by_action += began
         yield notable
     assert all("seed" not in payload for _, kind, payload in log if kind == "deal")
     assert reshuffled >= 2 and begun_by_action >= 2, (reshuffled, begun_by_action)
@@ -230,8 +240,8 @@ def test_a_table_shuffled_without_a_seed_replays_to_the_same_cards() -> None:
 
 def test_a_replica_following_the_log_event_by_event_holds_the_same_cards() -> None:
     """A replica (another server process) replays each event as it is logged, not knowing
-    what later events will record: a deal begun after the 5.5 make-ups gets its deck from
-    the action that began it, a draw that reshuffled (4.3) its order from that draw."""
+    what later events will record: a deal begun after the 5.5 make-ups gets its cards from
+    the action that began it, a draw that reshuffled (4.3) its cards from that draw."""
     state, fresh = _unseeded_table()
     log: Log = []
     replica = fresh()
