@@ -326,7 +326,7 @@ def test_altered_dealer_lines_are_reported() -> None:
         replay(replace(history, dealt=(*history.dealt[:n], moved, *history.dealt[n + 1 :])))
     with pytest.raises(HistoryError):
         replay(replace(history, dealt=history.dealt[:-1]))
-    with pytest.raises(HistoryError, match="not all of one size|cannot start"):
+    with pytest.raises(HistoryError, match=r"not all of one size|cannot start"):
         replay(replace(history, dealt=(replace(first, cards=first.cards[1:]), *history.dealt[1:])))
 
 

@@ -35,8 +35,8 @@ from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDe
 from italian_poker.engine.seeds import derive_seed
 
 __all__ = [
-    "CardOperation",
     "CHANCE",
+    "CardOperation",
     "CardSource",
     "CardsDue",
     "ExplicitChance",
@@ -240,9 +240,7 @@ class StackedSource:
 
     def __eq__(self, other: object) -> bool:
         return (
-            type(other) is StackedSource
-            and other._cards == self._cards
-            and other.then == self.then
+            type(other) is StackedSource and other._cards == self._cards and other.then == self.then
         )
 
     __hash__ = None  # type: ignore[assignment]

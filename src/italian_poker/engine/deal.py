@@ -39,7 +39,7 @@ from italian_poker.engine.actions import (
     check_seat,
 )
 from italian_poker.engine.betting_round import BettingRound
-from italian_poker.engine.card_source import SECURE, CardSource, CardsDue, Why
+from italian_poker.engine.card_source import SECURE, CardsDue, CardSource, Why
 from italian_poker.engine.cards import Card, Rank, format_cards
 from italian_poker.engine.deck import stripped_deck
 from italian_poker.engine.draw import MAX_DRAW, Draw
@@ -304,10 +304,12 @@ class Deal:
     # in one step (a deal has more attributes than CPython's shared instance dicts hold).
     __slots__ = (
         "__weakref__",
+        "_dealt_bits",
         "_due",
         "_got",
         "_legal",
         "_owed",
+        "_stock",
         "actions",
         "actor",
         "blinders",
@@ -336,8 +338,6 @@ class Deal:
         "showdown",
         "source",
         "stacks",
-        "_stock",
-        "_dealt_bits",
         "start",
         "step",
     )

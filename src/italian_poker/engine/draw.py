@@ -202,9 +202,7 @@ class Draw:
         else:
             deal.operations.append(FourthCardDealt(seat, cards[0]))
 
-    def _shuffle_in(
-        self, deal: DrawTable, entries: Sequence[tuple[int, Card]]
-    ) -> tuple[Card, ...]:
+    def _shuffle_in(self, deal: DrawTable, entries: Sequence[tuple[int, Card]]) -> tuple[Card, ...]:
         """4.3: shuffle discards (with who discarded them) under the stock; logged, and
         returned in the order they were thrown (their new order is the card source's). A
         folded hand's cards leave the folded seat's hand as they are shuffled in, so no card

@@ -12,6 +12,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction, check_action
+from italian_poker.engine.card_source import (
+    SECURE,
+    CardsDue,
+    CardSource,
+    SeededSource,
+    StackedSource,
+)
 from italian_poker.engine.cards import Card, Rank
 from italian_poker.engine.deal import (
     ActionRecord,
@@ -22,13 +29,6 @@ from italian_poker.engine.deal import (
     Outcome,
 )
 from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, stripped_deck
-from italian_poker.engine.card_source import (
-    SECURE,
-    CardSource,
-    CardsDue,
-    SeededSource,
-    StackedSource,
-)
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     CardsNotAvailableError,

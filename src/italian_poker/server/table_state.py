@@ -488,8 +488,10 @@ class TableState:
             raise ValueError(f"event {seq} out of order after {self.seq}")
         if kind is EventKind.ACTION or kind is EventKind.DEAL:
             mark = self._card_mark()
-            effects = self._on_action(payload, policy) if kind is EventKind.ACTION else (
-                self._on_deal(payload)
+            effects = (
+                self._on_action(payload, policy)
+                if kind is EventKind.ACTION
+                else (self._on_deal(payload))
             )
             self._record_cards(mark, payload)
         else:
@@ -664,9 +666,9 @@ class TableState:
             raise SeatError("the game is not in play")
         if self.in_deal:
             raise SeatError("a deal is already under way")
-        # A deal event stored before the match's ids were stable (it has the deck, and not
-        # the key) seats the players as the server did then.
-        if "deck" in payload and not payload.get(SEATED_BY_ID):
+        # A deal event stored before the match's ids were stable (a dealt deal's event, with
+        # its deck or its players, and not the key) seats the players as the server did then.
+        if ("deck" in payload or "players" in payload) and not payload.get(SEATED_BY_ID):
             self._reseat_as_before()
         else:
             if self.match is not None and len(self.dealable()) < self.rules.min_players:

@@ -3,11 +3,11 @@
 :func:`hand_frames` replays a :class:`~italian_poker.engine.history.HandHistory` through the
 engine (the history is checked by :func:`~italian_poker.engine.history.replay`, then its
 :class:`~italian_poker.engine.deal.Deal` is started again with the recorded cards,
-``history.source()``, and each action applied in turn) and reads the observer's view (:func:`~italian_poker.engine.observer.observe`)
-for the viewer before the first action and after every one: nothing here decides what the
-viewer may see. A seat sees its own cards, the others' once shown at the showdown (and their
-discards only when they lie face up, 003); :data:`~italian_poker.engine.observer.PUBLIC`, a
-spectator, sees no hidden card at all.
+``history.source()``, and each action applied in turn) and reads the observer's view
+(:func:`~italian_poker.engine.observer.observe`) for the viewer before the first action and
+after every one: nothing here decides what the viewer may see. A seat sees its own cards,
+the others' once shown at the showdown (and their discards only when they lie face up, 003);
+:data:`~italian_poker.engine.observer.PUBLIC`, a spectator, sees no hidden card at all.
 
 Each :class:`Frame` holds the phase the deal is in, the step that led there (who did what, how
 many cards were changed, in words in both languages: :func:`~italian_poker.table.narration.

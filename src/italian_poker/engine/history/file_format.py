@@ -24,7 +24,6 @@ from italian_poker.engine.history.model import (
     card_operations,
     from_operations,
 )
-from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDealt
 from italian_poker.engine.history.notation import (
     action_notation,
     dealt_notation,
@@ -34,6 +33,7 @@ from italian_poker.engine.history.notation import (
 )
 from italian_poker.engine.history.replay import phases_of, reshuffle_points
 from italian_poker.engine.opening import parse_min_pair
+from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDealt
 from italian_poker.engine.rules import BettingStructure, Rules
 from italian_poker.engine.wording import count
 
@@ -273,9 +273,7 @@ def loads(text: str) -> HandHistory:
         )
     version = f.whole("_format", FORMAT_VERSION)
     if version not in (1, FORMAT_VERSION):
-        raise HistoryError(
-            f"format version {version} is not supported (1 to {FORMAT_VERSION})"
-        )
+        raise HistoryError(f"format version {version} is not supported (1 to {FORMAT_VERSION})")
     rules_data = data.get("_rules")
     if not isinstance(rules_data, dict):
         raise HistoryError("missing table [_rules]")
