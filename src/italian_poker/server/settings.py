@@ -49,9 +49,9 @@ class ServerSettings:
     next_deal_seconds: float = 3.0
     """Pause between deals, so that everyone can read the result."""
     seed: int | None = None
-    """None (live tables): every deal is shuffled, and the discards reshuffled (4.3), with
-    the system's CSPRNG (``secrets``), no seed; the log records the deck and reshuffles. An
-    int, for tests and replays only, seeds them so that play is reproducible."""
+    """None (live tables): every card is chosen with the system's CSPRNG (``secrets``), no
+    seed; the log records the cards each event took. An int, for tests and replays only,
+    seeds each deal so that play is reproducible."""
     log_size: int = 50
     chat_max_length: int = 200
     """The longest chat message, in characters (code points), once trimmed; at most

@@ -854,8 +854,8 @@ class TableRuntime:
                 return
             if not self._can_deal():
                 return
-            # Live tables shuffle with the engine's CSPRNG (no seed): the event records the
-            # deck dealt, and each reshuffle is recorded with the action that made it.
+            # Live tables deal with the engine's CSPRNG (no seed): each event records the
+            # cards it took (server/recorded_cards.py).
             payload: dict[str, Any] = {}
             if self.settings.seed is not None:  # tests and replays only
                 payload["seed"] = derive_seed(self.settings.seed, "deal", self.id, state.seq)
