@@ -27,6 +27,7 @@ from italian_poker.analysis.bots.styles import READ_FLOOR, STRONG_ONLY
 from italian_poker.analysis.simulation import simulate
 from italian_poker.cli import app
 from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.card_source import StackedSource
 from italian_poker.engine.deal import Deal, DealStart, Phase
 from italian_poker.engine.deck import stripped_deck
 from italian_poker.engine.rules import BettingStructure, Rules
@@ -220,10 +221,8 @@ def test_reading_weighs_the_true_cards_above_the_sampled_ones() -> None:
     for seed in range(24):
         order = list(stripped_deck(4).cards)
         random.Random(seed).shuffle(order)
-        start = DealStart(
-            rules=rules, names=names, stacks=(100,) * 4, dealer=seed % 4, deck=tuple(order)
-        )
-        deal = Deal(start)
+        start = DealStart(rules=rules, names=names, stacks=(100,) * 4, dealer=seed % 4)
+        deal = Deal(start, StackedSource(order))
         bots = [make_bot("strong", seed=seed * 10 + i) for i in range(4)]
         while (actor := deal.actor) is not None:
             view = seat_view(deal, actor)
@@ -232,7 +231,9 @@ def test_reading_weighs_the_true_cards_above_the_sampled_ones() -> None:
                 for a in view.actions
             )
             if actor == 0 and view.phase in SEARCHED and answered:
-                true = reading_weight(World(start, tuple(r.action for r in deal.actions)), view)
+                true = reading_weight(
+                    World(start, tuple(r.action for r in deal.actions), deck=tuple(order)), view
+                )
                 rng = random.Random(seed)
                 sampled = [
                     reading_weight(world, view)

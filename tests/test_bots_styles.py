@@ -87,7 +87,7 @@ def test_a_simple_rivals_bets_say_nothing_of_its_cards() -> None:
         opener = view.opener
         rng = random.Random(checked)
         worlds = [w for w in (sample_world(view, rng, relaxed=False) for _ in range(8)) if w]
-        rows = [action_chances(w.start, w.actions, view) for w in worlds]
+        rows = [action_chances(w.start, w.actions, view, w.deck) for w in worlds]
         passed = {a.seat for a in view.actions if a.kind is ActionKind.PASS}
         for seat in rows[0]:
             if seat == opener or seat in passed:

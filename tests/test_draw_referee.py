@@ -163,14 +163,14 @@ def test_recorded_cards_not_available_are_refused_before_they_are_dealt() -> Non
     assert due is not None and due.seat == right.seat and deal.actor is None
     assert all(held not in deal.hands[s] for s in range(deal.n) if s != 6)
     assert wrong not in deal.operations
-    assert not deal.can_deal(wrong.cards[: due.count])
+    assert not deal.can_deal(wrong.cards[: due.number])
     with pytest.raises(CardsNotAvailableError):
-        deal.deal_cards(wrong.cards[: due.count])
-    rest = right.cards[due.count :]
+        deal.deal_cards(wrong.cards[: due.number])
+    rest = right.cards[due.number :]
     deal.source = RecordedSource(
         [CardsDrawn(right.seat, rest)] if rest else [], then=RecordedSource(record[drawn + 1 :])
     )
-    deal.deal_cards(right.cards[: due.count])
+    deal.deal_cards(right.cards[: due.number])
     for seat, action in steps:
         deal.apply(action, seat)
     assert deal.hands == played.hands and deal.operations == played.operations
@@ -185,7 +185,7 @@ def test_a_deal_dealt_by_hand_refuses_cards_not_due_and_changes_nothing() -> Non
         CHANCE,
     )
     due = deal.cards_due()
-    assert due is not None and due.count == 20 and deal.actor is None
+    assert due is not None and due.number == 20 and deal.actor is None
     before = snapshot(deal)
     deck = list(due.candidates)
     for given in (deck[:19], [deck[0], *deck[:19]], [*deck[:19], cards("2c")[0]]):

@@ -29,6 +29,7 @@ from italian_poker.analysis.luck import (
 )
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card, Rank
+from italian_poker.engine.deck import stripped_deck
 from italian_poker.engine.hand_rank import Tiebreak
 from italian_poker.engine.match import CompletedDeal, Match
 from italian_poker.engine.opening import opening_requirement
@@ -138,7 +139,7 @@ def test_the_draws_sampled_expectation_is_the_exact_one() -> None:
         hands = next(op.hands for op in record.operations if isinstance(op, HandsDealt))
         discards = {r.seat: set(r.action.cards) for r in drew}
         dealt = {c for h in hands for c in h}
-        stock = [c for c in record.deck if c not in dealt]
+        stock = [c for c in stripped_deck(2).cards if c not in dealt]
         served = [s for r in drew for s in [r.seat] * len(r.action.cards)]
         evaluator = batch_evaluator(2)
         rows = []

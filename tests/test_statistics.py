@@ -245,13 +245,13 @@ def test_a_muck_is_a_showdown_lost() -> None:
 
 
 def public_only(history: HandHistory) -> HandHistory:
-    """``history`` with every card gone: no deck, no reshuffles, no dealt cards, draws and
-    shows without their cards."""
+    """``history`` with every card gone: no dealt cards, draws and shows without their
+    cards."""
     actions = tuple(
         HistoryAction(a.seat, Action(a.action.kind, a.action.amount, (), a.action.split))
         for a in history.actions
     )
-    return replace(history, deck=(), reshuffles=(), dealt=(), actions=actions)
+    return replace(history, dealt=(), actions=actions)
 
 
 def test_no_card_is_read() -> None:

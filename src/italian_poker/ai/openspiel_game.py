@@ -212,7 +212,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         if due is not None:
             picked = self._picked
             picked.append(Card.from_index(action))
-            if len(picked) < due.count:
+            if len(picked) < due.number:
                 return
             self._picked = []
             match.deal_cards(picked)

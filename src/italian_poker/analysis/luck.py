@@ -49,6 +49,7 @@ from italian_poker.analysis.draw_odds import DrawDistribution, draw_distribution
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Phase
+from italian_poker.engine.deck import stripped_deck
 from italian_poker.engine.hand_rank import Category, Tiebreak, evaluate
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.engine.opening import OpeningRequirement, opening_requirement
@@ -213,7 +214,7 @@ def seat_features(record: CompletedDeal, challenger: Sequence[bool], rules: Rule
         elif isinstance(op, CardsDrawn):
             seat, cards = op.seat, op.cards
             discards = draws.get(seat, ())
-            stock = len(record.deck) - len(gone)
+            stock = len(_deck_of(record)) - len(gone)
             # Decided before the cards come: no reshuffle so far, enough stock, served at once.
             if cards and not reshuffled and stock >= len(discards) == len(cards):
                 hand = hands[seat]
@@ -336,7 +337,7 @@ def dealt_features(
     opens = opening_hands(requirement, players)
     category = hand_categories(players, rules.tiebreak)
     actual = hand_indices(np.array([[c.index for c in h] for h in dealt]), players)
-    deck = np.array([c.index for c in record.deck], dtype=np.int64)
+    deck = np.array([c.index for c in _deck_of(record)], dtype=np.int64)
     order = np.argsort(rng.random((samples, len(deck))), axis=1)[:, : 5 * players]
     sampled = hand_indices(deck[order].reshape(samples, players, 5), players)
     luck = _dealt_basis(actual[None, :], opens, category)[0] - _dealt_basis(
@@ -406,7 +407,7 @@ def draw_features(
     if hands is None or not drew or live.sum() < 2:
         return zero
     dealt = {c for h in hands for c in h}
-    stock = np.array([c.index for c in record.deck if c not in dealt], dtype=np.int64)
+    stock = np.array([c.index for c in _deck_of(record) if c not in dealt], dtype=np.int64)
     needed = sum(n for _seat, n in served)
     if needed > len(stock):
         return zero
@@ -491,3 +492,8 @@ __all__ = [
     "pot_at_draw",
     "seat_features",
 ]
+
+
+def _deck_of(record: CompletedDeal) -> tuple[Card, ...]:
+    """The stripped deck of the deal's players (section 1), in index order."""
+    return stripped_deck(len(record.start.names)).cards

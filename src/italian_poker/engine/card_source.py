@@ -60,7 +60,7 @@ class Why(StrEnum):
 
 
 class CardsDue(NamedTuple):
-    """Cards a deal needs now. ``count`` of the ``candidates`` go to ``seats``: for the deal
+    """Cards a deal needs now. ``number`` of the ``candidates`` go to ``seats``: for the deal
     (3.1) card ``k`` goes to ``seats[k % len(seats)]``, the seats from the dealer's left;
     otherwise ``seats`` is the one seat served. ``candidates`` are the cards the rules allow
     (the stock; after a reshuffle, 4.3, without the player's own discards while others are
@@ -69,7 +69,7 @@ class CardsDue(NamedTuple):
 
     why: Why
     seats: tuple[int, ...]
-    count: int
+    number: int
     candidates: tuple[Card, ...]
     shuffled_in: tuple[Card, ...] = ()
 
@@ -83,7 +83,7 @@ class CardSource(Protocol):
     """Chooses the cards a deal takes (see the module docstring)."""
 
     def take(self, due: CardsDue) -> tuple[Card, ...] | None:
-        """``due.count`` different cards of ``due.candidates``, in the order they are dealt;
+        """``due.number`` different cards of ``due.candidates``, in the order they are dealt;
         ``None`` to leave the choice to the caller (the deal waits: ``deal.cards_due()``)."""
         ...
 
@@ -150,7 +150,7 @@ class SecureSource:
     __slots__ = ()
 
     def take(self, due: CardsDue) -> tuple[Card, ...]:
-        return tuple(secure_order(due.candidates)[: due.count])
+        return tuple(secure_order(due.candidates)[: due.number])
 
     def __eq__(self, other: object) -> bool:
         return type(other) is SecureSource
@@ -202,7 +202,7 @@ class StackedSource:
         self._cards += more
 
     def take(self, due: CardsDue) -> tuple[Card, ...]:
-        count, stacked = due.count, self._cards
+        count, stacked = due.number, self._cards
         allowed = set(due.candidates)
         head = stacked[:count]
         if len(head) == count and allowed.issuperset(head):
@@ -270,7 +270,7 @@ class SeededSource:
         if stack is None:
             # The first take orders the whole deck: its first cards are the ones due.
             order = seeded_order(due.candidates, self.seed)
-            count = due.count
+            count = due.number
             stack = self._stack = StackedSource.__new__(StackedSource)
             stack._cards, stack.then = order[count:], None
             return tuple(order[:count])
@@ -338,7 +338,7 @@ class RecordedSource:
         if not queue:
             if self.then is None:
                 raise CardSourceError(
-                    f"no more recorded cards: {due.count} are due ({due.why.value})"
+                    f"no more recorded cards: {due.number} are due ({due.why.value})"
                 )
             return self.then.take(due)
         op = queue[0]
@@ -357,12 +357,12 @@ class RecordedSource:
                     f"the record serves seat {op.seat} {format_cards(cards)} where the deal "
                     f"serves {whom} ({due.why.value})"
                 )
-            served = tuple(cards[: due.count])
+            served = tuple(cards[: due.number])
             if len(served) < len(cards):
                 rest = CardsDrawn(op.seat, tuple(cards[len(served) :]))
-        if len(served) != due.count:
+        if len(served) != due.number:
             raise CardSourceError(
-                f"the record gives {len(served)} cards where the deal takes {due.count}"
+                f"the record gives {len(served)} cards where the deal takes {due.number}"
             )
         allowed = set(due.candidates)
         missing = [c for c in served if c not in allowed]

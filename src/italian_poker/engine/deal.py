@@ -568,7 +568,7 @@ class Deal:
             if type(card) is not Card:
                 raise CardsNotAvailableError(f"give the cards as Card, not {card!r}")
             chosen |= card.bit
-        count = due.count
+        count = due.number
         if len(cards) != count or chosen.bit_count() != count:
             raise CardsNotAvailableError(
                 f"{count} different cards are due ({due.why.value}), not {len(cards)}"

@@ -37,11 +37,13 @@ class DrawTable(Protocol):
 
     rules: Rules
     hands: list[list[Card]]
-    stock: list[Card]
     muck: list[tuple[int, Card]]
     opener: int | None
     opening_hand: tuple[Card, ...]
     opening_groups: tuple[tuple[Card, ...], ...]
+
+    @property
+    def stock(self) -> list[Card]: ...
 
     @property
     def operations(self) -> DrawLog: ...

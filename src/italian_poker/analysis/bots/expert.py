@@ -40,7 +40,6 @@ early on a slow machine at the cost of that determinism.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
 import random
@@ -59,6 +58,7 @@ from italian_poker.analysis.bots.styles import (
     mixed,
 )
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.card_source import SECURE, StackedSource
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, DealStart, Phase
 from italian_poker.engine.deck import stripped_deck
@@ -247,7 +247,7 @@ def _search(
         if world is None:
             failures += 1
             continue
-        chances = action_chances(world.start, world.actions, view)
+        chances = action_chances(world.start, world.actions, view, world.deck)
         styles = [0] * view.players
         for s, row in chances.items():
             styles[s] = drawn_style(row, beliefs.get(s, STRONG_ONLY), rng)
@@ -283,7 +283,7 @@ def reading_weight(
     :data:`~.styles.STYLES`; strong when left out) takes the actions seen with the world's
     cards (:func:`~.styles.action_chances`: exact odds, each action at least
     :data:`~.styles.READ_FLOOR`). A rival who has folded is not read."""
-    return _mixture(action_chances(world.start, world.actions, view), beliefs or {})
+    return _mixture(action_chances(world.start, world.actions, view, world.deck), beliefs or {})
 
 
 def world_weight(
@@ -291,7 +291,9 @@ def world_weight(
 ) -> float:
     """What a sampled ``world`` counts for in the search: its :func:`reading_weight` divided
     by the chance the rejection kept it (:attr:`World.kept_odds`)."""
-    return _weight(world, action_chances(world.start, world.actions, view), beliefs or {})
+    return _weight(
+        world, action_chances(world.start, world.actions, view, world.deck), beliefs or {}
+    )
 
 
 def _weight(
@@ -319,7 +321,7 @@ def _play_out(world: World, seat: int, first: Action, seed: int, styles: Sequenc
 
 @dataclass(frozen=True, slots=True)
 class World:
-    """A deal consistent with a view: its start (a stacked deck) and the actions that bring
+    """A deal consistent with a view: its start, its stacked deck and the actions that bring
     it to the view's moment."""
 
     start: DealStart
@@ -329,10 +331,12 @@ class World:
     (:data:`MISREAD_ODDS` for each action of theirs the hands contradict). Those rivals'
     actions are all read again, exactly, by :func:`reading_weight`: a world counts for its
     weight divided by this, or a contradicted action would be counted against it twice."""
+    deck: tuple[Card, ...] = ()
+    """The deck's order, dealt as a stacked deck (the 4.3 reshuffles securely)."""
 
     def rebuilt(self) -> Deal:
         """A fresh deal at the view's moment."""
-        deal = Deal(self.start)
+        deal = Deal(self.start, StackedSource(self.deck, then=SECURE))
         for action in self.actions:
             deal.apply(action)
         return deal
@@ -355,8 +359,7 @@ def sample_world(view: SeatView, rng: random.Random, *, relaxed: bool) -> World 
             if replays == MAX_REPLAYS:
                 return None
             replays += 1
-            start = dataclasses.replace(base, deck=tuple(order))
-            world = World(start, tuple(actions), kept_odds)
+            world = World(base, tuple(actions), kept_odds, tuple(order))
             try:
                 deal = world.rebuilt()
             except IllegalActionError:

@@ -26,6 +26,8 @@ from italian_poker.analysis.bots.chance import KnownPolicy, action_distribution
 from italian_poker.analysis.bots.simple import SimplePolicy
 from italian_poker.analysis.bots.strong import StrongPolicy
 from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.card_source import SECURE, StackedSource
+from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, DealStart, Phase
 from italian_poker.engine.observer import PublicAction, SeatView, seat_view
 from italian_poker.engine.policy import Policy
@@ -61,14 +63,15 @@ STRONG_ONLY: tuple[float, ...] = tuple(1.0 if i == 0 else 0.0 for i in range(len
 
 
 def action_chances(
-    start: DealStart, actions: Sequence[Action], view: SeatView
+    start: DealStart, actions: Sequence[Action], view: SeatView, deck: Sequence[Card]
 ) -> dict[int, tuple[float, ...]]:
     """Per rival still in the hand (by seat), the chance each style (:data:`STYLES`) gives
-    the rival's actions in the deal ``start`` followed by ``actions`` (a world of ``view``):
+    the rival's actions in the deal ``start`` dealt from ``deck`` (stacked) followed by
+    ``actions`` (a world of ``view``):
     the product over their decisions of the style's exact odds of the action seen (a bet's
     amount counted as near as it is, :func:`resemblance`), each at least :data:`READ_FLOOR`.
     A rival who has folded is left out (their cards matter no more)."""
-    deal = Deal(start)
+    deal = Deal(start, StackedSource(deck, then=SECURE))
     chances = {
         s: [1.0] * len(STYLES) for s in range(view.players) if s != view.seat and not view.folded[s]
     }

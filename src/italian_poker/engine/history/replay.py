@@ -115,7 +115,7 @@ def _run(history: HandHistory) -> tuple[Deal, tuple[Dealt, ...]]:
     if due is not None:
         raise HistoryError(
             f"the history stops where cards are due ({due.why.value}): "
-            f"{count(due.count, 'card')} for "
+            f"{count(due.number, 'card')} for "
             + ("everyone" if due.seat is None else f"p{due.seat + 1}")
         )
     return deal, tuple(dealt)
