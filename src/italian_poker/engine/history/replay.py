@@ -111,13 +111,6 @@ def _run(history: HandHistory) -> tuple[Deal, tuple[Dealt, ...]]:
         except ItalianPokerError as error:
             raise HistoryError(str(error), index=i, seat=entry.seat, notation=notation) from None
         logged = _collect_dealt(deal, logged, i + 1, from_left, dealt)
-    due = deal.cards_due()
-    if due is not None:
-        raise HistoryError(
-            f"the history stops where cards are due ({due.why.value}): "
-            f"{count(due.number, 'card')} for "
-            + ("everyone" if due.seat is None else f"p{due.seat + 1}")
-        )
     return deal, tuple(dealt)
 
 
