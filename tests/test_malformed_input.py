@@ -24,7 +24,8 @@ from italian_poker import (
     Rules,
 )
 from italian_poker.engine.actions import call, check_action, draw, fold, open_, pass_
-from italian_poker.engine.errors import DealStartError, MalformedActionError
+from italian_poker.engine.card_source import SeededSource, StackedSource
+from italian_poker.engine.errors import CardSourceError, DealStartError, MalformedActionError
 from italian_poker.engine.history import HandHistory, dumps, loads
 
 BAD_AMOUNTS: list[Any] = [4.0, True, Decimal(4), Fraction(4), "4", 1.5]
@@ -216,9 +217,6 @@ def start(**changes: Any) -> DealStart:
         ("names", ("a", "a", "c", "d")),
         ("min_pair", "K"),
         ("blinds_allowed", "no"),
-        ("seed", 1.5),
-        ("deck", ("Ah",) * 32),
-        ("reshuffles", (("Ah",),)),
         ("rules", {"ante": 1}),
     ],
 )
@@ -227,6 +225,16 @@ def test_deal_start_values_are_checked(field: str, value: Any) -> None:
     blind of -96."""
     with pytest.raises(DealStartError):
         Deal(start(**{field: value}))
+
+
+def test_card_sources_check_what_they_are_given() -> None:
+    """A deal's source is a card source, a seed a whole number, stacked cards cards."""
+    with pytest.raises(DealStartError, match="card source"):
+        Deal(start(), "a deck")  # type: ignore[arg-type]
+    with pytest.raises(CardSourceError, match="seed"):
+        SeededSource(1.5)  # type: ignore[arg-type]
+    with pytest.raises(CardSourceError, match="cards"):
+        StackedSource(("Ah",) * 32)  # type: ignore[arg-type]
 
 
 def test_negative_carried_pot_no_longer_offers_a_negative_blind() -> None:

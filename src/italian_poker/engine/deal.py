@@ -347,6 +347,8 @@ class Deal:
         operating system's secure random source; :data:`~italian_poker.engine.card_source.
         CHANCE` to give them with :meth:`deal_cards`)."""
         check_start(start)
+        if source is not None and not callable(getattr(source, "take", None)):
+            raise DealStartError(f"a deal's cards come from a card source, not {source!r}")
         rules = start.rules
         n = len(start.names)
         makeups = start.makeups or (0,) * n
