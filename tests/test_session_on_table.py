@@ -460,28 +460,28 @@ def transcript(game: Game, root: Path) -> tuple[list[str], SessionSummary]:
 
 GAMES: dict[Game, str] = {
     (1, "standard", 4, "strong", None, False): (
-        "f9274277cf610be238856eff82ec0b1c99fbc4aca88c0f0bec649c1d8177b9d1"
+        "4b9acdb38dc37036956ab54596afcacc63c6d2329a773701a82f6e467f247d3a"
     ),
     (2, "003", 3, "random", None, False): (
-        "0782c69c8d0eaab8ed58364c6caf8b85fdf3e45d296de064ef87f498d619c0db"
+        "a439eeb888d6c0a114b70f661b196d85ca557f2b68ef41505334a4392c63f221"
     ),
     (3, "fantini", 5, "simple", 12, False): (
-        "52234d6fcf7719455266e54b61e813d689c1ac422cab1c12fd69d2a795e89741"
+        "22490835ea99cfbc907d734c6089d764c7a86fa53fc2f97edbf9a8b73a724e43"
     ),
     (4, "001", 6, "random", None, False): (
-        "941137c9b02b067c994c0cdc8c6b02f022726c7933a76b382746d74da89eba49"
+        "3a11b6f4a6e10c428f659fedf234758b47e2bbb36fbe804b3666863f09b2fd9c"
     ),
     (5, "002", 2, "strong", 30, False): (
-        "836cf4e523df62221f124121d09d42991d4da74ee1ac78b34d780fada76aec77"
+        "56eee94ef884d37a7b0a65ebb544697e514633dc2759486cc3d3b15b3afd00e4"
     ),
     (6, "standard", 9, "random", None, False): (
         "0fd8311ae2edb8ae9caec07e06267c3646ac155725ab76ac3c108d04241e1858"
     ),
     (29, "standard", 4, "random", None, True): (
-        "33aa6699b42545b3ff4bb5e9b1332bffed1c9f62ef2962f2cafd404c4b9098a7"
+        "44d7c4affb25db6f1b5df5190b0b1d4e1f6e0c299e7ba0a89693bd8db9d9b1e7"
     ),
     (2, "standard", 4, "random", None, True): (
-        "a6246b684d9fc680cb2c6de7073023ff7dc36d00944228b41e5ebe2260e6ec53"
+        "386aebe5b2c9f403da3d60c52708deb91228bdf1613ed8a60c3c4970c32d1f8c"
     ),
 }
 """Each game's transcript digest: the saved transcript of the seeded session, pinned."""
