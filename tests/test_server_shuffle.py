@@ -215,7 +215,7 @@ def _unseeded_play(state: TableState, log: Log) -> Iterator[bool]:
         _, kind, payload = log[-1]
         deal = state.match.deal if state.match is not None else None
         now = len(deal.reshuffles) if deal is not None and not deal.is_over else 0
-        began = kind == "action" and any(e[0] == "deal" for e in payload.get("taken", ()))
+        began = kind == "action" and "players" in payload  # it began a deal (5.5 answers)
         notable = kind == "action" and (now > shuffles or began)
         reshuffled += kind == "action" and now > shuffles
         shuffles = now

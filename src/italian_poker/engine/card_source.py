@@ -149,6 +149,9 @@ class SecureSource:
 
     __slots__ = ()
 
+    deals_from_candidates = True
+    """Its cards are always the candidates' (the deal need not check them again)."""
+
     def take(self, due: CardsDue) -> tuple[Card, ...]:
         return tuple(secure_order(due.candidates)[: due.number])
 
@@ -256,13 +259,16 @@ class SeededSource:
     shuffled in after them, in an order from a stream of its own
     (``derive_seed(seed, "reshuffle")``, engine/seeds.py). One source serves one deal."""
 
-    __slots__ = ("_reshuffles", "_stack", "seed")
+    __slots__ = ("_reshuffles", "_stack", "deals_from_candidates", "seed")
 
     def __init__(self, seed: int, *, order: Iterable[Card] | None = None) -> None:
         if type(seed) is not int:
             raise CardSourceError(f"a seed is a whole number, not {seed!r}")
         self.seed = seed
         self._stack = None if order is None else StackedSource(order)
+        self.deals_from_candidates = order is None
+        """Whether it deals the five cards each (3.1) from the candidates by construction (an
+        order of its own, not a stacked deck)."""
         self._reshuffles: random.Random | None = None
 
     def take(self, due: CardsDue) -> tuple[Card, ...]:

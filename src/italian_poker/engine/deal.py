@@ -605,13 +605,21 @@ class Deal:
 
     def _resolve(self) -> None:
         """Take the cards due from the card source until none are due or it leaves them to
-        the caller (:meth:`deal_cards`). The source's choice is checked as given cards are."""
+        the caller (:meth:`deal_cards`). The source's choice is checked as given cards are,
+        but the five-card deal (3.1) of a source that deals it from the candidates by
+        construction (``deals_from_candidates``: the engine's secure and seeded sources)."""
         source = self.source
         while (due := self._due) is not None:
             cards = source.take(due)
             if cards is None:
                 return
-            self._take(*self._checked_cards(cards))
+            if due.why is _WHY_DEAL and getattr(source, "deals_from_candidates", False):
+                bits = 0
+                for card in cards:
+                    bits |= card.bit
+                self._take(cards, bits)
+            else:
+                self._take(*self._checked_cards(cards))
 
     def _take(self, cards: tuple[Card, ...], bits: int) -> None:
         """Deal ``cards`` (``bits``: as a set of bits), checked to be the cards due, and go on
@@ -946,9 +954,17 @@ class Deal:
         self.actor = turns[0]
 
     def _on_draw(self, seat: int, action: Action) -> None:
-        self._owed = self.draw.change(self, seat, action)
-        self._serve_owed()
-        self._resolve()
+        owed = self.draw.change(self, seat, action)
+        if owed:
+            self._owed = list(owed)
+            self._serve_owed()
+            self._resolve()
+            return
+        turns = self.draw.turns  # stood pat, others still to draw: nothing is due
+        if turns:
+            self.actor = turns[0]
+        else:
+            self._start_second_round()
 
     # --- second round (Art. 5) ------------------------------------------------------------
 

@@ -53,6 +53,8 @@ MAX_DRAW = 4
 """4.1: a player changes from none to four cards."""
 
 DRAW_ONLY = (LegalAction(ActionKind.DRAW, max_cards=MAX_DRAW),)
+
+_NOTHING_OWED: tuple[tuple[Why, int, int], ...] = ()
 """What a player may do at the draw: change 0 to 4 cards."""
 
 
@@ -142,7 +144,7 @@ class Draw:
                 f"draw without announcing a split"
             )
 
-    def change(self, deal: DrawTable, seat: int, action: Action) -> list[tuple[Why, int, int]]:
+    def change(self, deal: DrawTable, seat: int, action: Action) -> Sequence[tuple[Why, int, int]]:
         """``seat`` discards ``action.cards``: return the cards it is owed, ``(why, seat,
         count)``, in the order they are served: as many as it changed but the fourth card of
         a draw of four, which waits until everyone else has drawn (4.2), and, after the last
@@ -154,6 +156,8 @@ class Draw:
         if action.split:
             self.split_announced = True
             self.kept_apart = cards  # 4.4: kept apart for the proof
+        if not cards and self.turns:
+            return _NOTHING_OWED
         owed: list[tuple[Why, int, int]] = []
         if cards:
             hand = deal.hands[seat]
