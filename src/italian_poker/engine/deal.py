@@ -304,7 +304,7 @@ class Deal:
     # in one step (a deal has more attributes than CPython's shared instance dicts hold).
     __slots__ = (
         "__weakref__",
-        "_dealt_bits",
+        "_dealt_cards",
         "_due",
         "_got",
         "_legal",
@@ -368,9 +368,9 @@ class Deal:
         self._got: tuple[Card, ...] = ()
         """The cards served so far to the first of ``_owed`` (a reshuffle may split them)."""
         self._stock: list[Card] | None = None
-        self._dealt_bits = 0
-        """The cards of the deal (3.1) as a set of bits: the stock is the rest, made when
-        first read (:attr:`stock`)."""
+        self._dealt_cards: tuple[Card, ...] = ()
+        """The cards of the deal (3.1): the stock is the rest, made when first read
+        (:attr:`stock`)."""
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.muck: list[tuple[int, Card]] = []
         """Discards and folded hands, with who threw them."""
@@ -466,7 +466,9 @@ class Deal:
         discards reshuffled in (4.3)."""
         stock = self._stock
         if stock is None:
-            dealt = self._dealt_bits
+            dealt = 0
+            for card in self._dealt_cards:
+                dealt |= card.bit
             stock = self._stock = [c for c in self.deck.cards if not c.bit & dealt]
         return stock
 
@@ -556,10 +558,6 @@ class Deal:
     def verify_cards(self, cards: Sequence[Card]) -> tuple[Card, ...]:
         """Check that ``cards`` are cards due now (as many as due, each once, each a
         candidate) without dealing them; raise :class:`CardsNotAvailableError` otherwise."""
-        return self._checked_cards(cards)[0]
-
-    def _checked_cards(self, cards: Sequence[Card]) -> tuple[tuple[Card, ...], int]:
-        """:meth:`verify_cards`, with the cards as a set of bits (``Card.bit``)."""
         due = self._due
         if due is None:
             raise CardsNotAvailableError("no cards are due now")
@@ -586,7 +584,7 @@ class Deal:
             raise CardsNotAvailableError(
                 f"{format_cards(wrong)} may not be dealt now ({due.why.value})"
             )
-        return (cards if type(cards) is tuple else tuple(cards)), chosen
+        return cards if type(cards) is tuple else tuple(cards)
 
     def can_deal(self, cards: Sequence[Card]) -> bool:
         """Whether :meth:`deal_cards` would accept ``cards`` now; the deal is never changed."""
@@ -600,7 +598,7 @@ class Deal:
         """Deal ``cards``, the cards due (:meth:`cards_due`), and go on: the next cards due
         come from the card source, or the deal waits for them again. Raises
         :class:`CardsNotAvailableError`, the deal unchanged, if they are not the cards due."""
-        self._take(*self._checked_cards(cards))
+        self._take(self.verify_cards(cards))
         self._resolve()
 
     def _resolve(self) -> None:
@@ -613,22 +611,17 @@ class Deal:
             cards = source.take(due)
             if cards is None:
                 return
-            if due.why is _WHY_DEAL and getattr(source, "deals_from_candidates", False):
-                bits = 0
-                for card in cards:
-                    bits |= card.bit
-                self._take(cards, bits)
-            else:
-                self._take(*self._checked_cards(cards))
+            if due.why is not _WHY_DEAL or not getattr(source, "deals_from_candidates", False):
+                cards = self.verify_cards(cards)
+            self._take(cards)
 
-    def _take(self, cards: tuple[Card, ...], bits: int) -> None:
-        """Deal ``cards`` (``bits``: as a set of bits), checked to be the cards due, and go on
-        to what follows."""
+    def _take(self, cards: tuple[Card, ...]) -> None:
+        """Deal ``cards``, checked to be the cards due, and go on to what follows."""
         due = self._due
         assert due is not None
         self._due = None
         if due.why is _WHY_DEAL:
-            self._dealt(due.seats, cards, bits)
+            self._dealt(due.seats, cards)
             return
         seat = due.seats[0]
         self.hands[seat] += cards
@@ -678,15 +671,15 @@ class Deal:
         )
         self._resolve()
 
-    def _dealt(self, order: tuple[int, ...], cards: tuple[Card, ...], dealt: int) -> None:
-        """3.1: ``cards`` (``dealt``: as a set of bits) dealt one at a time to the seats in
-        ``order``; then the first round."""
+    def _dealt(self, order: tuple[int, ...], cards: tuple[Card, ...]) -> None:
+        """3.1: ``cards`` dealt one at a time to the seats in ``order``; then the first
+        round."""
         n = self.n
         hands = self.hands
         for i, seat in enumerate(order):
             hands[seat].extend(cards[i::n])
         self._stock = None
-        self._dealt_bits = dealt
+        self._dealt_cards = cards
         self.operations.append(HandsDealt(tuple([tuple(hand) for hand in hands])))
         if self.blinders:
             # 2.4: the round starts left of the last blind bettor; calls only until they act.
