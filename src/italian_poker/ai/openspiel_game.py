@@ -24,7 +24,7 @@ from italian_poker.ai.config import DEFAULTS, GameConfig, game_config
 from italian_poker.ai.encoding import NUM_ACTIONS, describe, legal_ids, to_action
 from italian_poker.ai.observation import ItalianPokerObserver
 from italian_poker.engine.actions import ActionKind, LegalAction
-from italian_poker.engine.card_source import CHANCE
+from italian_poker.engine.card_source import CHANCE, CardsDue
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS
 from italian_poker.engine.errors import SeatError
@@ -114,6 +114,11 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         """The engine's match, its deals dealt by chance."""
         self._picked: list[Card] = []
         """The cards chance picked for the cards due, in order (dealt once all are picked)."""
+        self._taken: set[int] = set()
+        """Their indices."""
+        self._due: CardsDue | None = None
+        self._due_indices: tuple[int, ...] = ()
+        """The cards due last read, and their candidates' indices."""
         self._player: int | None = None
         self._offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None = None
         """What the engine offers the player to act, and their hand when it is to draw: read
@@ -198,8 +203,10 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         not picked yet."""
         due = self.match.cards_due()
         assert due is not None
-        picked = self._picked
-        left = [c.index for c in due.candidates if c not in picked]
+        if due is not self._due:  # one due stands for all the cards of a deal, or of a draw
+            self._due, self._due_indices = due, tuple([c.index for c in due.candidates])
+        picked = self._taken
+        left = [i for i in self._due_indices if i not in picked]
         p = 1.0 / len(left)
         return [(index, p) for index in left]
 
@@ -212,9 +219,10 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         if due is not None:
             picked = self._picked
             picked.append(Card.from_index(action))
+            self._taken.add(action)
             if len(picked) < due.number:
                 return
-            self._picked = []
+            self._picked, self._taken = [], set()
             match.deal_cards(picked)
             self._after(done)
             return
