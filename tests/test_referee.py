@@ -75,7 +75,7 @@ settings.register_profile(
 )
 settings.register_profile(
     "referee-soak",
-    max_examples=int(os.environ.get("REFEREE_SOAK_EXAMPLES", "600")),
+    max_examples=int(os.environ.get("REFEREE_SOAK_EXAMPLES", "120")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
