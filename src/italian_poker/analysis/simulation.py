@@ -246,15 +246,17 @@ def simulate(
     played = 0
     began = time.perf_counter()
     while played < hands:
-        # Rebuys: the busted come back, and anyone short of the antes tops up.
+        # Rebuys: the busted come back, and anyone short of what playing the next deal asks
+        # (the antes, and a 5.5 make-up after a parol) tops up.
         for name, chips in match.departed[seen_departed:]:
             match.join(name, stack, player_id=ids[name])
             rebuys[name] += stack - chips
         for seat in list(match.seats):
-            if seat.stack < max(rules.ante + rules.dealer_ante, 1):
+            need = match.chips_to_play(seat.name)
+            if seat.stack < need:
                 chips = match.leave(seat.name)
-                match.join(seat.name, stack, player_id=ids[seat.name])
-                rebuys[seat.name] += stack - chips
+                match.join(seat.name, max(stack, need), player_id=ids[seat.name])
+                rebuys[seat.name] += max(stack, need) - chips
         seen_departed = len(match.departed)
         last = match.last_result
         if (
