@@ -159,9 +159,11 @@ def check_step(
         assert here["labelled"]
         if seat == viewer:
             visible = [str(c) for c in step["own"]]
+            assert here["cards"] == visible, (who, index, seat)
         else:
+            # A shown hand reads in its own order (the combination first): the same cards.
             visible = [str(c) for c in step["shown"].get(seat, ())]
-        assert here["cards"] == visible, (who, index, seat)
+            assert sorted(here["cards"]) == sorted(visible), (who, index, seat)
         assert here["cards"] == frame["seats"][seat]["cards"]
         assert here["backs"] == frame["seats"][seat]["hidden"], (who, index, seat)
         assert here["folded"] == step["folded"][seat]

@@ -475,7 +475,7 @@ GAMES: dict[Game, str] = {
         "836cf4e523df62221f124121d09d42991d4da74ee1ac78b34d780fada76aec77"
     ),
     (6, "standard", 9, "random", None, False): (
-        "0fd8311ae2edb8ae9caec07e06267c3646ac155725ab76ac3c108d04241e1858"
+        "108d810fb53a9173287052041e7187ced7769bb831c77f84046e67b5f5dec047"
     ),
     (29, "standard", 4, "random", None, True): (
         "33aa6699b42545b3ff4bb5e9b1332bffed1c9f62ef2962f2cafd404c4b9098a7"
