@@ -190,6 +190,7 @@ def _event(table_id: int, seq: int) -> EventWrite:
     return EventWrite(table_id, seq, "action", action, (), slots, {0: "a" * 64}, "playing")
 
 
+@pytest.mark.every_database
 async def test_a_stale_owner_cannot_write_after_its_lease_was_taken(
     leases: TableLeases, engine: Engine
 ) -> None:
