@@ -122,6 +122,7 @@ def spend_bank_then_stop(
     return invite, tokens, first, second, seq
 
 
+@pytest.mark.every_database  # the commit times, read back from the store
 @pytest.mark.parametrize(("downtime", "bank_left"), [(12, BANK), (TURN + 15, BANK - 15)])
 def test_restart_mid_turn_keeps_the_turn_time_and_the_time_banks(
     make_app: AppFactory, database_url: str, downtime: float, bank_left: float
