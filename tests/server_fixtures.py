@@ -1,9 +1,10 @@
-"""Shared fixtures of the server tests: a fresh database per test (SQLite; a test marked
-``every_database``, one of what depends on the database: the store, the migrations, the
-leases and the ledger, runs once more on PostgreSQL when ``ITALIAN_POKER_TEST_POSTGRES_URL``
+"""Shared fixtures of the server tests: a fresh database per test (SQLite; a test of what
+depends on the database, the store, the migrations, the leases and the ledger, is marked
+``every_database`` and runs once more on PostgreSQL when ``ITALIAN_POKER_TEST_POSTGRES_URL``
 is set, else that run is skipped and says why; with ``ITALIAN_POKER_REQUIRE_POSTGRES=1`` a
-missing PostgreSQL fails instead), an app with instant bots, and helpers that drive the REST
-API and the WebSocket like a browser would."""
+missing PostgreSQL fails instead), an app with instant bots, a clock the test moves, and
+helpers that drive the REST API and the WebSocket like a browser would, or wait for a
+condition."""
 
 from __future__ import annotations
 
