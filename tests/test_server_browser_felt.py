@@ -119,8 +119,7 @@ def test_the_felt_marks_the_winners_and_says_why_until_the_next_deal(
     shot(page, "table-1280x800-result")
     # A chip flew to each winner, and the felt still tells the result a while later.
     page.wait_for_function(f"() => window.__chips >= {len(winners)}")
-    time.sleep(1.5)
-    assert page.locator(".chip-fly").count() == 0  # landed and gone
+    page.wait_for_function("() => !document.querySelector('.chip-fly')")  # landed and gone
     assert page.locator("li.seat.winner").count() == len(winners)
     assert page.locator("#awards p").count() == len(outcome.awards)
     # In Italian the same sentences, from the server's Italian lines.
