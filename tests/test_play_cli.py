@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from italian_poker import cli
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import Card
-from italian_poker.engine.view import SeatView
+from italian_poker.engine.observer import SeatView
 from italian_poker.play import app as play_app
 from italian_poker.play.i18n import Language
 from italian_poker.play.session import Session, SessionSummary

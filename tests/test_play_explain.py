@@ -13,7 +13,7 @@ from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Suit, parse_cards
 from italian_poker.engine.deal import Phase, PotAward
 from italian_poker.engine.hand_rank import HandRank, Tiebreak, evaluate
-from italian_poker.engine.view import PublicAction
+from italian_poker.engine.observer import PublicAction
 from italian_poker.play.explain import (
     WinReason,
     describe_event,

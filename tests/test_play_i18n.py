@@ -12,7 +12,7 @@ import pytest
 
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.deal import Phase
-from italian_poker.engine.view import PublicAction
+from italian_poker.engine.observer import PublicAction
 from italian_poker.play.explain import describe_event, summary_lines
 from italian_poker.play.i18n import MESSAGES, Language, counted, either, plural, tr
 from italian_poker.play.session import Event, OverReason, PlayerSummary, SessionSummary

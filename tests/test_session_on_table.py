@@ -50,7 +50,6 @@ from italian_poker.play.session import (
     SessionSummary,
     breaks_opening,
     default_stack,
-    fallback_action,
     spectator_view,
 )
 from italian_poker.play.storage import HistoryStore
@@ -148,10 +147,8 @@ def test_no_fallback_order_of_its_own_is_left() -> None:
     for path in SRC.rglob("*.py"):
         assert "_FALLBACK_ORDER" not in path.read_text(encoding="utf-8"), path
     assert not hasattr(session_module, "_FALLBACK_ORDER")
-    # The old name is kept, and it is the driver's.
-    assert fallback_action is default_action
     legal = (LegalAction(K.SHOW), LegalAction(K.MUCK))
-    assert fallback_action(legal) == Action(K.SHOW)
+    assert default_action(legal) == Action(K.SHOW)
 
 
 # --- what the human sees when not dealt in ----------------------------------------------------

@@ -29,7 +29,7 @@ changes 0 to 4 cards, 000 Art. 4, so 31 choices) gets:
 
 :func:`advise` returns the choices best first: highest ``ev``, then fewer cards changed;
 :func:`advise_view` gives them for a seat's own hand from its
-:class:`~italian_poker.engine.view.SeatView` (what a front end's advice key or hint needs).
+:class:`~italian_poker.engine.observer.SeatView` (what a front end's advice key or hint needs).
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deck import check_players
 from italian_poker.engine.hand_rank import Cards, Category, Tiebreak, evaluate, read_hand
+from italian_poker.engine.observer import SeatView
 from italian_poker.engine.opening import OpeningRequirement, opening_groups
-from italian_poker.engine.view import SeatView
 
 
 class AdviceError(ValueError):

@@ -2,7 +2,7 @@
 expected chips each decision lost against it (estimates, defined here).
 
 Each deal the player was dealt in is replayed action by action through the engine; at each of
-the player's decisions the player's own :class:`~italian_poker.engine.view.SeatView` (what the
+the player's decisions the player's own :class:`~italian_poker.engine.observer.SeatView` (what the
 observer let them know then, nothing more) is judged:
 
 - **The draw** (Art. 4): the advisor's choices (:func:`~italian_poker.analysis.advisor.
@@ -40,7 +40,7 @@ from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import Card, format_cards
 from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.history import HandHistory
-from italian_poker.engine.view import SeatView, seat_view
+from italian_poker.engine.observer import SeatView, seat_view
 from italian_poker.table.vocabulary import Language, action_label, tr
 
 _BETS = frozenset({ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE})

@@ -48,7 +48,6 @@ from italian_poker.table.driver import (
     NoDeal,
     Table,
     TableEvent,
-    default_action,
 )
 from italian_poker.table.events import HAND_SIZE as HAND_SIZE
 from italian_poker.table.events import BiggestPot as BiggestPot
@@ -87,12 +86,6 @@ def default_stack(rules: Rules) -> int:
     if rules.second_round_doubled:
         largest *= 2
     return max(20 * largest, 50 * (rules.ante + rules.dealer_ante))
-
-
-fallback_action = default_action
-"""Deprecated: the table driver's :func:`~italian_poker.table.driver.default_action`, which the
-session plays for a bot that chose an illegal action (check, pass, decline, stand pat, show,
-sit out, fold). Kept under this name for older imports."""
 
 
 def cards_to_come(view: SeatView) -> int:
