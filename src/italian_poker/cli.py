@@ -10,6 +10,7 @@ import typer
 from typer.core import TyperGroup
 
 from italian_poker.engine.cards import format_cards
+from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS
 from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.hand_rank import Tiebreak, best_ranks, evaluate, read_hands
 from italian_poker.engine.seeds import derive_seed
@@ -212,8 +213,11 @@ def play(
     from italian_poker.play.i18n import BOT_NAMES, HUMAN_NAMES
     from italian_poker.play.session import Session, default_stack
 
-    if not 2 <= players <= 9:
-        raise fail(f"--players must be 2 to 9 (you and 1 to 8 bots), got {players}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise fail(
+            f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS} (you and {MIN_PLAYERS - 1} to "
+            f"{MAX_PLAYERS - 1} bots), got {players}"
+        )
     if ante is not None and ante < 0:
         raise fail(f"--ante cannot be negative, got {ante}")
     try:
@@ -540,7 +544,7 @@ def advise(
 
     from italian_poker.analysis.advisor import advise as advise_hand
     from italian_poker.engine.cards import parse_cards
-    from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, stripped_deck
+    from italian_poker.engine.deck import stripped_deck
     from italian_poker.engine.errors import CardParseError
     from italian_poker.engine.opening import OpeningRequirement, parse_min_pair
 
@@ -737,8 +741,8 @@ def simulate(
         raise fail(f"--hands must be 1 or more, got {hands}")
     if workers < 1:
         raise fail(f"--workers must be 1 or more, got {workers}")
-    if not 2 <= players <= 9:
-        raise fail(f"--players must be 2 to 9, got {players}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
     levels = [b.strip().lower() for b in bots.split(",")]
     if "" in levels:
         raise fail(

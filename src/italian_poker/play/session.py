@@ -26,6 +26,7 @@ from pathlib import Path
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Outcome
+from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.errors import InvalidDrawError, NotYourTurnError, SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import (
@@ -49,7 +50,6 @@ from italian_poker.table.driver import (
     Table,
     TableEvent,
 )
-from italian_poker.table.events import HAND_SIZE as HAND_SIZE
 from italian_poker.table.events import BiggestPot as BiggestPot
 from italian_poker.table.events import Event as Event
 from italian_poker.table.events import FinishedDeal as FinishedDeal
