@@ -30,6 +30,7 @@ from textual.widgets import Button, Input, Markdown, RichLog, Static
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
 from italian_poker.engine.cards import format_cards
 from italian_poker.engine.deal import Phase
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.errors import IllegalActionError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import SeatView
@@ -71,9 +72,6 @@ from italian_poker.table.vocabulary import (
 
 AMOUNT_PATTERN = r"[0-9]*"
 """What the amount field accepts: a whole number of chips."""
-
-MAX_DISCARDS = 4
-"""4.1: a player changes at most four cards."""
 
 MAX_SEAT_COLUMNS = 5
 """The most seats in a row of the table."""
@@ -516,8 +514,8 @@ class TableScreen(Screen[None]):
             return
         if position in self.selected:
             self.selected.discard(position)
-        elif len(self.selected) >= MAX_DISCARDS:
-            self._say(tr(self.lang, "too_many_cards", max=MAX_DISCARDS))
+        elif len(self.selected) >= MAX_DRAW:
+            self._say(tr(self.lang, "too_many_cards", max=MAX_DRAW))
             return
         else:
             self.selected.add(position)
