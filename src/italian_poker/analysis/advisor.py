@@ -39,13 +39,13 @@ from dataclasses import dataclass
 
 from italian_poker.analysis.bots.reading import Reading, rival_model
 from italian_poker.analysis.draw_odds import (
-    DEFAULT_MAX_DISCARDS,
     draw_distributions,
     draw_outcomes,
 )
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deck import check_players
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.hand_rank import Cards, Category, Tiebreak, evaluate, read_hand
 from italian_poker.engine.observer import SeatView
 from italian_poker.engine.opening import OpeningRequirement, opening_groups
@@ -135,7 +135,7 @@ def advise(
             )
         draw = LegalAction(
             ActionKind.DRAW,
-            max_cards=DEFAULT_MAX_DISCARDS,
+            max_cards=MAX_DRAW,
             split_unless_kept=opening_groups(cards, opening),
         )
     outcomes = draw_outcomes(cards, players=players, known=seen, tiebreak=rule)
