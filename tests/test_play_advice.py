@@ -13,9 +13,9 @@ from test_play_session import new_session, session_at_human_draw
 from italian_poker.analysis.advisor import advise_view
 from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.play.app import ADVICE_KEY, PokerApp, advice_text, help_markdown
-from italian_poker.play.i18n import Language
+from italian_poker.play.i18n import tr
 from italian_poker.play.session import SessionState
-from italian_poker.table.vocabulary import tr
+from italian_poker.table.vocabulary import Language
 
 
 async def test_the_key_shows_the_advice_for_the_human_draw() -> None:

@@ -28,11 +28,11 @@ from italian_poker.engine.cards import Rank
 from italian_poker.engine.deal import Outcome, Phase
 from italian_poker.play.app import HelpScreen, PokerApp, SummaryScreen, TableScreen
 from italian_poker.play.explain import cards_text
-from italian_poker.play.i18n import Language
 from italian_poker.play.session import Session, SessionState, SessionSummary, hand_rank
 from italian_poker.play.storage import HistoryStore
 from italian_poker.play.widgets import FOUR_COLOURS, ActionButton, CardBox
 from italian_poker.table.narration import hand_order
+from italian_poker.table.vocabulary import Language
 
 K = ActionKind
 SIZE = (120, 40)

@@ -26,7 +26,6 @@ from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.policy import Policy, makeup_due
 from italian_poker.engine.rules import Rules, preset
 from italian_poker.play.explain import deal_report, summary_lines
-from italian_poker.play.i18n import Language
 from italian_poker.play.session import (
     OverReason,
     Session,
@@ -36,6 +35,7 @@ from italian_poker.play.session import (
 )
 from italian_poker.play.storage import HistoryStore
 from italian_poker.table.driver import default_action
+from italian_poker.table.vocabulary import Language
 
 K = ActionKind
 PASSIVE = (K.DECLINE, K.PASS, K.CHECK, K.CALL, K.DRAW, K.SHOW, K.MAKE_UP)

@@ -18,6 +18,7 @@ from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
+from italian_poker.server.i18n import page_strings
 from italian_poker.server.protocol import (
     Clock,
     LogText,
@@ -35,7 +36,7 @@ from italian_poker.server.table_state import (
     auto_action,
 )
 from italian_poker.table.narration import shown_cards
-from italian_poker.table.vocabulary import Language, page_strings
+from italian_poker.table.vocabulary import Language
 
 NICKNAMES = ("Anna", "Núria", "Bruno", "Ça va", "Eve")
 

@@ -103,9 +103,9 @@ def chosen_language(lang: str | None) -> Language:
 
 
 def fail_in(language: Language, frame: str, message: str, /, **values: object) -> typer.Exit:
-    """Print the vocabulary's ``message`` in ``language``, inside the command's error line
+    """Print the analysis commands' ``message`` in ``language``, inside the command's error line
     ``frame``, and return the exit (code 2) to raise."""
-    from italian_poker.table.vocabulary import tr
+    from italian_poker.analysis.i18n import tr
 
     typer.echo(tr(language, frame, message=tr(language, message, **values)), err=True)
     return typer.Exit(code=2)
@@ -137,9 +137,9 @@ def read_history(
     be read (with ``redacted``, the vocabulary's reason for a redacted player's view)."""
     import tomllib
 
+    from italian_poker.analysis.i18n import tr
     from italian_poker.engine.history import loads
     from italian_poker.engine.history import replay as replay_history
-    from italian_poker.table.vocabulary import tr
 
     try:
         text = file.read_text(encoding="utf-8")
@@ -380,8 +380,8 @@ def stats(
     read is left out with a warning (docs/playing.md)."""
     import json
 
+    from italian_poker.analysis.i18n import tr
     from italian_poker.table.statistics import statistics_lines, statistics_of
-    from italian_poker.table.vocabulary import tr
 
     language = chosen_language(lang)
 
@@ -441,9 +441,9 @@ def advice_lines(
     """``advise``'s text: the hand, what the figures mean, each choice (best first) with its
     value, its chance of improving and of each final hand (highest first), then the opener's
     note or, for a hand that could open, the hint of ``--opener``."""
+    from italian_poker.analysis.i18n import tr
     from italian_poker.engine.deck import stripped_deck
     from italian_poker.engine.opening import OpeningRequirement
-    from italian_poker.table.vocabulary import tr
 
     italian = language is Language.IT
 
@@ -646,9 +646,10 @@ def review(
     one player's redacted view, are named and left out."""
     import json
 
+    from italian_poker.analysis.i18n import tr
     from italian_poker.analysis.review import review as review_histories
     from italian_poker.analysis.review import review_lines
-    from italian_poker.table.vocabulary import HUMAN_NAMES, tr
+    from italian_poker.play.i18n import HUMAN_NAMES
 
     language = chosen_language(lang)
 

@@ -36,12 +36,13 @@ from enum import StrEnum
 
 from italian_poker.analysis.advisor import advise_view
 from italian_poker.analysis.bots.strong import equity
+from italian_poker.analysis.i18n import tr
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import Card, format_cards
 from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.history import HandHistory
 from italian_poker.engine.observer import SeatView, seat_view
-from italian_poker.table.vocabulary import Language, action_label, tr
+from italian_poker.table.vocabulary import Language, action_label
 
 _BETS = frozenset({ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE})
 """The kinds that put chips in without a bet to face."""

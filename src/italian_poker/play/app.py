@@ -35,6 +35,7 @@ from italian_poker.engine.errors import IllegalActionError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import SeatView
 from italian_poker.play.explain import deal_report, describe_event, summary_lines
+from italian_poker.play.i18n import tr
 from italian_poker.play.session import (
     Event,
     Session,
@@ -67,7 +68,6 @@ from italian_poker.table.vocabulary import (
     either,
     key_label,
     phase_label,
-    tr,
 )
 
 AMOUNT_PATTERN = r"[0-9]*"
