@@ -444,12 +444,14 @@ def advice_lines(
     from italian_poker.analysis.i18n import tr
     from italian_poker.engine.deck import stripped_deck
     from italian_poker.engine.opening import OpeningRequirement
+    from italian_poker.table.catalogue import percent as as_percent
 
     italian = language is Language.IT
 
     def percent(chance: float) -> str:
-        text = "<0.1%" if 0 < chance < 0.0005 else f"{100 * chance:.1f}%"
-        return text.replace(".", ",") if italian else text
+        if 0 < chance < 0.0005:
+            return "<" + as_percent(0.001, language)
+        return as_percent(chance, language)
 
     rank = evaluate(cards, players=players, tiebreak=tiebreak)
     description = rank.description_it if italian else rank.description

@@ -42,6 +42,7 @@ from italian_poker.engine.cards import Card, format_cards
 from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.history import HandHistory
 from italian_poker.engine.observer import SeatView, seat_view
+from italian_poker.table.catalogue import decimal, percent
 from italian_poker.table.vocabulary import Language, action_label
 
 _BETS = frozenset({ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE})
@@ -283,13 +284,7 @@ def review(histories: Iterable[tuple[str, HandHistory]], player: str) -> Review:
 
 
 def _chips(value: float, lang: Language) -> str:
-    text = f"{value:.2f}"
-    return text.replace(".", ",") if lang is Language.IT else text
-
-
-def _percent(value: float, lang: Language) -> str:
-    text = f"{100 * value:.1f}%"
-    return text.replace(".", ",") if lang is Language.IT else text
+    return decimal(value, lang, 2)
 
 
 def decision_line(decision: Decision, lang: Language) -> str:
@@ -300,9 +295,9 @@ def decision_line(decision: Decision, lang: Language) -> str:
             lang,
             "review_draw",
             kept=format_cards(decision.kept) or "-",
-            ev=_percent(decision.value, lang),
+            ev=percent(decision.value, lang),
             best=format_cards(decision.best_keep),
-            best_ev=_percent(decision.best_value, lang),
+            best_ev=percent(decision.best_value, lang),
             pot=decision.pot,
         )
     else:
@@ -311,8 +306,8 @@ def decision_line(decision: Decision, lang: Language) -> str:
             "review_bet_odds" if decision.reference is Reference.POT_ODDS else "review_bet_share",
             done=action_label(decision.done, lang),
             advised=action_label(decision.advised, lang),
-            equity=_percent(decision.value, lang),
-            threshold=_percent(decision.best_value, lang),
+            equity=percent(decision.value, lang),
+            threshold=percent(decision.best_value, lang),
             pot=decision.pot,
             call=decision.to_call,
         )

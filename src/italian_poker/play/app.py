@@ -60,6 +60,7 @@ from italian_poker.play.widgets import (
     set_content,
 )
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem, Advisor
+from italian_poker.table.catalogue import decimal
 from italian_poker.table.driver import NoDeal
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,
@@ -158,8 +159,8 @@ def advice_text(advice: Sequence[AdviceItem], lang: Language) -> str:
             rank=rank,
             kept=format_cards(item.kept),
             count=len(item.discards),
-            win=f"{100 * item.ev:.1f}",
-            improve=f"{100 * item.improve:.1f}",
+            win=decimal(100 * item.ev, lang),
+            improve=decimal(100 * item.improve, lang),
         )
         lines.append(line + (tr(lang, "advice_split") if item.split else ""))
     return "\n".join(lines)
