@@ -14,8 +14,9 @@ from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import Card
 from italian_poker.engine.observer import SeatView
 from italian_poker.play import app as play_app
-from italian_poker.play.session import Session, SessionSummary
-from italian_poker.play.storage import DATA_DIR_VARIABLE
+from italian_poker.play.session import Session
+from italian_poker.table.events import SessionSummary
+from italian_poker.table.paths import DATA_DIR_VARIABLE
 from italian_poker.table.vocabulary import Language
 
 runner = CliRunner()

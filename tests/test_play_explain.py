@@ -14,14 +14,7 @@ from italian_poker.engine.cards import Suit, parse_cards
 from italian_poker.engine.deal import Phase, PotAward
 from italian_poker.engine.hand_rank import HandRank, Tiebreak, evaluate
 from italian_poker.engine.observer import PublicAction
-from italian_poker.play.explain import (
-    WinReason,
-    describe_event,
-    explain_award,
-    reason_text,
-)
 from italian_poker.play.i18n import CATALOGUE, tr
-from italian_poker.play.session import Event
 from italian_poker.play.widgets import (
     FOUR_COLOURS,
     TWO_COLOURS,
@@ -31,6 +24,8 @@ from italian_poker.play.widgets import (
     needs_amount,
     public_action_text,
 )
+from italian_poker.table.events import Event
+from italian_poker.table.narration import WinReason, describe_event, explain_award, reason_text
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,
     ACTION_LABELS,

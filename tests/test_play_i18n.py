@@ -14,11 +14,12 @@ from test_catalogues import ALL_MESSAGES
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.observer import PublicAction
-from italian_poker.play.explain import describe_event, summary_lines
+from italian_poker.play.explain import summary_lines
 from italian_poker.play.i18n import tr
-from italian_poker.play.session import Event, OverReason, PlayerSummary, SessionSummary
 from italian_poker.play.widgets import public_action_text
 from italian_poker.table.catalogue import fill
+from italian_poker.table.events import Event, OverReason, PlayerSummary, SessionSummary
+from italian_poker.table.narration import describe_event
 from italian_poker.table.vocabulary import Language, either
 
 PLURAL_AFTER_ONE = re.compile(

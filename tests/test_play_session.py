@@ -25,16 +25,12 @@ from italian_poker.engine.history import loads, replay
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.policy import Policy, makeup_due
 from italian_poker.engine.rules import Rules, preset
-from italian_poker.play.explain import deal_report, summary_lines
-from italian_poker.play.session import (
-    OverReason,
-    Session,
-    SessionState,
-    default_stack,
-    spectator_view,
-)
+from italian_poker.play.explain import summary_lines
+from italian_poker.play.session import Session, SessionState, default_stack, spectator_view
 from italian_poker.play.storage import HistoryStore
 from italian_poker.table.driver import default_action
+from italian_poker.table.events import OverReason
+from italian_poker.table.narration import deal_report
 from italian_poker.table.vocabulary import Language
 
 K = ActionKind

@@ -30,12 +30,11 @@ from italian_poker.server.protocol import (
 from italian_poker.server.table_runtime import _action_payload
 from italian_poker.server.table_state import (
     EventKind,
-    Line,
     LogLine,
     TableState,
     auto_action,
 )
-from italian_poker.table.narration import shown_cards
+from italian_poker.table.narration import Line, shown_cards
 from italian_poker.table.vocabulary import Language
 
 NICKNAMES = ("Anna", "Núria", "Bruno", "Ça va", "Eve")

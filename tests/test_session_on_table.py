@@ -44,10 +44,8 @@ from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import preset
 from italian_poker.play.app import PokerApp
 from italian_poker.play.session import (
-    OverReason,
     Session,
     SessionState,
-    SessionSummary,
     breaks_opening,
     default_stack,
     spectator_view,
@@ -55,6 +53,7 @@ from italian_poker.play.session import (
 from italian_poker.play.storage import HistoryStore
 from italian_poker.play.widgets import SeatBox
 from italian_poker.table.driver import DefaultReason, Table, default_action
+from italian_poker.table.events import OverReason, SessionSummary
 
 K = ActionKind
 SRC = Path(__file__).resolve().parent.parent / "src" / "italian_poker"

@@ -34,17 +34,14 @@ from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.errors import IllegalActionError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import SeatView
-from italian_poker.play.explain import deal_report, describe_event, summary_lines
+from italian_poker.play.explain import summary_lines
 from italian_poker.play.i18n import tr
 from italian_poker.play.session import (
-    Event,
     Session,
     SessionState,
-    SessionSummary,
     TableView,
     breaks_opening,
     cards_to_come,
-    hand_rank,
     last_actions,
 )
 from italian_poker.play.widgets import (
@@ -62,6 +59,8 @@ from italian_poker.play.widgets import (
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem, Advisor
 from italian_poker.table.catalogue import decimal
 from italian_poker.table.driver import NoDeal
+from italian_poker.table.events import Event, SessionSummary, hand_rank
+from italian_poker.table.narration import deal_report, describe_event
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,
     Language,

@@ -50,13 +50,14 @@ from italian_poker.table.driver import (
     Table,
     TableEvent,
 )
-from italian_poker.table.events import BiggestPot as BiggestPot
-from italian_poker.table.events import Event as Event
-from italian_poker.table.events import FinishedDeal as FinishedDeal
-from italian_poker.table.events import OverReason as OverReason
-from italian_poker.table.events import PlayerSummary as PlayerSummary
-from italian_poker.table.events import SessionSummary as SessionSummary
-from italian_poker.table.events import hand_rank as hand_rank
+from italian_poker.table.events import (
+    BiggestPot,
+    Event,
+    FinishedDeal,
+    OverReason,
+    PlayerSummary,
+    SessionSummary,
+)
 
 TableView = SeatView | PublicView
 """What the human sees of the table: their own seat's view when dealt in, else the public

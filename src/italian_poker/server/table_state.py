@@ -45,9 +45,7 @@ from italian_poker.table.driver import (
     default_action,
 )
 from italian_poker.table.events import Event, FinishedDeal
-from italian_poker.table.narration import Line as Line
-from italian_poker.table.narration import action_line, award_lines, event_line, report_lines
-from italian_poker.table.narration import both as both
+from italian_poker.table.narration import Line, action_line, award_lines, event_line, report_lines
 
 TurnKey = tuple[int | None, int, int]
 """What tells one turn from the next: (deal, seat to act, moves so far)."""
