@@ -232,8 +232,7 @@ def play(
     smallest = max(table.ante + table.dealer_ante, 1)
     chips = default_stack(table) if stack is None else stack
     if chips < smallest:
-        plural = "" if smallest == 1 else "s"
-        raise fail(f"--stack must be at least {smallest} chip{plural} (one ante), got {chips}")
+        raise fail(f"--stack must be at least {count(smallest, 'chip')} (one ante), got {chips}")
     try:
         level = bot_level(bots)
     except ValueError as error:
