@@ -330,9 +330,7 @@ class Referee:
         )
         if record.action.kind is ActionKind.OPEN:
             self.opened_by = seat
-        betting_players = sum(
-            1 for s in range(deal.n) if not deal.folded[s] and deal.stacks[s] > 0
-        )
+        betting_players = sum(1 for s in range(deal.n) if not deal.folded[s] and deal.stacks[s] > 0)
         self.betting.record(
             seat,
             record.action.kind,

@@ -33,8 +33,8 @@ from browser_steps import (
 from test_server_accessibility import AXE, SEVERE
 
 from italian_poker.analysis.advisor import advise_view
+from italian_poker.server.i18n import PAGE_MESSAGES
 from italian_poker.table.advice import ADVICE_SHOWN
-from italian_poker.table.vocabulary import PAGE_MESSAGES
 
 __all__ = ["browser", "sqlite_server"]  # the fixtures (browser_steps)
 

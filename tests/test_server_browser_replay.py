@@ -36,7 +36,8 @@ from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.history import HandHistory
 from italian_poker.server.app import STATIC
-from italian_poker.table.vocabulary import PAGE_MESSAGES, Language, page_strings
+from italian_poker.server.i18n import PAGE_MESSAGES, page_strings
+from italian_poker.table.vocabulary import Language
 
 __all__ = ["browser", "server"]  # the fixtures (browser_steps)
 

@@ -44,18 +44,16 @@ from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import preset
 from italian_poker.play.app import PokerApp
 from italian_poker.play.session import (
-    OverReason,
     Session,
     SessionState,
-    SessionSummary,
     breaks_opening,
     default_stack,
-    fallback_action,
     spectator_view,
 )
 from italian_poker.play.storage import HistoryStore
 from italian_poker.play.widgets import SeatBox
 from italian_poker.table.driver import DefaultReason, Table, default_action
+from italian_poker.table.events import OverReason, SessionSummary
 
 K = ActionKind
 SRC = Path(__file__).resolve().parent.parent / "src" / "italian_poker"
@@ -148,10 +146,8 @@ def test_no_fallback_order_of_its_own_is_left() -> None:
     for path in SRC.rglob("*.py"):
         assert "_FALLBACK_ORDER" not in path.read_text(encoding="utf-8"), path
     assert not hasattr(session_module, "_FALLBACK_ORDER")
-    # The old name is kept, and it is the driver's.
-    assert fallback_action is default_action
     legal = (LegalAction(K.SHOW), LegalAction(K.MUCK))
-    assert fallback_action(legal) == Action(K.SHOW)
+    assert default_action(legal) == Action(K.SHOW)
 
 
 # --- what the human sees when not dealt in ----------------------------------------------------

@@ -323,8 +323,9 @@ function renderSeats(st) {
         item.append(cards);
       } else if (dealt && seat.status === "active") {
         cards.setAttribute("role", "img");
-        cards.setAttribute("aria-label", tr("hidden_cards", { n: 5 }));
-        for (let i = 0; i < 5; i += 1) {
+        const size = st.table.hand_size; // 3.1, as the server sends it
+        cards.setAttribute("aria-label", tr("hidden_cards", { n: size }));
+        for (let i = 0; i < size; i += 1) {
           cards.append(el("span", { class: "card back", "aria-hidden": "true" }));
         }
         item.append(cards);
