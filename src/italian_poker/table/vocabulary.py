@@ -921,8 +921,8 @@ PAGE_MESSAGES: dict[str, Pair] = {
     ),
     "hint_title": ("Hint: the best keeps", "Consiglio: le tenute migliori"),
     "hint_line": (
-        "change {count:card|cards}: win {win}%, improve {improve}%",
-        "cambia {count:carta|carte}: vinci {win}%, migliori {improve}%",
+        "change {count:card|cards}: win the pot {win}%, improve {improve}%",
+        "cambia {count:carta|carte}: vinci il piatto {win}%, migliori {improve}%",
     ),
     "hint_keep_none": ("keep none", "non tenere nulla"),
     "hint_split": MESSAGES["advice_split"],
@@ -1191,6 +1191,94 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "chat_error_unavailable": (
         "The chat could not be loaded: reload the page.",
         "Non è stato possibile caricare la chat: ricarica la pagina.",
+    ),
+    # The turn at a glance, the bet's size, the Italian names explained.
+    "amount_added": MESSAGES["amount_added"],  # the terminal's buttons say the same
+    "hand_pending": MESSAGES["hand_pending"],
+    "card_to_come": ("Card still to come", "Carta ancora da ricevere"),
+    "to_call": ("Call {amount} more", "Vedi aggiungendo {amount}"),
+    "nothing_to_call": ("Nothing to call", "Niente da vedere"),
+    "my_bet": ("Your bet this round: {amount}", "La tua puntata in questo giro: {amount}"),
+    "bet_becomes": ("Your bet becomes {total}", "La tua puntata diventa {total}"),
+    "size_min": ("Minimum {amount}", "Minimo {amount}"),
+    "size_half_pot": ("Half pot {amount}", "Mezzo piatto {amount}"),
+    "size_pot": ("Pot {amount}", "Piatto {amount}"),
+    "size_all_in": ("All-in {amount}", "Tutto {amount}"),
+    "size_max": ("Maximum {amount}", "Massimo {amount}"),
+    "explain_blind": (
+        "Blind (buio): a bet before the cards are seen; the deal then needs no opening (Art. 2)",
+        "Buio: una puntata prima di vedere le carte; la mano allora non richiede l'apertura "
+        "(art. 2)",
+    ),
+    "explain_controbuio": (
+        "Counter-blind (controbuio): twice the blind, by the next player (Art. 2)",
+        "Controbuio: il doppio del buio, puntato dal giocatore seguente (art. 2)",
+    ),
+    "explain_over": (
+        "Over (contro-controbuio): twice the counter-blind, by the next player (Art. 2)",
+        "Over (contro-controbuio): il doppio del controbuio, puntato dal giocatore seguente "
+        "(art. 2)",
+    ),
+    "explain_decline": (
+        "No blind: you bet no blind; the deal goes on to the opening (Art. 2)",
+        "Niente buio: non punti al buio; la mano prosegue con l'apertura (art. 2)",
+    ),
+    "explain_pass": (
+        "Pass (passo): you do not open; you stay in the deal while nobody has opened (3.2)",
+        "Passo: non apri; resti nella mano finché nessuno ha aperto (3.2)",
+    ),
+    "explain_open": (
+        "Open (apro): the first bet, allowed only with the hand the opening needs (3.3)",
+        "Apro: la prima puntata, permessa solo con il punto richiesto per aprire (3.3)",
+    ),
+    "explain_check": (
+        "Check (busso): no bet now; you stay in the deal (5.2(b))",
+        "Busso: non punti ora; resti nella mano (5.2(b))",
+    ),
+    "explain_bet": (
+        "Bet (punto): the first bet of the second round (5.2(a))",
+        "Punto: la prima puntata del secondo giro (5.2(a))",
+    ),
+    "explain_parol": (
+        "Parol (parola): you propose to abandon the hand; if everyone says it, the pot "
+        "passes to the next deal (5.2(c), 5.4)",
+        "Parola: proponi di abbandonare la mano; se la dicono tutti, il piatto passa alla "
+        "mano seguente (5.2(c), 5.4)",
+    ),
+    "explain_make-up": (
+        "Make up (adeguo): after the parol you pay in to play the next deal (5.5)",
+        "Adeguo: dopo la parola versi la differenza per giocare la mano seguente (5.5)",
+    ),
+    "explain_sit-out": (
+        "Sit out (salto la mano): after the parol you skip the next deal (5.5)",
+        "Salto la mano: dopo la parola non giochi la mano seguente (5.5)",
+    ),
+    "explain_muck": (
+        "Muck (non mostro): you concede without showing your hand",
+        "Non mostro: lasci il piatto senza mostrare le carte",
+    ),
+    "sit_out_pending": ("sits out from the next deal", "sta fuori dalla prossima mano"),
+    "sit_out_pending_you": (
+        "You sit out from the next deal: this one plays on.",
+        "Stai fuori dalla prossima mano: questa continua.",
+    ),
+    "invite_link": ("Invite link", "Link di invito"),
+    "read_table": ("Read the table", "Leggi il tavolo"),
+    "summary_turn": ("{name} to act", "Tocca a {name}"),
+    "summary_hand": ("Your hand: {cards}", "Le tue carte: {cards}"),
+    "notify": ("Notify me on my turn", "Avvisami al mio turno"),
+    "notify_denied": (
+        "The browser refuses notifications: allow them in its site settings.",
+        "Il browser rifiuta le notifiche: permettile nelle impostazioni del sito.",
+    ),
+    "install_app": ("Install the app", "Installa l'app"),
+    "ledger_net_note": (
+        "The net here counts every chip paid, the antes already in the next pot included; "
+        "the statistics count a deal's chips once it is played, so the two differ by the "
+        "antes waiting in the next pot.",
+        "Il netto qui conta ogni fiche versata, compresi gli inviti già nel piatto seguente; "
+        "le statistiche contano le fiches di una mano quando è giocata, quindi i due "
+        "differiscono per gli inviti in attesa nel piatto seguente.",
     ),
 }
 """The labels of the browser's pages, key -> (English, Italian) template (the same
