@@ -102,7 +102,7 @@ def test_the_hint_shows_the_best_keeps_and_use_it_marks_the_discards(
         "#hint-list li:first-child .card", "cs => cs.map(c => c.dataset.card)"
     )
     assert kept == [str(card) for card in advice[0].kept]
-    assert f"win {100 * advice[0].ev:.1f}%" in first.inner_text()
+    assert f"win the pot {100 * advice[0].ev:.1f}%" in first.inner_text()
     assert page.inner_text("#hint-heading") == PAGE_MESSAGES["hint_title"][0]
     assert _marked(page) == set()
     assert _severe(page) == []

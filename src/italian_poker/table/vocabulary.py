@@ -1257,12 +1257,10 @@ PAGE_MESSAGES: dict[str, Pair] = {
         "Muck (non mostro): you concede without showing your hand",
         "Non mostro: lasci il piatto senza mostrare le carte",
     ),
-    "sit_out_pending": ("sits out from the next deal", "sta fuori dalla prossima mano"),
-    "sit_out_pending_you": (
-        "You sit out from the next deal: this one plays on.",
-        "Stai fuori dalla prossima mano: questa continua.",
+    "sit_out_pending": (
+        "sitting out: checks or folds until this deal ends",
+        "sta fuori: bussa o lascia fino alla fine di questa mano",
     ),
-    "invite_link": ("Invite link", "Link di invito"),
     "read_table": ("Read the table", "Leggi il tavolo"),
     "summary_turn": ("{name} to act", "Tocca a {name}"),
     "summary_hand": ("Your hand: {cards}", "Le tue carte: {cards}"),

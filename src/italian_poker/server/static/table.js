@@ -151,6 +151,7 @@ function render() {
     ? document.activeElement.dataset.fkey : null;
   if (!app.blink) document.title = pageTitle(st);
   $("table-name").textContent = st.table.name;
+  $("game").dataset.seq = app.message ? String(app.message.seq) : ""; // the state shown
   renderCenter(st);
   renderSeats(st);
   renderHand(st);
