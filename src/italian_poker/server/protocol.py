@@ -232,7 +232,6 @@ def public_state(
             "connected": seat is not None and (seat.bot is not None or i in connected),
             "last_action": seat.last_action.as_json() if seat and seat.last_action else None,
             "changed": seat.changed if seat else None,
-            "sit_out": bool(seat and seat.sitting_out),
             "cards": None,
             "cards_label": None,
         }

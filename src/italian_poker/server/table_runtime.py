@@ -71,7 +71,7 @@ from italian_poker.server.table_state import (
 )
 from italian_poker.server.writer import EventWriter
 from italian_poker.table.advice import Advisor
-from italian_poker.table.driver import default_action, only_show
+from italian_poker.table.driver import default_action
 from italian_poker.table.replay_frames import HandFrames, hand_frames
 
 T = TypeVar("T")
@@ -771,7 +771,7 @@ class TableRuntime:
             assert slot is not None
             if slot.bot is not None:
                 self._pending = self._spawn(self._bot_turn(state.seq, actor))
-            elif slot.leaving or slot.sitting_out or only_show(state.legal_actions()):
+            elif slot.leaving or slot.sitting_out:
                 self._pending = self._spawn(self._auto_turn(state.seq, actor, 0.0))
             elif self.turn is not None and self.turn.seat == actor:
                 seconds = float(state.options.get("turn_seconds") or 0)

@@ -55,12 +55,6 @@ def default_action(legal: Sequence[LegalAction]) -> Action:
     return Action(first.kind, first.min_amount)
 
 
-def only_show(legal: Sequence[LegalAction]) -> bool:
-    """Whether showing is the one thing the player may do (a showdown where the rules allow
-    no muck): the table shows the hand at once, as cards speak."""
-    return len(legal) == 1 and legal[0].kind is ActionKind.SHOW
-
-
 class DefaultReason(StrEnum):
     """Why the table played :func:`default_action` for a player."""
 

@@ -280,7 +280,7 @@ function renderSeats(st) {
     const x = 50 + 42 * Math.cos(angle);
     const y = 50 + 40 * Math.sin(angle);
     const classes = ["seat", `status-${seat.status}`];
-    const order = (seat.seat - me + n) % n; // play order from your seat
+    const order = (seat.seat - me + n) % n + (seat.status === "empty" ? n : 0); // play order from yours, empty seats last
     if (seat.seat === st.to_act) classes.push("to-act");
     if (seat.seat === st.you) classes.push("you");
     if (won.has(seat.seat)) classes.push("winner");
