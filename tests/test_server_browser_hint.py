@@ -153,7 +153,7 @@ def test_the_hint_on_a_phone_in_italian_with_the_key(server: LiveServer, browser
         """e => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom,
                  document.getElementById('hint').getBoundingClientRect().bottom]""",
     )
-    assert 0 <= top and bottom <= 844 and hint <= 844, "the hand and the folded hint on screen"
+    assert top >= 0 and bottom <= 844 and hint <= 844, "the hand and the folded hint on screen"
     # Unfolded, the three keeps; nothing sticks out sideways.
     page.click("#hint-heading")
     assert page.locator("#hint-list li").count() == min(ADVICE_SHOWN, len(advice))

@@ -268,7 +268,7 @@ def test_the_italian_words_are_one_for_each_concept() -> None:
     assert _italian("sit_in") == "Torno al tavolo" and _italian("sit_out") == "Sto fuori"
     assert _italian("back_to_lobby") == "Sala"
     assert _italian("table_sit_in") == "{name} torna al tavolo"
-    table_sit_out = {"sit_out", "status_sitting_out", "table_sit_out"}
+    table_sit_out = {"sit_out", "status_sitting_out", "table_sit_out", "sit_out_pending"}
     for table in ITALIAN_PAGES:
         for key, (_, italian) in table.items():
             said = italian.lower()
@@ -343,6 +343,6 @@ def test_english_messages_say_no_italian_term() -> None:
         key: english
         for messages in (MESSAGES, PAGE_MESSAGES)
         for key, (english, _) in messages.items()
-        if pattern.search(english)
+        if pattern.search(english) and not key.startswith("explain_")  # they name it on purpose
     }
     assert not found

@@ -1206,22 +1206,22 @@ PAGE_MESSAGES: dict[str, Pair] = {
     "size_all_in": ("All-in {amount}", "Tutto {amount}"),
     "size_max": ("Maximum {amount}", "Massimo {amount}"),
     "explain_blind": (
-        "Blind (buio): a bet before the cards are seen; the deal then needs no opening (Art. 2)",
-        "Buio: una puntata prima di vedere le carte; la mano allora non richiede l'apertura "
-        "(art. 2)",
+        "Blind (buio): a bet before the cards are seen; the deal then needs no opening (2, blind)",
+        "Buio: una puntata prima di vedere le carte; la mano allora non richiede "
+        "l'apertura (2, buio)",
     ),
     "explain_controbuio": (
-        "Counter-blind (controbuio): twice the blind, by the next player (Art. 2)",
-        "Controbuio: il doppio del buio, puntato dal giocatore seguente (art. 2)",
+        "Counter-blind (controbuio): twice the blind, by the next player (2, blind)",
+        "Controbuio: il doppio del buio, puntato dal giocatore seguente (2, buio)",
     ),
     "explain_over": (
-        "Over (contro-controbuio): twice the counter-blind, by the next player (Art. 2)",
-        "Over (contro-controbuio): il doppio del controbuio, puntato dal giocatore seguente "
-        "(art. 2)",
+        "Over (contro-controbuio): twice the counter-blind, by the next player (2, blind)",
+        "Over (contro-controbuio): il doppio del controbuio, puntato dal giocatore "
+        "seguente (2, buio)",
     ),
     "explain_decline": (
-        "No blind: you bet no blind; the deal goes on to the opening (Art. 2)",
-        "Niente buio: non punti al buio; la mano prosegue con l'apertura (art. 2)",
+        "No blind: you bet no blind; the deal goes on to the opening (2, blind)",
+        "Niente buio: non punti al buio; la mano prosegue con l'apertura (2, buio)",
     ),
     "explain_pass": (
         "Pass (passo): you do not open; you stay in the deal while nobody has opened (3.2)",
