@@ -168,8 +168,9 @@ def test_a_touch_screen_shows_no_keyboard_hints_and_long_names_fit_their_seat(
     help_text = page.inner_text("#draw-help")
     assert "Tap" in help_text and "1-5" not in help_text and "Enter" not in help_text
     assert "Enter" not in page.inner_text("#draw-confirm")
-    # The actions stay at the bottom of the screen, over the page, during the draw too.
-    assert page.eval_on_selector("#actions", "a => getComputedStyle(a).position") == "sticky"
+    # The actions, with your cards, stay at the bottom of the screen during the draw too.
+    assert page.eval_on_selector("#actions", "a => getComputedStyle(a).position") == "fixed"
+    assert page.locator("#actions #hand").count() == 1
     context.close()
 
 

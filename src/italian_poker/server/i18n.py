@@ -44,6 +44,9 @@ STATISTICS_PAGE_KEYS = (
 )
 """The statistics' words the pages say, the table layer's (table/statistics.py's)."""
 
+SHARED_PAGE_KEYS = ("amount_added",)
+"""The table layer's words the pages say as the terminal does: what a call or raise adds."""
+
 
 def _capital(pair: Pair) -> Pair:
     return pair[0][:1].upper() + pair[0][1:], pair[1][:1].upper() + pair[1][1:]
@@ -54,7 +57,8 @@ def _page_messages() -> dict[str, Pair]:
     glossary["draw_title"] = ACTION_NAMES["draw"]
     glossary["stand_pat"] = _capital(vocabulary.TERMS["stand_pat"])
     glossary["ledger_hand"] = _capital(vocabulary.TERMS["deal"])
-    statistics = {key: vocabulary.CATALOGUE[key] for key in STATISTICS_PAGE_KEYS}
+    shared = STATISTICS_PAGE_KEYS + SHARED_PAGE_KEYS
+    statistics = {key: vocabulary.CATALOGUE[key] for key in shared}
     return glossary | statistics | dict(CATALOGUE)
 
 

@@ -59,6 +59,26 @@ async def replay_page(invite: str, hand: str, server: ServerDep) -> Response:
     return page("replay.html", 200 if await server.find(invite) is not None else 404)
 
 
+@router.get("/manifest.webmanifest")
+async def manifest() -> Response:
+    # The installable app: its name, icons and colours.
+    return FileResponse(
+        STATIC / "manifest.webmanifest",
+        media_type="application/manifest+json",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@router.get("/sw.js")
+async def service_worker() -> Response:
+    # At the root, so that it may keep the page shell for every page of the site.
+    return FileResponse(
+        STATIC / "sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
 @router.get("/api/strings/{lang}")
 async def strings(lang: str) -> Response:
     # The pages' words (static/i18n.js looks them up): one copy, the server's catalogue.
