@@ -225,7 +225,7 @@ def play(
             table = table.with_options(ante=ante)
         except ItalianPokerError as error:
             raise fail(f"--ante {ante} with rules {rules!r}: {error}") from None
-    smallest = max(table.ante + table.dealer_ante, 1)
+    smallest = table.chips_to_be_dealt_in
     chips = default_stack(table) if stack is None else stack
     if chips < smallest:
         plural = "" if smallest == 1 else "s"

@@ -185,7 +185,7 @@ def _check(hands: int, players: int, stack: int, rules: Rules) -> None:
     low, high = rules.players_range
     if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
         raise ValueError(f"the number of players must be {low} to {high}, got {players!r}")
-    need = max(rules.ante + rules.dealer_ante, 1)
+    need = rules.chips_to_be_dealt_in
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < need:
         raise ValueError(
             f"the starting stack must be at least {count(need, 'chip')}, got {stack!r}"
@@ -251,7 +251,7 @@ def simulate(
             match.join(name, stack, player_id=ids[name])
             rebuys[name] += stack - chips
         for seat in list(match.seats):
-            if seat.stack < max(rules.ante + rules.dealer_ante, 1):
+            if seat.stack < rules.chips_to_be_dealt_in:
                 chips = match.leave(seat.name)
                 match.join(seat.name, stack, player_id=ids[seat.name])
                 rebuys[seat.name] += stack - chips

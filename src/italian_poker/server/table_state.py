@@ -429,7 +429,7 @@ class TableState:
 
     def dealable(self) -> list[int]:
         """The seats that would be dealt in at the next deal (chips for an ante, not out)."""
-        limit = max(self.rules.ante + self.rules.dealer_ante, 1)
+        limit = self.rules.chips_to_be_dealt_in
         out = []
         for i, slot in enumerate(self.slots):
             if slot is None or slot.leaving or slot.sitting_out:
