@@ -37,6 +37,7 @@ from italian_poker.play.session import (
     spectator_view,
 )
 from italian_poker.play.storage import HistoryStore
+from italian_poker.table.commands import SitOut
 
 K = ActionKind
 PASSIVE = (K.DECLINE, K.PASS, K.CHECK, K.CALL, K.DRAW, K.SHOW, K.MAKE_UP)
@@ -324,13 +325,13 @@ def test_human_sits_out_after_parol_and_the_bots_play_on() -> None:
 
 def test_no_deal_after_the_make_up_answers_is_reported() -> None:
     """5.5: with Bruno and Carla sitting out, the human's sit-out leaves Anna alone: the
-    session reports the driver's ``NoDeal`` (the pot waits), and the next attempt asks the
+    session reports the machine's ``NoDeal`` (the pot waits), and the next attempt asks the
     question again."""
     prefer = {"Anna": OPENER, "Bruno": PAROL_SAYER, "Carla": PAROL_SAYER}
     session, _ = new_session(prefer)
     fold_into_a_parol(session)
-    session.match.sit_out("Bruno")
-    session.match.sit_out("Carla")
+    session.machine.handle(SitOut(session.player_id("Bruno")))
+    session.machine.handle(SitOut(session.player_id("Carla")))
     session.start_deal()
     assert session.no_deal is None
     session.act(Action(K.SIT_OUT))

@@ -58,7 +58,7 @@ from italian_poker.play.widgets import (
     set_content,
 )
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem, Advisor
-from italian_poker.table.driver import NoDeal
+from italian_poker.table.machine_events import NoDeal
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,
     Language,
