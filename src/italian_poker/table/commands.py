@@ -63,9 +63,12 @@ class AddChips:
 @dataclass(frozen=True, slots=True)
 class StartDeal:
     """Begin the next deal (first the 5.5 make-up questions after a parol); ``deck`` stacks
-    the deck for the players dealt in (a scenario, a test)."""
+    the deck for the players dealt in (a scenario, a test), ``seed`` shuffles this deal
+    reproducibly (default: the table's seed advanced by the deal number, or a secure
+    shuffle)."""
 
     deck: tuple[Card, ...] | None = None
+    seed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

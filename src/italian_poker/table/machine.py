@@ -20,11 +20,11 @@ import copy
 from collections.abc import Sequence
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
-from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, Operation
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     DealOverError,
+    DealStartError,
     IllegalActionError,
     MalformedActionError,
     NotYourTurnError,
@@ -95,6 +95,8 @@ _DEALING = (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP)
 class TableMachine:
     """One table: ``rules``, the ``seats`` taken so far (in table order), the player id of the
     first ``dealer`` (default: the first seat) and a ``seed`` for reproducible shuffles.
+    A table nobody watches (a simulation) is made with ``audiences=False``: it reports no
+    :class:`~italian_poker.table.machine_events.Observed` event.
 
     :meth:`handle` takes a command and returns the events it caused; while a deal is under
     way, seating commands wait (:class:`~italian_poker.table.machine_events.ChangeWaits`) and
@@ -110,11 +112,13 @@ class TableMachine:
         *,
         dealer: int | None = None,
         seed: int | None = None,
+        audiences: bool = True,
     ) -> None:
         if not isinstance(rules, Rules):
             raise RulesError(f"a table is played under Rules, not {rules!r}")
         self.rules = rules
         self.seed = seed
+        self.audiences = audiences
         self._dealer = dealer
         self._match: Match | None = None
         self._lobby: dict[int, Planned] = {}
@@ -204,6 +208,19 @@ class TableMachine:
         return None if name is None else self._id_of(name)
 
     @property
+    def dealer(self) -> int | None:
+        """The id of the player with the button (who deals next, between deals); None before
+        two players have sat down."""
+        match = self._match
+        if match is None or not match.seats:
+            return None
+        return (
+            self._id_of(match.dealer_name)
+            if any(s.name == match.dealer_name for s in match.seats)
+            else None
+        )
+
+    @property
     def deal_players(self) -> tuple[int, ...]:
         """The ids of the players dealt into the current (or last) deal, in seat order."""
         match = self._match
@@ -284,7 +301,7 @@ class TableMachine:
             self._check_start(command, trial=False)
             match = self._match_or_raise()
             before = len(match.completed)
-            self._start(match, command.deck)
+            self._start(match, command)
             return self._after_start(before, self._ids())
         if isinstance(command, _SEATING):
             self._check_seating(command)
@@ -294,9 +311,9 @@ class TableMachine:
             return self._seat(command)
         raise MalformedCommandError(f"not a table command: {command!r}")
 
-    def _start(self, match: Match, deck: tuple[Card, ...] | None) -> None:
+    def _start(self, match: Match, command: StartDeal) -> None:
         """Every deal of this table begins here."""
-        match.start_deal(deck=deck)
+        match.start_deal(deck=command.deck, seed=command.seed)
 
     # --- seating --------------------------------------------------------------------------
 
@@ -421,8 +438,10 @@ class TableMachine:
                 f"fewer than {self.rules.min_players} players can be dealt in: the match waits "
                 "for players to join, sit in or make up"
             )
+        if command.seed is not None and type(command.seed) is not int:
+            raise DealStartError(f"a seed is a whole number, not {command.seed!r}")
         if trial and command.deck is not None:
-            self._start(copy.deepcopy(match), command.deck)
+            self._start(copy.deepcopy(match), command)
 
     def _turn(self, player: int) -> str:
         """The name of ``player``, who must be the one to act."""
@@ -489,6 +508,8 @@ class TableMachine:
 
     def _observed(self, deal: Deal, operations: tuple[Operation, ...]) -> list[TableEvent]:
         """``operations`` as everyone not dealt in saw them, and as each player dealt in did."""
+        if not self.audiences:
+            return []
         rules = self.rules
         players = deal.start.player_ids
         events: list[TableEvent] = [
