@@ -181,6 +181,7 @@ def test_seats_are_taken_one_by_one_and_the_match_begins_with_two() -> None:
         (TakeSeat(9, "Ada", 10), AlreadySeatedError),  # the name is taken
         (TakeSeat(9, " ", 10), SeatError),
         (TakeSeat(-1, "Zoe", 10), SeatError),
+        (TakeSeat(9, "Zoe", 10, position=5), SeatError),
         (TakeSeat(9, "Zoe", 0), BadChipsError),
         (TakeSeat(9, "Zoe", True), BadChipsError),
         (Leave(9), UnknownPlayerError),
@@ -194,6 +195,14 @@ def test_seats_are_taken_one_by_one_and_the_match_begins_with_two() -> None:
 )
 def test_a_refused_seating_change_changes_nothing(command: Command, error: type) -> None:
     refused(table(), command, error)
+
+
+def test_a_seat_is_taken_at_a_position() -> None:
+    machine = table(players=2)
+    accepted(machine, TakeSeat(5, "Eva", 30, position=1))
+    assert [s.player for s in machine.seats] == [0, 5, 1]
+    lobby = TableMachine(STANDARD, [TakeSeat(4, "Dan", 9), TakeSeat(3, "Cid", 9, position=0)])
+    assert [s.player for s in lobby.seats] == [3, 4]
 
 
 def test_a_full_table_takes_nobody_more() -> None:

@@ -16,11 +16,13 @@ from italian_poker.engine.cards import Card
 
 @dataclass(frozen=True, slots=True)
 class TakeSeat:
-    """``player`` sits down as ``name`` with ``chips`` (after the last seat)."""
+    """``player`` sits down as ``name`` with ``chips``: after the last seat, or before the
+    seat at index ``position`` of the seats (a table whose seats are numbered)."""
 
     player: int
     name: str
     chips: int
+    position: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,7 +130,8 @@ class TableMachine:
         """Operations of the current deal already reported."""
         for command in seats:
             self._check_seating(command)
-            self._lobby[command.player] = Planned(command.name, command.chips, False)
+            planned = Planned(command.name, command.chips, False)
+            _insert(self._lobby, command.player, planned, command.position)
             self._brought += command.chips
         if dealer is not None and dealer not in self._lobby:
             raise UnknownPlayerError(f"the dealer {dealer!r} does not take a seat")
@@ -356,6 +357,11 @@ class TableMachine:
                 raise BadChipsError(f"a seat is taken with more than no chips, not {chips!r}")
             if len(plan) >= self.rules.players:
                 raise TableFullError(f"the table is full ({self.rules.players} seats)")
+            position = command.position
+            if position is not None and (
+                type(position) is not int or not 0 <= position <= len(plan)
+            ):
+                raise SeatError(f"a position is 0 to {len(plan)}, not {position!r}")
             return
         seat = self._plan_or_raise(command.player, plan)
         if isinstance(command, SitOut) and seat.sitting_out:
@@ -374,11 +380,12 @@ class TableMachine:
         player = command.player
         if isinstance(command, TakeSeat):
             self._brought += command.chips
+            planned = Planned(command.name, command.chips, False)
             if match is None:
-                self._lobby[player] = Planned(command.name, command.chips, False)
+                _insert(self._lobby, player, planned, command.position)
                 self._open_match()
             else:
-                match.join(command.name, command.chips, player_id=player)
+                match.join(command.name, command.chips, player_id=player, position=command.position)
             return [SeatTaken(player, command.name, command.chips)]
         name = self.name_of(player)
         if isinstance(command, Leave):
@@ -577,7 +584,7 @@ class TableMachine:
 def _apply_to_plan(plan: dict[int, Planned], command: SeatingCommand) -> None:
     """What a (checked) seating change will make of the seats."""
     if isinstance(command, TakeSeat):
-        plan[command.player] = Planned(command.name, command.chips, False)
+        _insert(plan, command.player, Planned(command.name, command.chips, False), command.position)
         return
     seat = plan[command.player]
     if isinstance(command, Leave):
@@ -588,6 +595,17 @@ def _apply_to_plan(plan: dict[int, Planned], command: SeatingCommand) -> None:
         seat.chips = command.chips
     else:
         seat.chips += command.chips
+
+
+def _insert(seats: dict[int, Planned], player: int, seat: Planned, position: int | None) -> None:
+    """Seat ``player`` in ``seats`` (in table order) after the last, or at ``position``."""
+    if position is None:
+        seats[player] = seat
+        return
+    order = list(seats.items())
+    order.insert(position, (player, seat))
+    seats.clear()
+    seats.update(order)
 
 
 __all__ = ["MalformedCommandError", "TableMachine"]
