@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from italian_poker.ai.config import game_config
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
+from italian_poker.engine.deal import Outcome
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     DealOverError,
@@ -141,6 +142,19 @@ def at_make_up() -> TableMachine:
     return machine
 
 
+def after_a_parol() -> TableMachine:
+    """The table of :func:`at_make_up` between its parol deal and the next start (5.5)."""
+    rng = random.Random(25)
+    machine = table(seed=25)
+    while not machine.completed or machine.to_act is not None:
+        if machine.to_act is None:
+            machine.handle(StartDeal())
+        else:
+            machine.handle(BotAct(machine.to_act, random_action(rng, machine.legal_actions())))
+    assert machine.completed[-1].result.outcome is Outcome.PAROL
+    return machine
+
+
 # --- the one rule for who can be dealt in ------------------------------------------------------
 
 
@@ -195,6 +209,22 @@ def test_seats_are_taken_one_by_one_and_the_match_begins_with_two() -> None:
 )
 def test_a_refused_seating_change_changes_nothing(command: Command, error: type) -> None:
     refused(table(), command, error)
+
+
+def test_everyone_may_leave_while_a_parol_pot_is_carried() -> None:
+    """5.5: the carried pot waits with nobody seated; the last to leave is not refused."""
+    machine = after_a_parol()
+    carried = machine.chips_at_table - sum(s.chips for s in machine.seats)
+    assert carried > 0
+    for seat in machine.seats:
+        assert accepted(machine, Leave(seat.player)) == [
+            SeatLeft(seat.player, seat.name, seat.chips)
+        ]
+    assert machine.seats == () and machine.phase is MatchPhase.OVER
+    assert machine.chips_at_table == carried
+    accepted(machine, TakeSeat(7, "Zoe", 50))
+    accepted(machine, TakeSeat(8, "Ugo", 50))
+    assert machine.dealer == 7
 
 
 def test_a_seat_is_taken_at_a_position() -> None:

@@ -411,7 +411,10 @@ class Match:
         return any(s.name == name for s in self.seats)
 
     def _from_dealers_left(self) -> list[str]:
-        """Every seated name in the direction of play from the dealer's left, dealer last."""
+        """Every seated name in the direction of play from the dealer's left, dealer last
+        (nobody when the last player has left, the button with them)."""
+        if not self.seats:
+            return []
         order = self._order_from(self.dealer_name)
         return order[1:] + order[:1]
 
