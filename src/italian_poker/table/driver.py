@@ -1,8 +1,9 @@
-"""The table driver: one match played by people and policies, a step at a time.
+"""The table driver: one match played by people and policies, a step at a time, players
+named by their match name.
 
-Every front end runs its table through a :class:`Table`: the terminal game (one person and
-bots), the online server (people at their browsers, bots, turn clocks) and the simulation
-(bots only). The table asks the policy of the player to act for its action, through that
+The online server's table state runs its match through a :class:`Table` (the terminal game,
+the simulation and the evaluation drive a :class:`~italian_poker.table.machine.TableMachine`,
+keyed by player id). The table asks the policy of the player to act for its action, through that
 player's own view (:func:`~italian_poker.engine.observer.observe`); takes a person's action
 (an illegal one raises and changes nothing); plays :func:`default_action` for a player whose
 time ran out or whose policy answered with an illegal action; and reports what happened as
