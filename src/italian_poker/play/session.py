@@ -35,8 +35,6 @@ from italian_poker.engine.observer import (
     PublicAction,
     PublicView,
     SeatView,
-    Viewer,
-    observe_operations,
     sees_discards,
 )
 from italian_poker.engine.opening import OpeningRequirement, opening_groups
@@ -59,6 +57,7 @@ from italian_poker.table.machine_events import (
     DealFinished,
     MakeUpAnswered,
     NoDeal,
+    Observed,
     TableEvent,
 )
 
@@ -342,19 +341,21 @@ class Session:
 
     # --- the machine's events, as the human knows them ------------------------------------
 
-    def _viewer(self) -> Viewer:
-        """Who the human is to the observer: their seat in the deal, or the public."""
-        if self.human_in_deal:
-            return self.match.deal_seats.index(self.human)
-        return PUBLIC
-
     def _report(self, events: Iterable[TableEvent]) -> list[Event]:
         """The machine's ``events`` as the session reports them: one :class:`Event` per
-        decision, and each finished deal saved and kept (:attr:`finished`)."""
+        decision, as the human saw it, and each finished deal saved and kept
+        (:attr:`finished`)."""
+        human = self.player_id(self.human)
         reported: list[Event] = []
+        taken: ActionTaken | None = None
         for event in events:
             if isinstance(event, ActionTaken):
-                reported.append(self._action_event(event))
+                taken = event
+            elif (
+                isinstance(event, Observed) and taken is not None and event.audience.reaches(human)
+            ):
+                reported.append(self._action_event(taken, event))
+                taken = None
             elif isinstance(event, MakeUpAnswered):
                 action = event.action
                 amount = action.amount if action.kind is ActionKind.MAKE_UP else None
@@ -366,10 +367,11 @@ class Session:
                 self.no_deal = event
         return reported
 
-    def _action_event(self, event: ActionTaken) -> Event:
-        """A decision in the deal as the human saw it (the observer decides whether the
-        discards of a draw are seen: the human's own, or everyone's when face up, 003)."""
-        (seen,) = observe_operations((event.record,), self._viewer(), self.rules)
+    def _action_event(self, event: ActionTaken, seen_by_human: Observed) -> Event:
+        """A decision in the deal as the human saw it: the first operation of what the
+        machine told the human (the observer decides whether the discards of a draw are seen:
+        the human's own, or everyone's when face up, 003)."""
+        seen = seen_by_human.operations[0]
         assert isinstance(seen, PublicAction)
         return Event(
             self.players[event.player],
