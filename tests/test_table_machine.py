@@ -303,15 +303,38 @@ def test_seating_changes_during_a_deal_wait_for_its_end() -> None:
 def test_a_waiting_change_for_a_busted_player_is_dropped() -> None:
     machine = table(players=3)
     accepted(machine, SetChips(2, 0))  # not dealt in, and busted once the next deal is over
+    accepted(machine, SitOut(2))
     accepted(machine, StartDeal())
     assert machine.deal_players == (0, 1)
-    accepted(machine, AddChips(2, 10))
+    accepted(machine, SitIn(2))
     events = play_out(machine)
     (left,) = [e for e in events if isinstance(e, SeatLeft)]
     assert left == SeatLeft(2, "Cid", 0, busted=True) and machine.departed[-1].busted
     (dropped,) = [e for e in events if isinstance(e, ChangeDropped)]
-    assert dropped.command == AddChips(2, 10) and "no seat" in dropped.reason
+    assert dropped.command == SitIn(2) and "no seat" in dropped.reason
     assert machine.chips_at_table == machine.chips_brought == 200
+
+
+@pytest.mark.parametrize("sitting_out", [False, True])
+def test_a_rebuy_asked_during_a_deal_keeps_the_seat_of_a_player_who_busts(
+    sitting_out: bool,
+) -> None:
+    machine = table(players=4)
+    accepted(machine, SetChips(1, 0))  # busted once the next deal is over
+    if sitting_out:
+        accepted(machine, SitOut(1))
+    accepted(machine, StartDeal())
+    accepted(machine, AddChips(1, 10))
+    events = play_out(machine)
+    assert not any(isinstance(e, SeatLeft | ChangeDropped) for e in events)
+    assert ChipsChanged(1, 10, 10) in events and machine.departed == ()
+    assert [(s.player, s.chips > 0, s.sitting_out) for s in machine.seats][1] == (
+        1,
+        True,
+        sitting_out,
+    )
+    assert [s.player for s in machine.seats] == [0, 1, 2, 3]
+    assert machine.chips_at_table == machine.chips_brought
 
 
 # --- dealing and acting ----------------------------------------------------------------------

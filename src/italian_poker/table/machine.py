@@ -31,7 +31,7 @@ from italian_poker.engine.errors import (
     RulesError,
     SeatError,
 )
-from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
+from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
 from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe, observe_operations
 from italian_poker.engine.rules import Rules
 from italian_poker.table.commands import (
@@ -100,7 +100,8 @@ class TableMachine:
 
     :meth:`handle` takes a command and returns the events it caused; while a deal is under
     way, seating commands wait (:class:`~italian_poker.table.machine_events.ChangeWaits`) and
-    take effect, in the order given, once it is over. Read the table with :attr:`seats`,
+    take effect, in the order given, once it is over (a player who busts in it keeps the seat
+    when one of them sets or adds to their chips: a rebuy). Read the table with :attr:`seats`,
     :attr:`to_act`, :meth:`legal_actions`, :meth:`view` and :meth:`public_view`; :attr:`match`
     is the engine's match, to read only (every change is a command).
     """
@@ -303,7 +304,7 @@ class TableMachine:
             match = self._match_or_raise()
             before = len(match.completed)
             self._start(match, command)
-            return self._after_start(before, self._ids())
+            return self._after_start(before, self._seat_records())
         if isinstance(command, _SEATING):
             self._check_seating(command)
             if self.phase in _DEALING:
@@ -471,6 +472,11 @@ class TableMachine:
         assert match is not None
         return match.seat(name).player_id
 
+    def _seat_records(self) -> dict[int, Seat]:
+        """The match's seats by player id, in table order (each record outlives its seat)."""
+        match = self._match
+        return {} if match is None else {s.player_id: s for s in match.seats}
+
     def _ids(self) -> dict[int, str]:
         """The seated players' names by id."""
         match = self._match
@@ -489,7 +495,7 @@ class TableMachine:
         match = self._match
         assert match is not None
         before = len(match.completed)
-        seated = self._ids()
+        seated = self._seat_records()
         if match.phase is MatchPhase.MAKE_UP:
             recorded = match.verify(action, name)
             match.apply(action, name)
@@ -526,7 +532,7 @@ class TableMachine:
             events.append(Observed(observe_operations(operations, seat, rules), only(player)))
         return events
 
-    def _after_start(self, completed_before: int, seated: dict[int, str]) -> list[TableEvent]:
+    def _after_start(self, completed_before: int, seated: dict[int, Seat]) -> list[TableEvent]:
         """The events of a deal start (after the 5.5 answers): a question, the deal, or none."""
         match = self._match
         assert match is not None
@@ -555,8 +561,9 @@ class TableMachine:
             *self._observed(deal, operations),
         ]
 
-    def _between(self, seated: dict[int, str]) -> list[TableEvent]:
-        """Once a deal is over: the players who busted leave, then the waiting changes are
+    def _between(self, seated: dict[int, Seat]) -> list[TableEvent]:
+        """Once a deal is over: the players who busted leave, but for those whose chips
+        change while they wait (a rebuy), who keep their seat; then the waiting changes are
         made in order (those that no longer apply are dropped)."""
         match = self._match
         assert match is not None
@@ -565,8 +572,18 @@ class TableMachine:
         gone = [player for player in seated if player not in now]
         if gone:
             taken = dict(match.departed[-len(gone) :])
+            rebuying = _rebuying(self._waiting)
             for player in gone:
-                name = seated[player]
+                name = seated[player].name
+                if player in rebuying:
+                    # The seat is kept: back in its place, with the chips it had.
+                    position = _position(list(seated), player, self._ids())
+                    chips = taken[name]
+                    match.join(name, max(chips, 1), player_id=player, position=position)
+                    match.set_stack(name, chips)  # a seat is joined with a chip at least
+                    if seated[player].sitting_out:
+                        match.sit_out(name)
+                    continue
                 departure = Departure(player, name, taken[name], True)
                 self._departed.append(departure)
                 events.append(SeatLeft(player, name, departure.chips, busted=True))
@@ -579,6 +596,18 @@ class TableMachine:
                 continue
             events.extend(self._seat(command))
         return events
+
+
+def _rebuying(waiting: list[SeatingCommand]) -> set[int]:
+    """The players whose chips a waiting change sets or adds to, and who do not leave."""
+    chips = {c.player for c in waiting if isinstance(c, SetChips | AddChips)}
+    return chips - {c.player for c in waiting if isinstance(c, Leave)}
+
+
+def _position(order: list[int], player: int, now: dict[int, str]) -> int:
+    """Where ``player`` sat among the seats ``now``: after every player seated before them
+    in ``order`` (the table order they sat in)."""
+    return sum(1 for p in order[: order.index(player)] if p in now)
 
 
 def _apply_to_plan(plan: dict[int, Planned], command: SeatingCommand) -> None:
