@@ -500,11 +500,15 @@ else any command from any player, legal or not."""
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(COMMANDS, min_size=60, max_size=200), st.integers(0, 2**16))
-def test_random_commands_keep_the_table_whole(commands: list[Any], seed: int) -> None:
+@given(
+    st.lists(COMMANDS, min_size=60, max_size=200),
+    st.integers(0, 2**16),
+    st.sampled_from(["standard", "003", "fantini"]),
+)
+def test_random_commands_keep_the_table_whole(commands: list[Any], seed: int, name: str) -> None:
     rng = random.Random(seed)
-    seats = [TakeSeat(i, NAMES[i], 30) for i in range(3)]
-    machine = TableMachine(preset("standard", players=6), seats, seed=seed)
+    seats = [TakeSeat(i, NAMES[i], 30) for i in range(4)]
+    machine = TableMachine(preset(name, players=6), seats, seed=seed)
     held: dict[int, set[Card]] = {}
     for command in commands:
         if command == "legal":
