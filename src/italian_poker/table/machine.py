@@ -32,7 +32,7 @@ from italian_poker.engine.errors import (
     SeatError,
 )
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
-from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe, observe_operations
+from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe
 from italian_poker.engine.rules import Rules
 from italian_poker.table.commands import (
     Act,
@@ -53,7 +53,6 @@ from italian_poker.table.defaults import DefaultReason, default_action
 from italian_poker.table.events import chips_added, round_bet_before
 from italian_poker.table.machine_events import (
     ActionTaken,
-    Audience,
     ChangeDropped,
     ChangeWaits,
     ChipsChanged,
@@ -64,23 +63,24 @@ from italian_poker.table.machine_events import (
     MakeUpAnswered,
     MakeUpAsked,
     NoDeal,
-    Observed,
     SatIn,
     SatOut,
     SeatLeft,
     SeatTaken,
     TableEvent,
-    only,
+    observed,
 )
 from italian_poker.table.seating import (
-    AlreadySeatedError,
-    BadChipsError,
     Departure,
     Planned,
     SeatState,
-    SittingError,
-    TableFullError,
     UnknownPlayerError,
+    apply_to_plan,
+    check_seating,
+    insert,
+    position_among,
+    rebuying,
+    seat_in,
 )
 
 
@@ -132,7 +132,7 @@ class TableMachine:
         for command in seats:
             self._check_seating(command)
             planned = Planned(command.name, command.chips, False)
-            _insert(self._lobby, command.player, planned, command.position)
+            insert(self._lobby, command.player, planned, command.position)
             self._brought += command.chips
         if dealer is not None and dealer not in self._lobby:
             raise UnknownPlayerError(f"the dealer {dealer!r} does not take a seat")
@@ -250,7 +250,7 @@ class TableMachine:
 
     def name_of(self, player: int) -> str:
         """The name ``player`` sits under."""
-        return self._plan_or_raise(player, self._current_plan()).name
+        return seat_in(player, self._current_plan()).name
 
     # --- checking -------------------------------------------------------------------------
 
@@ -330,50 +330,13 @@ class TableMachine:
         """The seats as they will be once the waiting changes are made."""
         plan = self._current_plan()
         for command in self._waiting:
-            _apply_to_plan(plan, command)
+            apply_to_plan(plan, command)
         return plan
-
-    @staticmethod
-    def _plan_or_raise(player: object, plan: dict[int, Planned]) -> Planned:
-        seat = plan.get(player) if type(player) is int else None
-        if seat is None:
-            raise UnknownPlayerError(f"player {player!r} has no seat at this table")
-        return seat
 
     def _check_seating(self, command: SeatingCommand) -> None:
         """Refuse a seating change that the seats, once the waiting changes are made, do not
         allow."""
-        plan = self._plan()
-        if isinstance(command, TakeSeat):
-            player, name, chips = command.player, command.name, command.chips
-            if type(player) is not int or player < 0:
-                raise SeatError(f"a player id is a whole number, 0 or more, not {player!r}")
-            if player in plan:
-                raise AlreadySeatedError(f"player {player} already has a seat")
-            if not isinstance(name, str) or not name.strip():
-                raise SeatError("a player needs a name")
-            if any(p.name == name for p in plan.values()):
-                raise AlreadySeatedError(f"there is already a player called {name!r}")
-            if type(chips) is not int or chips <= 0:
-                raise BadChipsError(f"a seat is taken with more than no chips, not {chips!r}")
-            if len(plan) >= self.rules.players:
-                raise TableFullError(f"the table is full ({self.rules.players} seats)")
-            position = command.position
-            if position is not None and (
-                type(position) is not int or not 0 <= position <= len(plan)
-            ):
-                raise SeatError(f"a position is 0 to {len(plan)}, not {position!r}")
-            return
-        seat = self._plan_or_raise(command.player, plan)
-        if isinstance(command, SitOut) and seat.sitting_out:
-            raise SittingError(f"{seat.name} sits out already")
-        if isinstance(command, SitIn) and not seat.sitting_out:
-            raise SittingError(f"{seat.name} is not sitting out")
-        if isinstance(command, SetChips | AddChips):
-            chips, least = command.chips, 0 if isinstance(command, SetChips) else 1
-            if type(chips) is not int or chips < least:
-                what = "a stack" if least == 0 else "chips added"
-                raise BadChipsError(f"{what} must be {least} or more whole chips, not {chips!r}")
+        check_seating(command, self._plan(), self.rules.players)
 
     def _seat(self, command: SeatingCommand) -> list[TableEvent]:
         """Make a (checked) seating change between deals."""
@@ -383,7 +346,7 @@ class TableMachine:
             self._brought += command.chips
             planned = Planned(command.name, command.chips, False)
             if match is None:
-                _insert(self._lobby, player, planned, command.position)
+                insert(self._lobby, player, planned, command.position)
                 self._open_match()
             else:
                 match.join(command.name, command.chips, player_id=player, position=command.position)
@@ -520,17 +483,8 @@ class TableMachine:
         return events
 
     def _observed(self, deal: Deal, operations: tuple[Operation, ...]) -> list[TableEvent]:
-        """``operations`` as everyone not dealt in saw them, and as each player dealt in did."""
-        if not self.audiences:
-            return []
-        rules = self.rules
-        players = deal.start.player_ids
-        events: list[TableEvent] = [
-            Observed(observe_operations(operations, PUBLIC, rules), Audience(besides=players))
-        ]
-        for seat, player in enumerate(players):
-            events.append(Observed(observe_operations(operations, seat, rules), only(player)))
-        return events
+        """``operations`` for each audience (none at a table nobody watches)."""
+        return list(observed(deal, operations)) if self.audiences else []
 
     def _after_start(self, completed_before: int, seated: dict[int, Seat]) -> list[TableEvent]:
         """The events of a deal start (after the 5.5 answers): a question, the deal, or none."""
@@ -572,12 +526,12 @@ class TableMachine:
         gone = [player for player in seated if player not in now]
         if gone:
             taken = dict(match.departed[-len(gone) :])
-            rebuying = _rebuying(self._waiting)
+            kept = rebuying(self._waiting)
             for player in gone:
                 name = seated[player].name
-                if player in rebuying:
+                if player in kept:
                     # The seat is kept: back in its place, with the chips it had.
-                    position = _position(list(seated), player, self._ids())
+                    position = position_among(list(seated), player, self._ids())
                     chips = taken[name]
                     match.join(name, max(chips, 1), player_id=player, position=position)
                     match.set_stack(name, chips)  # a seat is joined with a chip at least
@@ -596,45 +550,6 @@ class TableMachine:
                 continue
             events.extend(self._seat(command))
         return events
-
-
-def _rebuying(waiting: list[SeatingCommand]) -> set[int]:
-    """The players whose chips a waiting change sets or adds to, and who do not leave."""
-    chips = {c.player for c in waiting if isinstance(c, SetChips | AddChips)}
-    return chips - {c.player for c in waiting if isinstance(c, Leave)}
-
-
-def _position(order: list[int], player: int, now: dict[int, str]) -> int:
-    """Where ``player`` sat among the seats ``now``: after every player seated before them
-    in ``order`` (the table order they sat in)."""
-    return sum(1 for p in order[: order.index(player)] if p in now)
-
-
-def _apply_to_plan(plan: dict[int, Planned], command: SeatingCommand) -> None:
-    """What a (checked) seating change will make of the seats."""
-    if isinstance(command, TakeSeat):
-        _insert(plan, command.player, Planned(command.name, command.chips, False), command.position)
-        return
-    seat = plan[command.player]
-    if isinstance(command, Leave):
-        del plan[command.player]
-    elif isinstance(command, SitOut | SitIn):
-        seat.sitting_out = isinstance(command, SitOut)
-    elif isinstance(command, SetChips):
-        seat.chips = command.chips
-    else:
-        seat.chips += command.chips
-
-
-def _insert(seats: dict[int, Planned], player: int, seat: Planned, position: int | None) -> None:
-    """Seat ``player`` in ``seats`` (in table order) after the last, or at ``position``."""
-    if position is None:
-        seats[player] = seat
-        return
-    order = list(seats.items())
-    order.insert(position, (player, seat))
-    seats.clear()
-    seats.update(order)
 
 
 __all__ = ["MalformedCommandError", "TableMachine"]

@@ -16,9 +16,9 @@ from typing import Final
 
 from italian_poker.engine.actions import Action
 from italian_poker.engine.cards import Rank
-from italian_poker.engine.deal import ActionRecord, DealStart, Operation
+from italian_poker.engine.deal import ActionRecord, Deal, DealStart, Operation
 from italian_poker.engine.match import CompletedDeal
-from italian_poker.engine.observer import ObservedOperation
+from italian_poker.engine.observer import PUBLIC, ObservedOperation, observe_operations
 from italian_poker.table.commands import SeatingCommand
 from italian_poker.table.defaults import DefaultReason
 
@@ -231,6 +231,21 @@ class NoDeal:
     audience: Audience = EVERYONE
 
 
+def observed(deal: Deal, operations: tuple[Operation, ...]) -> tuple[Observed, ...]:
+    """``operations`` of ``deal`` as everyone not dealt in saw them, and as each player dealt
+    in did (:func:`~italian_poker.engine.observer.observe_operations`)."""
+    rules = deal.rules
+    players = deal.start.player_ids
+    public = Observed(observe_operations(operations, PUBLIC, rules), Audience(besides=players))
+    return (
+        public,
+        *(
+            Observed(observe_operations(operations, seat, rules), only(player))
+            for seat, player in enumerate(players)
+        ),
+    )
+
+
 TableEvent = (
     SeatTaken
     | SeatLeft
@@ -272,5 +287,6 @@ __all__ = [
     "SeatLeft",
     "SeatTaken",
     "TableEvent",
+    "observed",
     "only",
 ]
