@@ -48,7 +48,7 @@ from italian_poker.engine.rules import Rules
 try:
     from italian_poker.engine.observer import SeatView
 except ImportError:  # the engine before issue 11 (no observer yet)
-    from italian_poker.engine.view import SeatView  # type: ignore[assignment,no-redef]
+    from italian_poker.engine.observer import SeatView  # type: ignore[assignment,no-redef]
 
 PLAYERS = 4
 STACK = 1000

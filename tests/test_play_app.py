@@ -27,13 +27,13 @@ from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Rank
 from italian_poker.engine.deal import Outcome, Phase
 from italian_poker.play.app import HelpScreen, PokerApp, SummaryScreen, TableScreen
-from italian_poker.play.explain import cards_text
-from italian_poker.play.i18n import Language
-from italian_poker.play.session import Session, SessionState, SessionSummary, hand_rank
+from italian_poker.play.session import Session, SessionState
 from italian_poker.play.storage import HistoryStore
 from italian_poker.play.widgets import FOUR_COLOURS, ActionButton, CardBox
 from italian_poker.table.commands import SitOut
-from italian_poker.table.narration import hand_order
+from italian_poker.table.events import SessionSummary, hand_rank
+from italian_poker.table.narration import cards_text, hand_order
+from italian_poker.table.vocabulary import Language
 
 K = ActionKind
 SIZE = (120, 40)

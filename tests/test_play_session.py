@@ -22,22 +22,17 @@ from italian_poker.engine.errors import (
     SeatError,
 )
 from italian_poker.engine.history import loads, replay
-from italian_poker.engine.observer import PublicView
+from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.policy import Policy, makeup_due
 from italian_poker.engine.rules import Rules, preset
-from italian_poker.engine.view import SeatView
-from italian_poker.play.explain import deal_report, summary_lines
-from italian_poker.play.i18n import Language
-from italian_poker.play.session import (
-    OverReason,
-    Session,
-    SessionState,
-    default_stack,
-    fallback_action,
-    spectator_view,
-)
+from italian_poker.play.explain import summary_lines
+from italian_poker.play.session import Session, SessionState, default_stack, spectator_view
 from italian_poker.play.storage import HistoryStore
 from italian_poker.table.commands import SitOut
+from italian_poker.table.defaults import default_action
+from italian_poker.table.events import OverReason
+from italian_poker.table.narration import deal_report
+from italian_poker.table.vocabulary import Language
 
 K = ActionKind
 PASSIVE = (K.DECLINE, K.PASS, K.CHECK, K.CALL, K.DRAW, K.SHOW, K.MAKE_UP)
@@ -397,10 +392,10 @@ def test_fallback_prefers_what_costs_nothing() -> None:
     from italian_poker.engine.actions import LegalAction
 
     legal = (LegalAction(K.FOLD), LegalAction(K.CALL, 4, 4), LegalAction(K.RAISE, 5, 14))
-    assert fallback_action(legal) == Action(K.FOLD)
-    assert fallback_action((LegalAction(K.DRAW, max_cards=4),)) == Action(K.DRAW)
+    assert default_action(legal) == Action(K.FOLD)
+    assert default_action((LegalAction(K.DRAW, max_cards=4),)) == Action(K.DRAW)
     with pytest.raises(ValueError):
-        fallback_action(())
+        default_action(())
 
 
 def test_summary_counts_deals_chips_and_pots(tmp_path: Path) -> None:

@@ -44,19 +44,17 @@ from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import preset
 from italian_poker.play.app import PokerApp
 from italian_poker.play.session import (
-    OverReason,
     Session,
     SessionState,
-    SessionSummary,
     breaks_opening,
     default_stack,
-    fallback_action,
     spectator_view,
 )
 from italian_poker.play.storage import HistoryStore
 from italian_poker.play.widgets import SeatBox
 from italian_poker.table.commands import Act, BotAct, Command, StartDeal
 from italian_poker.table.defaults import DefaultReason, default_action
+from italian_poker.table.events import OverReason, SessionSummary
 from italian_poker.table.machine import TableMachine
 from italian_poker.table.machine_events import ActionTaken, Defaulted, TableEvent
 
@@ -155,10 +153,8 @@ def test_no_fallback_order_of_its_own_is_left() -> None:
     for path in SRC.rglob("*.py"):
         assert "_FALLBACK_ORDER" not in path.read_text(encoding="utf-8"), path
     assert not hasattr(session_module, "_FALLBACK_ORDER")
-    # The old name is kept, and it is the table's.
-    assert fallback_action is default_action
     legal = (LegalAction(K.SHOW), LegalAction(K.MUCK))
-    assert fallback_action(legal) == Action(K.SHOW)
+    assert default_action(legal) == Action(K.SHOW)
 
 
 # --- what the human sees when not dealt in ----------------------------------------------------
@@ -482,7 +478,7 @@ GAMES: dict[Game, str] = {
         "836cf4e523df62221f124121d09d42991d4da74ee1ac78b34d780fada76aec77"
     ),
     (6, "standard", 9, "random", None, False): (
-        "0fd8311ae2edb8ae9caec07e06267c3646ac155725ab76ac3c108d04241e1858"
+        "108d810fb53a9173287052041e7187ced7769bb831c77f84046e67b5f5dec047"
     ),
     (29, "standard", 4, "random", None, True): (
         "33aa6699b42545b3ff4bb5e9b1332bffed1c9f62ef2962f2cafd404c4b9098a7"

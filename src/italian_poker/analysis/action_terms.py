@@ -42,9 +42,8 @@ from italian_poker.analysis.bots.simple import draw_action, draw_keep
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.deal import ActionRecord, Deal, Phase
 from italian_poker.engine.match import CompletedDeal
-from italian_poker.engine.observer import observe
+from italian_poker.engine.observer import SeatView, observe
 from italian_poker.engine.policy import Policy
-from italian_poker.engine.view import SeatView
 
 EXACT_ACTIONS = 4
 """Actions whose playout enters the expectation exactly; the rest by one sampled action."""

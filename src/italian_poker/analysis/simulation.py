@@ -253,15 +253,17 @@ def simulate(
     played = 0
     began = time.perf_counter()
     while played < hands:
-        # Rebuys: the busted come back, and anyone short of the antes tops up.
+        # Rebuys: the busted come back, and anyone short of what playing the next deal asks
+        # (the antes, and a 5.5 make-up after a parol) tops up.
         for gone in machine.departed[seen_departed:]:
             machine.handle(TakeSeat(gone.player, gone.name, stack))
             rebuys[gone.name] += stack - gone.chips
         for seat in machine.seats:
-            if seat.chips < machine.dealt_in_minimum:
+            need = machine.chips_to_play(seat.player)
+            if seat.chips < need:
                 machine.handle(Leave(seat.player))
-                machine.handle(TakeSeat(seat.player, seat.name, stack))
-                rebuys[seat.name] += stack - seat.chips
+                machine.handle(TakeSeat(seat.player, seat.name, max(stack, need)))
+                rebuys[seat.name] += max(stack, need) - seat.chips
         seen_departed = len(machine.departed)
         match = machine.match
         assert match is not None

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from italian_poker.engine.cards import Rank
-from italian_poker.engine.deck import check_players
+from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, check_players
 from italian_poker.engine.errors import RulesError
 from italian_poker.engine.hand_rank import Tiebreak
 from italian_poker.engine.opening import parse_min_pair
@@ -242,7 +242,7 @@ class Rules:
     @property
     def players_range(self) -> tuple[int, int]:
         """Seats allowed at the table (:meth:`with_options` lowers ``min_players`` with them)."""
-        return (2, 9)
+        return (MIN_PLAYERS, MAX_PLAYERS)
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON-ready values. The options of :data:`ADDED_OPTIONS` are left

@@ -28,6 +28,7 @@ from pathlib import Path
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Outcome
+from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.errors import InvalidDrawError, NotYourTurnError, SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import (
@@ -42,15 +43,14 @@ from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import BettingStructure, Direction, Rules
 from italian_poker.play.storage import HistoryStore
 from italian_poker.table.commands import Act, BotAct, StartDeal, TakeSeat
-from italian_poker.table.defaults import default_action
-from italian_poker.table.events import HAND_SIZE as HAND_SIZE
-from italian_poker.table.events import BiggestPot as BiggestPot
-from italian_poker.table.events import Event as Event
-from italian_poker.table.events import FinishedDeal as FinishedDeal
-from italian_poker.table.events import OverReason as OverReason
-from italian_poker.table.events import PlayerSummary as PlayerSummary
-from italian_poker.table.events import SessionSummary as SessionSummary
-from italian_poker.table.events import hand_rank as hand_rank
+from italian_poker.table.events import (
+    BiggestPot,
+    Event,
+    FinishedDeal,
+    OverReason,
+    PlayerSummary,
+    SessionSummary,
+)
 from italian_poker.table.machine import TableMachine
 from italian_poker.table.machine_events import (
     ActionTaken,
@@ -89,12 +89,6 @@ def default_stack(rules: Rules) -> int:
     if rules.second_round_doubled:
         largest *= 2
     return max(20 * largest, 50 * (rules.ante + rules.dealer_ante))
-
-
-fallback_action = default_action
-"""Deprecated: the table's :func:`~italian_poker.table.defaults.default_action`, which the
-machine plays for a bot that chose an illegal action (check, pass, decline, stand pat, show,
-sit out, fold). Kept under this name for older imports."""
 
 
 def cards_to_come(view: SeatView) -> int:

@@ -30,6 +30,7 @@ from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe,
 from italian_poker.engine.opening import OpeningRequirement, opening_requirement
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
+from italian_poker.server.i18n import line
 from italian_poker.server.limits import MAX_CHIPS, whole_number
 from italian_poker.server.nicknames import nickname_key
 from italian_poker.table.driver import (
@@ -44,9 +45,7 @@ from italian_poker.table.driver import (
     default_action,
 )
 from italian_poker.table.events import Event, FinishedDeal
-from italian_poker.table.narration import Line as Line
-from italian_poker.table.narration import action_line, award_lines, event_line, line, report_lines
-from italian_poker.table.narration import both as both
+from italian_poker.table.narration import Line, action_line, award_lines, event_line, report_lines
 
 TurnKey = tuple[int | None, int, int]
 """What tells one turn from the next: (deal, seat to act, moves so far)."""

@@ -186,6 +186,14 @@ class TableMachine:
         """The fewest chips a seat needs to be dealt in (``Rules.chips_to_be_dealt_in``)."""
         return self.rules.chips_to_be_dealt_in
 
+    def chips_to_play(self, player: int) -> int:
+        """The chips ``player`` needs to be dealt in the next deal: the antes, and while a
+        parol pot is carried what 5.5 asks of them (``Match.chips_to_play``)."""
+        match = self._match
+        if match is None:
+            return self.rules.chips_to_be_dealt_in
+        return match.chips_to_play(self.name_of(player))
+
     @property
     def chips_brought(self) -> int:
         """Every chip brought to the table: seats taken, chips set and added."""
