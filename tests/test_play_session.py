@@ -28,7 +28,8 @@ from italian_poker.engine.rules import Rules, preset
 from italian_poker.play.explain import summary_lines
 from italian_poker.play.session import Session, SessionState, default_stack, spectator_view
 from italian_poker.play.storage import HistoryStore
-from italian_poker.table.driver import default_action
+from italian_poker.table.commands import SitOut
+from italian_poker.table.defaults import default_action
 from italian_poker.table.events import OverReason
 from italian_poker.table.narration import deal_report
 from italian_poker.table.vocabulary import Language
@@ -319,13 +320,13 @@ def test_human_sits_out_after_parol_and_the_bots_play_on() -> None:
 
 def test_no_deal_after_the_make_up_answers_is_reported() -> None:
     """5.5: with Bruno and Carla sitting out, the human's sit-out leaves Anna alone: the
-    session reports the driver's ``NoDeal`` (the pot waits), and the next attempt asks the
+    session reports the machine's ``NoDeal`` (the pot waits), and the next attempt asks the
     question again."""
     prefer = {"Anna": OPENER, "Bruno": PAROL_SAYER, "Carla": PAROL_SAYER}
     session, _ = new_session(prefer)
     fold_into_a_parol(session)
-    session.match.sit_out("Bruno")
-    session.match.sit_out("Carla")
+    session.machine.handle(SitOut(session.player_id("Bruno")))
+    session.machine.handle(SitOut(session.player_id("Carla")))
     session.start_deal()
     assert session.no_deal is None
     session.act(Action(K.SIT_OUT))

@@ -229,7 +229,7 @@ def play(
             table = table.with_options(ante=ante)
         except ItalianPokerError as error:
             raise fail(f"--ante {ante} with rules {rules!r}: {error}") from None
-    smallest = max(table.ante + table.dealer_ante, 1)
+    smallest = table.chips_to_be_dealt_in
     chips = default_stack(table) if stack is None else stack
     if chips < smallest:
         raise fail(f"--stack must be at least {count(smallest, 'chip')} (one ante), got {chips}")

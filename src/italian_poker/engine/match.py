@@ -258,6 +258,12 @@ class Match:
         self.seat(name).sitting_out = False
         self._update_over()
 
+    @property
+    def dealt_in_minimum(self) -> int:
+        """The fewest chips a seat needs to be dealt in (``Rules.chips_to_be_dealt_in``); a
+        seat with fewer leaves the match at the end of a deal, busted."""
+        return self.rules.chips_to_be_dealt_in
+
     def chips_to_play(self, name: str) -> int:
         """The chips player ``name`` needs to be dealt in the next deal: the most one deal's
         ante may ask (the dealer's extra ante included), and while a parol pot is carried
@@ -265,17 +271,13 @@ class Match:
         ``parol_latecomers="wait"`` a latecomer waits for the pot to be won, whatever his
         chips)."""
         seat = self.seat(name)
-        need = self._ante_limit()
+        need = self.rules.chips_to_be_dealt_in
         if self._carry.after_parol:
             need += self._parol_owed(seat)
         return need
 
-    def _ante_limit(self) -> int:
-        """The most a player may have to ante in one deal (the dealer's ante included)."""
-        return max(self.rules.ante + self.rules.dealer_ante, 1)
-
     def _can_be_dealt(self, seat: Seat) -> bool:
-        return not seat.sitting_out and seat.stack >= self._ante_limit()
+        return not seat.sitting_out and seat.stack >= self.rules.chips_to_be_dealt_in
 
     def _update_over(self) -> None:
         """Between deals, the match is over while fewer than ``min_players`` can be dealt
@@ -435,7 +437,7 @@ class Match:
         play order from the dealer's left, like every turn)."""
         carry = self._carry
         latecomers = self.rules.parol_latecomers
-        limit = self._ante_limit()
+        limit = self.rules.chips_to_be_dealt_in
         joining: dict[str, int] = {}
         once: set[str] = set()
         queue: list[str] = []
@@ -470,7 +472,7 @@ class Match:
     def _playing(self, once: set[str]) -> list[Seat]:
         """The seats to deal in now, in table order (:meth:`_can_be_dealt`, and not in
         ``once``, the players sitting out this deal only)."""
-        limit = self._ante_limit()
+        limit = self.rules.chips_to_be_dealt_in
         return [
             s for s in self.seats if not s.sitting_out and s.stack >= limit and s.name not in once
         ]
@@ -699,7 +701,7 @@ class Match:
         # 000 Art. 1: the deal passes one place to the left, to the next player who can be
         # dealt in (or, if nobody else can, who stays seated). Players who cannot pay an ante
         # any more leave the table.
-        limit = self._ante_limit()
+        limit = self.rules.chips_to_be_dealt_in
         dealer = next((s for s in self.seats if s.name == self.dealer_name), None)
         if (
             result.outcome is Outcome.PASSED

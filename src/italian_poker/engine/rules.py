@@ -234,6 +234,12 @@ class Rules:
             raise RulesError("the pair needed after a parol cannot be below the usual one")
 
     @property
+    def chips_to_be_dealt_in(self) -> int:
+        """The fewest chips a player needs to be dealt in: the most one deal can ask as antes
+        (Art. 1), the dealer's extra ante included (003), and at least one chip."""
+        return max(self.ante + self.dealer_ante, 1)
+
+    @property
     def players_range(self) -> tuple[int, int]:
         """Seats allowed at the table (:meth:`with_options` lowers ``min_players`` with them)."""
         return (MIN_PLAYERS, MAX_PLAYERS)

@@ -58,8 +58,8 @@ from italian_poker.play.widgets import (
 )
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem, Advisor
 from italian_poker.table.catalogue import decimal
-from italian_poker.table.driver import NoDeal
 from italian_poker.table.events import Event, SessionSummary, hand_rank
+from italian_poker.table.machine_events import NoDeal
 from italian_poker.table.narration import deal_report, describe_event
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,

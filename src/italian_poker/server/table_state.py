@@ -93,7 +93,7 @@ class EventKind(StrEnum):
     the action (seats on the turn timer only; logs written before it was recorded lack it,
     and the bank then stays as it was). An event the runtime makes without ``kind`` has the
     table choose: the seat's bot (:meth:`TableState.apply`'s ``policy``), or else the default
-    action (:func:`~italian_poker.table.driver.default_action`, the turn ran out); the action
+    action (:func:`~italian_poker.table.defaults.default_action`, the turn ran out); the action
     played is then written into it, with ``auto`` and ``default`` (``"timeout"`` or
     ``"illegal"``: the bot's choice was not allowed) when it was the default."""
 
@@ -428,7 +428,7 @@ class TableState:
 
     def dealable(self) -> list[int]:
         """The seats that would be dealt in at the next deal (chips for an ante, not out)."""
-        limit = max(self.rules.ante + self.rules.dealer_ante, 1)
+        limit = self.rules.chips_to_be_dealt_in
         out = []
         for i, slot in enumerate(self.slots):
             if slot is None or slot.leaving or slot.sitting_out:
