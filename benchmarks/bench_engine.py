@@ -53,7 +53,7 @@ except ImportError:  # the engine before chance was an input: the seed is the st
 try:
     from italian_poker.engine.observer import SeatView
 except ImportError:  # the engine before issue 11 (no observer yet)
-    from italian_poker.engine.view import SeatView  # type: ignore[assignment,no-redef]
+    from italian_poker.engine.observer import SeatView  # type: ignore[assignment,no-redef]
 
 PLAYERS = 4
 STACK = 1000

@@ -26,7 +26,7 @@ from italian_poker.analysis.bots import LIVE_DECISION_SECONDS, ExpertPolicy
 from italian_poker.analysis.simulation import simulate
 from italian_poker.engine.actions import Action
 from italian_poker.engine.rules import preset
-from italian_poker.engine.view import SeatView
+from italian_poker.engine.observer import SeatView
 
 _TIMES: list[tuple[float, float]] = []
 """Per expert decision: wall seconds, process seconds."""

@@ -1,15 +1,20 @@
-"""Shared fixtures of the server tests: a fresh database per test (SQLite always, PostgreSQL
-when ``ITALIAN_POKER_TEST_POSTGRES_URL`` is set, else that run is skipped and says why; with
-``ITALIAN_POKER_REQUIRE_POSTGRES=1`` a missing PostgreSQL fails instead), an app with
-instant bots, and helpers that drive the REST API and the WebSocket like a browser would."""
+"""Shared fixtures of the server tests: a fresh database per test (SQLite; a test of what
+depends on the database, the store, the migrations, the leases and the ledger, is marked
+``every_database`` and runs once more on PostgreSQL when ``ITALIAN_POKER_TEST_POSTGRES_URL``
+is set, else that run is skipped and says why; with ``ITALIAN_POKER_REQUIRE_POSTGRES=1`` a
+missing PostgreSQL fails instead), an app with instant bots, a clock the test moves, and
+helpers that drive the REST API and the WebSocket like a browser would, or wait for a
+condition."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import os
+import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +39,55 @@ SKIP_REASON = f"set {POSTGRES_VARIABLE} to run against PostgreSQL"
 ORIGIN = "http://testserver"
 RECEIVE_SECONDS = 5.0
 """Longest wait for a server message before the test fails (a server bug must not hang)."""
+
+
+WAIT_SECONDS = 30.0
+"""Longest a test polls for a condition (:func:`wait_until`): a loaded machine is slow, a
+server bug must still not hang the test."""
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = WAIT_SECONDS) -> None:
+    """Return once ``condition()`` holds, checking it every 10 ms; the test fails, saying
+    ``what`` it waited for, when it does not hold within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {timeout:g} s for {what}")
+        time.sleep(0.01)
+
+
+@dataclass
+class FakeClock:
+    """Real time plus ``offset`` seconds: a server clock the test moves forward
+    (``ServerSettings(clock=clock, sleep=clock.sleep)``)."""
+
+    offset: float = 0.0
+    waits: dict[asyncio.Task[Any], float | None] = field(default_factory=dict)
+    """The tasks that waited on :meth:`sleep`, each with the time its wait ends, or None
+    once it has ended."""
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    async def sleep(self, seconds: float) -> None:
+        """The server's timers wait on this clock: moving it on ends their wait."""
+        deadline = self() + seconds
+        task = asyncio.current_task()
+        if task is not None:
+            self.waits[task] = deadline
+        while (left := deadline - self()) > 0:
+            await asyncio.sleep(min(0.02, left))
+        if task is not None:
+            self.waits[task] = None
+
+    def settled(self) -> bool:
+        """Whether every timer the clock has come to has done what it does: each task that
+        waited on :meth:`sleep` has ended, or waits for a time still to come."""
+        now = self()
+        return all(
+            task.done() or (until is not None and until > now)
+            for task, until in list(self.waits.items())
+        )
 
 
 def bot_factory(level: str, seed: int | None) -> Policy:
@@ -85,11 +139,32 @@ def _fresh_postgres(url: str) -> str:
     return url
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+EVERY_DATABASE = "every_database"
+"""The marker of a test that runs on each database (:func:`pytest_generate_tests`)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{EVERY_DATABASE}: the test depends on the database (the store, the migrations, the "
+        "leases, the ledger) and runs on SQLite and on PostgreSQL; other tests run on SQLite",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test marked ``every_database`` that uses ``database_url`` runs once per backend."""
+    if "database_url" in metafunc.fixturenames and any(
+        metafunc.definition.iter_markers(EVERY_DATABASE)
+    ):
+        metafunc.parametrize("database_url", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, empty database for this test: each test runs once per backend, and the
-    PostgreSQL run is reported as skipped, with the reason, when no URL is set."""
-    if request.param == "sqlite":
+    """A fresh, empty database for this test: SQLite, or the backend a test marked
+    ``every_database`` runs on; its PostgreSQL run is reported as skipped, with the reason,
+    when no URL is set."""
+    if getattr(request, "param", "sqlite") == "sqlite":
         return f"sqlite:///{tmp_path / 'server.sqlite3'}"
     return fresh_postgres_url()
 

@@ -31,10 +31,12 @@ from italian_poker.analysis.bots.chance import (
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.card_source import RecordedSource
 from italian_poker.engine.deal import Deal
-from italian_poker.engine.match import CompletedDeal, Match
+from italian_poker.engine.match import CompletedDeal
 from italian_poker.engine.observer import SeatView, observe
 from italian_poker.engine.rules import Rules
-from italian_poker.table.driver import DealFinished, Table
+from italian_poker.table.commands import BotAct, Leave, StartDeal, TakeSeat
+from italian_poker.table.machine import TableMachine
+from italian_poker.table.machine_events import DealFinished
 
 S, R, T = BotLevel.SIMPLE, BotLevel.RANDOM, BotLevel.STRONG
 
@@ -45,15 +47,17 @@ def played(levels: list[BotLevel], deals: int, seed: int) -> list[CompletedDeal]
     rng = random.Random(seed)
     names = [f"P{i + 1}" for i in range(len(levels))]
     bots = {n: make_bot(lv, seed=rng.getrandbits(64)) for n, lv in zip(names, levels, strict=True)}
-    match = Match(rules, [(n, 200) for n in names])
-    table = Table(match, bots)
+    machine = TableMachine(rules, [TakeSeat(i, n, 200) for i, n in enumerate(names)])
     records: list[CompletedDeal] = []
     while len(records) < deals:
-        for seat in list(match.seats):
-            if seat.stack < 20:
-                match.leave(seat.name)
-                match.join(seat.name, 200)
-        events = table.start_deal(seed=rng.getrandbits(63)) + table.play_policies()
+        for seat in machine.seats:
+            if seat.chips < 20:
+                machine.handle(Leave(seat.player))
+                machine.handle(TakeSeat(seat.player, seat.name, 200))
+        events = machine.handle(StartDeal(seed=rng.getrandbits(63)))
+        while (player := machine.to_act) is not None:
+            choice = bots[names[player]].act(machine.view(player))
+            events += machine.handle(BotAct(player, choice))
         records += [e.completed for e in events if isinstance(e, DealFinished)]
     return records
 

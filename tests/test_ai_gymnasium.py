@@ -44,7 +44,7 @@ from italian_poker.analysis.bots import UnknownBotLevelError, make_bot
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.deck import stripped_deck
-from italian_poker.engine.view import SeatView
+from italian_poker.engine.observer import SeatView
 
 
 def play_episode(

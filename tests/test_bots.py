@@ -31,9 +31,9 @@ from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, DealResult, DealStart, Outcome, Phase
 from italian_poker.engine.deck import Deck
 from italian_poker.engine.hand_rank import Category, evaluate
+from italian_poker.engine.observer import SeatView, seat_view
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
-from italian_poker.engine.view import SeatView, seat_view
 
 # --- levels -------------------------------------------------------------------------------
 

@@ -30,11 +30,12 @@ from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.card_source import StackedSource
 from italian_poker.engine.deal import Deal, DealStart, Phase
 from italian_poker.engine.deck import stripped_deck
+from italian_poker.engine.observer import SeatView, seat_view
 from italian_poker.engine.rules import BettingStructure, Rules
-from italian_poker.engine.view import SeatView, seat_view
 from italian_poker.server import table_runtime
+from italian_poker.server.i18n import page_strings
 from italian_poker.server.schemas import BOT_LEVELS
-from italian_poker.table.vocabulary import Language, page_strings
+from italian_poker.table.vocabulary import Language
 
 SEARCHED = (Phase.OPENING, Phase.FIRST_ROUND, Phase.DRAW, Phase.SECOND_ROUND)
 

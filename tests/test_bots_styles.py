@@ -25,7 +25,7 @@ from italian_poker.analysis.bots.styles import (
 )
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.deal import Phase
-from italian_poker.engine.view import SeatView
+from italian_poker.engine.observer import SeatView
 
 SIMPLE = [s.name for s in STYLES].index("simple")
 STRONG = [s.name for s in STYLES].index("strong")

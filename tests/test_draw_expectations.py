@@ -16,8 +16,8 @@ from italian_poker.analysis.draw_odds import draw_distributions, hand_ladder
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.deck import Deck
 from italian_poker.engine.match import Match
+from italian_poker.engine.observer import SeatView
 from italian_poker.engine.rules import preset
-from italian_poker.engine.view import SeatView
 
 
 @pytest.mark.parametrize(

@@ -100,12 +100,18 @@ def test_corrections_average_to_zero_over_played_deals() -> None:
     assert features.shape[1] == LUCK_FEATURES + 2
     assert np.abs(features[:, -2:]).sum(axis=0).min() > 0  # the random and simple bots' choices
     assert np.abs(features).sum() > 0  # the corrections are not all zero
+    # The four rotations of a block deal the same deck, so the dealt cards' features repeat
+    # four times: 200 samples hold 50 independent deals.
+    independent = len(samples) / 4
     for column in features.T:
         spread = float(column.std(ddof=1))
         if spread > 0:
-            # A rare outcome (a straight flush dealt) may not come up in 200 deals: its feature
-            # then sits one event's worth, 1/200, below 0.
-            bound = 5 * spread / len(column) ** 0.5 + 1 / len(column)
+            # A rare outcome (four hands that may open, a straight flush dealt) may not come up
+            # in 50 deals: its feature then sits at minus its chance in every sample, with
+            # almost no spread. Its spread is at least that of a coin of that chance.
+            chance = min(abs(float(column.mean())), 1.0)
+            spread = max(spread, (chance * (1 - chance)) ** 0.5)
+            bound = 5 * spread / independent**0.5
             assert abs(float(column.mean())) <= bound
 
 

@@ -34,7 +34,7 @@ ALLOWED: dict[str, set[str] | None] = {
 
 THIRD_PARTY: dict[str, set[str] | None] = {
     "engine": set(),
-    "table": {"platformdirs"},
+    "table": {"platformdirs", "babel"},
     "root": set(),
 }
 """The packages outside the standard library each layer may import (absent: any)."""

@@ -292,3 +292,27 @@ def test_5_5_a_parol_pot_nobody_can_make_up_leaves_the_match_over() -> None:
     assert [s.stack for s in match.seats] == [3, 3]  # the folders owe 2 more and the ante
     assert match.phase is MatchPhase.OVER
     refused(match, lambda: match.start_deal(), SeatError)
+
+
+def test_5_5_everyone_leaves_while_a_parol_pot_is_carried() -> None:
+    """Every player leaving between deals while a parol pot is carried (5.5) empties the table
+    without error, the dealer last; the match is over and says who left with what."""
+    match = after_parol()
+    dealer = match.dealer_name
+    for name in [s.name for s in match.seats if s.name != dealer] + [dealer]:
+        match.leave(name)
+    assert match.phase is MatchPhase.OVER
+    assert not match.seats
+    assert [name for name, _ in match.departed][-1] == dealer
+
+
+def test_5_5_chips_to_play_count_the_make_up() -> None:
+    """What a player needs to be dealt in: the ante, and after a parol a first-round folder's
+    make-up first (5.5): here the two who stayed need the ante (1), the two folders 1 + 2."""
+    match = new_match(Rules())
+    assert {match.chips_to_play(s.name) for s in match.seats} == {1}
+    parol_deal(match)
+    needs = sorted(match.chips_to_play(s.name) for s in match.seats)
+    assert needs == [1, 1, 3, 3]
+    rich = preset("standard", dealer_ante=2)
+    assert new_match(rich).chips_to_play("P0") == 3  # the dealer's extra ante may be asked

@@ -13,9 +13,9 @@ from test_play_session import new_session, session_at_human_draw
 from italian_poker.analysis.advisor import advise_view
 from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.play.app import ADVICE_KEY, PokerApp, advice_text, help_markdown
-from italian_poker.play.i18n import Language
+from italian_poker.play.i18n import tr
 from italian_poker.play.session import SessionState
-from italian_poker.table.vocabulary import tr
+from italian_poker.table.vocabulary import Language
 
 
 async def test_the_key_shows_the_advice_for_the_human_draw() -> None:
@@ -76,10 +76,10 @@ def test_advice_text_says_the_split_and_shows_three_in_italian() -> None:
     lines = advice_text(choices, Language.IT).split("\n")
     assert lines == [
         "Consiglio (tenute migliori prima):",
-        "1. tieni Jh Jd 9c, cambia 2 carte: vinci 50.0%, migliori 25.0%",
-        "2. tieni Jh 9c 8h 7s, cambia 1 carta: vinci 25.0%, migliori 12.5%"
+        "1. tieni Jh Jd 9c, cambia 2 carte: vinci 50,0%, migliori 25,0%",
+        "2. tieni Jh 9c 8h 7s, cambia 1 carta: vinci 25,0%, migliori 12,5%"
         " (spezza l'apertura: si annuncia, 4.4)",
-        "3. tieni Jh Jd, cambia 3 carte: vinci 20.0%, migliori 30.0%",
+        "3. tieni Jh Jd, cambia 3 carte: vinci 20,0%, migliori 30,0%",
     ]
 
 

@@ -27,12 +27,13 @@ from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Rank
 from italian_poker.engine.deal import Outcome, Phase
 from italian_poker.play.app import HelpScreen, PokerApp, SummaryScreen, TableScreen
-from italian_poker.play.explain import cards_text
-from italian_poker.play.i18n import Language
-from italian_poker.play.session import Session, SessionState, SessionSummary, hand_rank
+from italian_poker.play.session import Session, SessionState
 from italian_poker.play.storage import HistoryStore
 from italian_poker.play.widgets import FOUR_COLOURS, ActionButton, CardBox
-from italian_poker.table.narration import hand_order
+from italian_poker.table.commands import SitOut
+from italian_poker.table.events import SessionSummary, hand_rank
+from italian_poker.table.narration import cards_text, hand_order
+from italian_poker.table.vocabulary import Language
 
 K = ActionKind
 SIZE = (120, 40)
@@ -179,8 +180,8 @@ async def test_no_deal_after_the_human_sits_out_is_said_in_the_log_and_the_promp
     app = make_app(session)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "p", "f")
-        session.match.sit_out("Bruno")
-        session.match.sit_out("Carla")
+        session.machine.handle(SitOut(session.player_id("Bruno")))
+        session.machine.handle(SitOut(session.player_id("Carla")))
         await pilot.press("enter")
         assert buttons(app) == ["E  Make up 1", "X  Sit out"]
         await pilot.press("x")

@@ -12,11 +12,12 @@ from typer.testing import CliRunner
 from italian_poker import cli
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import Card
-from italian_poker.engine.view import SeatView
+from italian_poker.engine.observer import SeatView
 from italian_poker.play import app as play_app
-from italian_poker.play.i18n import Language
-from italian_poker.play.session import Session, SessionSummary
-from italian_poker.play.storage import DATA_DIR_VARIABLE
+from italian_poker.play.session import Session
+from italian_poker.table.events import SessionSummary
+from italian_poker.table.paths import DATA_DIR_VARIABLE
+from italian_poker.table.vocabulary import Language
 
 runner = CliRunner()
 

@@ -13,23 +13,8 @@ from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Suit, parse_cards
 from italian_poker.engine.deal import Phase, PotAward
 from italian_poker.engine.hand_rank import HandRank, Tiebreak, evaluate
-from italian_poker.engine.view import PublicAction
-from italian_poker.play.explain import (
-    WinReason,
-    describe_event,
-    explain_award,
-    reason_text,
-)
-from italian_poker.play.i18n import (
-    ACTION_KEYS,
-    ACTION_LABELS,
-    MESSAGES,
-    PHASE_LABELS,
-    Language,
-    detect_language,
-    tr,
-)
-from italian_poker.play.session import Event
+from italian_poker.engine.observer import PublicAction
+from italian_poker.play.i18n import CATALOGUE, tr
 from italian_poker.play.widgets import (
     FOUR_COLOURS,
     TWO_COLOURS,
@@ -38,6 +23,15 @@ from italian_poker.play.widgets import (
     mini_cards,
     needs_amount,
     public_action_text,
+)
+from italian_poker.table.events import Event
+from italian_poker.table.narration import WinReason, describe_event, explain_award, reason_text
+from italian_poker.table.vocabulary import (
+    ACTION_KEYS,
+    ACTION_LABELS,
+    PHASE_LABELS,
+    Language,
+    detect_language,
 )
 
 NAMES = ("Player", "Anna", "Bruno")
@@ -129,7 +123,7 @@ def test_side_pot_with_one_eligible_hand() -> None:
 
 def test_every_message_exists_in_both_languages_with_the_same_placeholders() -> None:
     fields = string.Formatter()
-    for key, (english, italian) in MESSAGES.items():
+    for key, (english, italian) in CATALOGUE.items():
         assert english and italian, key
         names_en = {name for _, name, _, _ in fields.parse(english) if name}
         names_it = {name for _, name, _, _ in fields.parse(italian) if name}

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from italian_poker.play.app import TERMINAL_CHECK_SECONDS
-from italian_poker.play.storage import DATA_DIR_VARIABLE
+from italian_poker.table.paths import DATA_DIR_VARIABLE
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="Linux pseudo-terminals")
 

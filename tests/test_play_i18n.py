@@ -1,6 +1,6 @@
 """The game's words: counted words agree with their numbers in both languages (one
-mechanism, ``plural`` / ``counted`` and the ``{count:one|many}`` format of the messages), the
-summary, the seat boxes and the log."""
+mechanism, the ``{count:one|many}`` format of the catalogues, by each language's CLDR plural
+rule), the summary, the seat boxes and the log."""
 
 from __future__ import annotations
 
@@ -9,14 +9,18 @@ import re
 import string
 
 import pytest
+from test_catalogues import ALL_MESSAGES
 
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.deal import Phase
-from italian_poker.engine.view import PublicAction
-from italian_poker.play.explain import describe_event, summary_lines
-from italian_poker.play.i18n import MESSAGES, Language, counted, either, plural, tr
-from italian_poker.play.session import Event, OverReason, PlayerSummary, SessionSummary
+from italian_poker.engine.observer import PublicAction
+from italian_poker.play.explain import summary_lines
+from italian_poker.play.i18n import tr
 from italian_poker.play.widgets import public_action_text
+from italian_poker.table.catalogue import fill
+from italian_poker.table.events import Event, OverReason, PlayerSummary, SessionSummary
+from italian_poker.table.narration import describe_event
+from italian_poker.table.vocabulary import Language, either
 
 PLURAL_AFTER_ONE = re.compile(
     r"\b1 (chips|cards|players|deals|pots|hands|fiches|carte|mani|giocatori|piatti|"
@@ -29,12 +33,15 @@ SINGULAR_AFTER_TWO = re.compile(
 )
 
 
-def test_plural_is_for_every_count_but_one() -> None:
-    assert [plural(n, "mano", "mani") for n in (0, 1, 2, 11)] == ["mani", "mano", "mani", "mani"]
-    assert counted(1, "chip", "chips") == "1 chip"
-    assert counted(0, "chip", "chips") == "0 chips"
-    assert counted(3, "ne ha cambiata #", "ne ha cambiate #") == "ne ha cambiate 3"
-    assert counted(1, "ti serve # fiche", "ti servono # fiches") == "ti serve 1 fiche"
+def test_counted_words_follow_the_languages_plural_rule() -> None:
+    mani = [fill("{n:mano|mani}", Language.IT, n=n) for n in (0, 1, 2, 11)]
+    assert mani == ["0 mani", "1 mano", "2 mani", "11 mani"]
+    assert fill("{n:chip|chips}", Language.EN, n=1) == "1 chip"
+    assert fill("{n:chip|chips}", Language.EN, n=0) == "0 chips"
+    assert fill("{n:ne ha cambiata #|ne ha cambiate #}", Language.IT, n=3) == "ne ha cambiate 3"
+    assert fill("{n:ti serve # fiche|ti servono # fiches}", Language.IT, n=1) == (
+        "ti serve 1 fiche"
+    )
 
 
 def test_counted_words_in_a_message_need_a_whole_number() -> None:
@@ -43,7 +50,7 @@ def test_counted_words_in_a_message_need_a_whole_number() -> None:
 
 
 NUMBERS = {
-    "amount", "bet", "byte", "carried_in", "carried_out", "change", "count", "deals", "deck",
+    "amount", "bet", "byte", "n", "carried_in", "carried_out", "change", "count", "deals", "deck",
     "due", "end", "files", "held", "high", "low", "max", "net", "number", "opened", "opponents",
     "parol", "parols", "passed", "players", "position", "pot", "pots", "showdowns", "stack",
     "start", "unseen", "won",
@@ -59,16 +66,11 @@ def filled(template: str, number: int) -> str:
 
 def tr_template(template: str, values: dict[str, object]) -> str:
     """Fill ``template`` as :func:`tr` fills a message."""
-    key = "_test_template"
-    MESSAGES[key] = (template, template)
-    try:
-        return tr(Language.EN, key, **values)
-    finally:
-        del MESSAGES[key]
+    return fill(template, Language.EN, **values)
 
 
 def test_every_counted_word_follows_a_number_placeholder() -> None:
-    for key, forms in MESSAGES.items():
+    for key, forms in ALL_MESSAGES.items():
         for template in forms:
             for _, name, spec, _ in string.Formatter().parse(template):
                 if spec and "|" in spec:
@@ -78,7 +80,7 @@ def test_every_counted_word_follows_a_number_placeholder() -> None:
 @pytest.mark.parametrize("lang", list(Language))
 def test_no_message_puts_a_plural_after_one_or_a_singular_after_two(lang: Language) -> None:
     index = 1 if lang is Language.IT else 0
-    for key, forms in MESSAGES.items():
+    for key, forms in ALL_MESSAGES.items():
         template = forms[index]
         one, two = filled(template, 1), filled(template, 2)
         assert not PLURAL_AFTER_ONE.search(one), (key, one)

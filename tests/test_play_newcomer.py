@@ -18,9 +18,8 @@ from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deck import Deck
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.play.app import PokerApp
-from italian_poker.play.i18n import Language
 from italian_poker.table.narration import cards_text, hand_order
-from italian_poker.table.vocabulary import amount_text
+from italian_poker.table.vocabulary import Language, amount_text
 
 K = ActionKind
 

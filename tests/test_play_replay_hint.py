@@ -13,8 +13,8 @@ from pathlib import Path
 from test_play_session import FULL_DEAL_HANDS, FULL_DEAL_STOCK, deck, new_session, play_full_deal
 
 from italian_poker.play.explain import summary_lines
-from italian_poker.play.i18n import Language
 from italian_poker.play.storage import HistoryStore, replay_command
+from italian_poker.table.vocabulary import Language
 
 INSTALLED = Path(sys.executable).parent / "italian-poker"
 """The script this test run's environment installed (beside its Python)."""

@@ -22,21 +22,17 @@ from italian_poker.engine.errors import (
     SeatError,
 )
 from italian_poker.engine.history import loads, replay
-from italian_poker.engine.observer import PublicView
+from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.policy import Policy, makeup_due
 from italian_poker.engine.rules import Rules, preset
-from italian_poker.engine.view import SeatView
-from italian_poker.play.explain import deal_report, summary_lines
-from italian_poker.play.i18n import Language
-from italian_poker.play.session import (
-    OverReason,
-    Session,
-    SessionState,
-    default_stack,
-    fallback_action,
-    spectator_view,
-)
+from italian_poker.play.explain import summary_lines
+from italian_poker.play.session import Session, SessionState, default_stack, spectator_view
 from italian_poker.play.storage import HistoryStore
+from italian_poker.table.commands import SitOut
+from italian_poker.table.defaults import default_action
+from italian_poker.table.events import OverReason
+from italian_poker.table.narration import deal_report
+from italian_poker.table.vocabulary import Language
 
 K = ActionKind
 PASSIVE = (K.DECLINE, K.PASS, K.CHECK, K.CALL, K.DRAW, K.SHOW, K.MAKE_UP)
@@ -324,13 +320,13 @@ def test_human_sits_out_after_parol_and_the_bots_play_on() -> None:
 
 def test_no_deal_after_the_make_up_answers_is_reported() -> None:
     """5.5: with Bruno and Carla sitting out, the human's sit-out leaves Anna alone: the
-    session reports the driver's ``NoDeal`` (the pot waits), and the next attempt asks the
+    session reports the machine's ``NoDeal`` (the pot waits), and the next attempt asks the
     question again."""
     prefer = {"Anna": OPENER, "Bruno": PAROL_SAYER, "Carla": PAROL_SAYER}
     session, _ = new_session(prefer)
     fold_into_a_parol(session)
-    session.match.sit_out("Bruno")
-    session.match.sit_out("Carla")
+    session.machine.handle(SitOut(session.player_id("Bruno")))
+    session.machine.handle(SitOut(session.player_id("Carla")))
     session.start_deal()
     assert session.no_deal is None
     session.act(Action(K.SIT_OUT))
@@ -396,10 +392,10 @@ def test_fallback_prefers_what_costs_nothing() -> None:
     from italian_poker.engine.actions import LegalAction
 
     legal = (LegalAction(K.FOLD), LegalAction(K.CALL, 4, 4), LegalAction(K.RAISE, 5, 14))
-    assert fallback_action(legal) == Action(K.FOLD)
-    assert fallback_action((LegalAction(K.DRAW, max_cards=4),)) == Action(K.DRAW)
+    assert default_action(legal) == Action(K.FOLD)
+    assert default_action((LegalAction(K.DRAW, max_cards=4),)) == Action(K.DRAW)
     with pytest.raises(ValueError):
-        fallback_action(())
+        default_action(())
 
 
 def test_summary_counts_deals_chips_and_pots(tmp_path: Path) -> None:

@@ -9,13 +9,8 @@ from pathlib import Path
 import pytest
 from platformdirs import user_data_path
 
-from italian_poker.play.storage import (
-    DATA_DIR_VARIABLE,
-    HistoryStore,
-    data_dir,
-    histories_dir,
-    history_filename,
-)
+from italian_poker.play.storage import HistoryStore, histories_dir, history_filename
+from italian_poker.table.paths import DATA_DIR_VARIABLE, data_dir
 
 
 def test_data_dir_follows_the_platform_or_the_variable(tmp_path: Path) -> None:

@@ -75,7 +75,7 @@ settings.register_profile(
 )
 settings.register_profile(
     "referee-soak",
-    max_examples=int(os.environ.get("REFEREE_SOAK_EXAMPLES", "600")),
+    max_examples=int(os.environ.get("REFEREE_SOAK_EXAMPLES", "120")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -330,9 +330,7 @@ class Referee:
         )
         if record.action.kind is ActionKind.OPEN:
             self.opened_by = seat
-        betting_players = sum(
-            1 for s in range(deal.n) if not deal.folded[s] and deal.stacks[s] > 0
-        )
+        betting_players = sum(1 for s in range(deal.n) if not deal.folded[s] and deal.stacks[s] > 0)
         self.betting.record(
             seat,
             record.action.kind,

@@ -7,7 +7,8 @@ import json
 from fastapi.testclient import TestClient
 from server_fixtures import bearer, connect, create_table, hello, join, state_where
 
-from italian_poker.table.vocabulary import Language, page_strings
+from italian_poker.server.i18n import page_strings
+from italian_poker.table.vocabulary import Language
 
 
 def test_create_table_gives_long_invite_and_tokens(client: TestClient) -> None:

@@ -39,8 +39,9 @@ from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.opening import OpeningRequirement, opening_groups
 from italian_poker.server.app import BOT_LEVELS, STATIC
+from italian_poker.server.i18n import PAGE_MESSAGES, page_strings
 from italian_poker.server.protocol import card_codes
-from italian_poker.table.vocabulary import ACTION_LABELS, PAGE_MESSAGES, Language, page_strings
+from italian_poker.table.vocabulary import ACTION_LABELS, Language
 
 __all__ = ["browser", "server", "sqlite_server"]  # the fixtures (browser_steps)
 

@@ -22,7 +22,8 @@ from browser_steps import sqlite_server as server
 from test_server_accessibility import AXE, SEVERE, violations
 
 from italian_poker.server.app import STATIC
-from italian_poker.table.vocabulary import PAGE_MESSAGES, Language, page_strings
+from italian_poker.server.i18n import PAGE_MESSAGES, page_strings
+from italian_poker.table.vocabulary import Language
 
 __all__ = ["browser", "server"]  # the fixtures, from browser_steps
 

@@ -119,8 +119,7 @@ def test_the_felt_marks_the_winners_and_says_why_until_the_next_deal(
     shot(page, "table-1280x800-result")
     # A chip flew to each winner, and the felt still tells the result a while later.
     page.wait_for_function(f"() => window.__chips >= {len(winners)}")
-    time.sleep(1.5)
-    assert page.locator(".chip-fly").count() == 0  # landed and gone
+    page.wait_for_function("() => !document.querySelector('.chip-fly')")  # landed and gone
     assert page.locator("li.seat.winner").count() == len(winners)
     assert page.locator("#awards p").count() == len(outcome.awards)
     # In Italian the same sentences, from the server's Italian lines.
@@ -169,8 +168,9 @@ def test_a_touch_screen_shows_no_keyboard_hints_and_long_names_fit_their_seat(
     help_text = page.inner_text("#draw-help")
     assert "Tap" in help_text and "1-5" not in help_text and "Enter" not in help_text
     assert "Enter" not in page.inner_text("#draw-confirm")
-    # The actions stay at the bottom of the screen, over the page, during the draw too.
-    assert page.eval_on_selector("#actions", "a => getComputedStyle(a).position") == "sticky"
+    # The actions, with your cards, stay at the bottom of the screen during the draw too.
+    assert page.eval_on_selector("#actions", "a => getComputedStyle(a).position") == "fixed"
+    assert page.locator("#actions #hand").count() == 1
     context.close()
 
 

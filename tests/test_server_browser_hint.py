@@ -33,8 +33,8 @@ from browser_steps import (
 from test_server_accessibility import AXE, SEVERE
 
 from italian_poker.analysis.advisor import advise_view
+from italian_poker.server.i18n import PAGE_MESSAGES
 from italian_poker.table.advice import ADVICE_SHOWN
-from italian_poker.table.vocabulary import PAGE_MESSAGES
 
 __all__ = ["browser", "sqlite_server"]  # the fixtures (browser_steps)
 
@@ -102,7 +102,7 @@ def test_the_hint_shows_the_best_keeps_and_use_it_marks_the_discards(
         "#hint-list li:first-child .card", "cs => cs.map(c => c.dataset.card)"
     )
     assert kept == [str(card) for card in advice[0].kept]
-    assert f"win {100 * advice[0].ev:.1f}%" in first.inner_text()
+    assert f"win the pot {100 * advice[0].ev:.1f}%" in first.inner_text()
     assert page.inner_text("#hint-heading") == PAGE_MESSAGES["hint_title"][0]
     assert _marked(page) == set()
     assert _severe(page) == []
@@ -148,12 +148,12 @@ def test_the_hint_on_a_phone_in_italian_with_the_key(server: LiveServer, browser
     assert _marked(page) == {str(card) for card in advice[0].discards}
     page.evaluate("() => document.getElementById('hand').scrollIntoView({block: 'center'})")
     page.screenshot(path=str(SCREENSHOTS / "hint-390x844-draw-it-screen.png"))
-    top, bottom = page.eval_on_selector(
-        "li.seat.you #hand",
-        "e => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]",
+    top, bottom, hint = page.eval_on_selector(
+        "#actions #hand",
+        """e => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom,
+                 document.getElementById('hint').getBoundingClientRect().bottom]""",
     )
-    panel = page.eval_on_selector("#actions", "e => e.getBoundingClientRect().top")
-    assert top >= 0 and bottom <= panel, "the hand and the folded hint are on the screen together"
+    assert top >= 0 and bottom <= 844 and hint <= 844, "the hand and the folded hint on screen"
     # Unfolded, the three keeps; nothing sticks out sideways.
     page.click("#hint-heading")
     assert page.locator("#hint-list li").count() == min(ADVICE_SHOWN, len(advice))

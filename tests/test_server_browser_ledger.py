@@ -28,7 +28,8 @@ from browser_steps import (
 )
 
 from italian_poker.server.app import STATIC
-from italian_poker.table.vocabulary import MESSAGES, PAGE_MESSAGES, Language, page_strings
+from italian_poker.server.i18n import CATALOGUE, PAGE_MESSAGES, page_strings
+from italian_poker.table.vocabulary import Language
 
 __all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
@@ -179,7 +180,7 @@ def test_the_ledger_after_a_deal_its_csv_and_who_may_see_it(
     assert refused.status == 403 and refused.json()["error"] == "ledger_private"
     host.check("#ledger-players")
     guest.wait_for_selector("#ledger-panel", state="visible")
-    told = MESSAGES["table_ledger_shown"][0]
+    told = CATALOGUE["table_ledger_shown"][0]
     guest.wait_for_selector(f"#log-lines li:has-text('{told}')")
     guest.click("#ledger-show")
     guest.wait_for_selector("#ledger table.ledger-summary")

@@ -36,7 +36,8 @@ from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.history import HandHistory
 from italian_poker.server.app import STATIC
-from italian_poker.table.vocabulary import PAGE_MESSAGES, Language, page_strings
+from italian_poker.server.i18n import PAGE_MESSAGES, page_strings
+from italian_poker.table.vocabulary import Language
 
 __all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
@@ -159,9 +160,11 @@ def check_step(
         assert here["labelled"]
         if seat == viewer:
             visible = [str(c) for c in step["own"]]
+            assert here["cards"] == visible, (who, index, seat)
         else:
+            # A shown hand reads in its own order (the combination first): the same cards.
             visible = [str(c) for c in step["shown"].get(seat, ())]
-        assert here["cards"] == visible, (who, index, seat)
+            assert sorted(here["cards"]) == sorted(visible), (who, index, seat)
         assert here["cards"] == frame["seats"][seat]["cards"]
         assert here["backs"] == frame["seats"][seat]["hidden"], (who, index, seat)
         assert here["folded"] == step["folded"][seat]

@@ -32,9 +32,11 @@ from browser_steps import (
 )
 
 from italian_poker.server.app import STATIC
+from italian_poker.server.i18n import PAGE_MESSAGES, page_strings
 from italian_poker.server.limits import MAX_STATS_TABLES
+from italian_poker.table.catalogue import fill
 from italian_poker.table.statistics import COLUMNS, signed, statistics_of
-from italian_poker.table.vocabulary import PAGE_MESSAGES, Language, fill, page_strings, tr
+from italian_poker.table.vocabulary import Language, pick, tr
 
 __all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
@@ -149,7 +151,7 @@ EN = page_strings(Language.EN)["messages"]
 
 def say(lang: Language, key: str, **values: object) -> str:
     """The page label ``key`` in ``lang``, filled as the page fills it."""
-    return fill(PAGE_MESSAGES[key], lang, **values)
+    return fill(pick(PAGE_MESSAGES[key], lang), lang, **values)
 
 
 def group_page(page: Page) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from browser_steps import (
 from test_server_watch import assert_nothing_hidden, card_names, public_cards
 
 from italian_poker.server.app import STATIC
-from italian_poker.table.vocabulary import PAGE_MESSAGES
+from italian_poker.server.i18n import PAGE_MESSAGES
 
 __all__ = ["browser"]  # the fixture, from browser_steps
 

@@ -402,6 +402,7 @@ def test_a_message_the_database_refuses_is_not_sent_and_costs_nothing(
             assert [m["text"] for m in _log_of(ws)] == ["again"]
 
 
+@pytest.mark.every_database
 def test_the_stores_chat_is_each_tables_own(engine: Engine) -> None:
     store = Store(engine)
     first = store.create_table("a" * 64, NewTable("one", {}, {}, "h" * 64))

@@ -16,7 +16,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -24,6 +23,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from server_fixtures import (
     AppFactory,
+    FakeClock,
     act,
     bearer,
     catch_up,
@@ -49,22 +49,6 @@ TURN = 30
 BANK = 60
 SLACK = 2.0
 """Seconds of real time a test may take between two readings of the clock."""
-
-
-@dataclass
-class FakeClock:
-    """Real time plus ``offset`` seconds: a server clock the test moves forward."""
-
-    offset: float = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
-
-    async def sleep(self, seconds: float) -> None:
-        """The server's timers wait on this clock: moving it on ends their wait."""
-        deadline = self() + seconds
-        while (left := deadline - self()) > 0:
-            await asyncio.sleep(min(0.02, left))
 
 
 def runtime_of(app: FastAPI, invite: str) -> TableRuntime:
@@ -138,6 +122,7 @@ def spend_bank_then_stop(
     return invite, tokens, first, second, seq
 
 
+@pytest.mark.every_database  # the commit times, read back from the store
 @pytest.mark.parametrize(("downtime", "bank_left"), [(12, BANK), (TURN + 15, BANK - 15)])
 def test_restart_mid_turn_keeps_the_turn_time_and_the_time_banks(
     make_app: AppFactory, database_url: str, downtime: float, bank_left: float

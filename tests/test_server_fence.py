@@ -13,6 +13,8 @@ from italian_poker.server.models import LedgerRow, TableEventRow
 from italian_poker.server.store import FENCE_MAX, EventWrite, StaleOwner, Store
 from italian_poker.server.table_state import LedgerEntry, Slot
 
+pytestmark = pytest.mark.every_database
+
 ACTION = {"seat": 0, "kind": "check", "amount": None, "cards": [], "split": False}
 ANNA = Slot("Anna", None, 100)
 

@@ -200,6 +200,7 @@ def test_seat_numbers_beyond_the_table_are_refused(odd_client: TestClient) -> No
         assert response.status_code == 404
 
 
+@pytest.mark.every_database
 def test_the_table_never_holds_more_chips_than_the_ledger_column(odd_client: TestClient) -> None:
     """Every chip count the ledger records (a buy-in, an adjustment, a deal's net result, a
     cash-out) is at most the whole table's chips: those are kept within what the database's

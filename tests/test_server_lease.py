@@ -16,8 +16,17 @@ from italian_poker.server.models import TableEventRow
 from italian_poker.server.store import EventWrite, NewTable, StaleOwner, Store
 from italian_poker.server.table_state import Slot
 
-SHORT = 0.2
+SHORT = 0.5
 """A lease short enough to wait out (seconds)."""
+
+
+async def expired(leases: TableLeases, table_id: int) -> None:
+    """Return once the table's lease has expired in Redis (within 30 s)."""
+    deadline = asyncio.get_running_loop().time() + 30
+    while await leases.client.exists(leases.owner_key(table_id)):
+        if asyncio.get_running_loop().time() > deadline:
+            pytest.fail(f"the lease of table {table_id} never expired")
+        await asyncio.sleep(0.01)
 
 
 @pytest.fixture
@@ -64,20 +73,22 @@ async def test_a_lease_expires_after_its_ttl(leases: TableLeases) -> None:
     assert lease.ttl == SHORT
     assert 0 < await leases.client.pttl(leases.owner_key(1)) <= SHORT * 1000
     assert await leases.acquire(1, "process-2", ttl=SHORT) is None
-    await asyncio.sleep(SHORT + 0.1)
+    await expired(leases, 1)
     assert await leases.owner(1) is None
     taken = await leases.acquire(1, "process-2", ttl=SHORT)
     assert taken is not None and taken.token > lease.token
 
 
 async def test_renew_keeps_the_lease_and_its_token(leases: TableLeases) -> None:
-    lease = await leases.acquire(1, "process-1", ttl=SHORT)
+    lease = await leases.acquire(1, "process-1", ttl=30)
     assert lease is not None
-    for _ in range(4):  # longer than the ttl altogether, renewed halfway each time
-        await asyncio.sleep(SHORT / 2)
+    key = leases.owner_key(1)
+    for _ in range(4):  # each time with 5 s of its 30 s left: renewed to 30 s again
+        await leases.client.pexpire(key, 5000)
         renewed = await leases.renew(lease)
         assert renewed is not None
         assert renewed.token == lease.token and renewed.expires > lease.expires
+        assert await leases.client.pttl(key) > 5000
         lease = renewed
     assert await leases.owner(1) == "process-1"
     longer = await leases.renew(lease, ttl=30)
@@ -90,7 +101,7 @@ async def test_renew_and_release_refuse_a_lease_that_expired_and_was_taken(
 ) -> None:
     stale = await leases.acquire(5, "process-1", ttl=SHORT)
     assert stale is not None
-    await asyncio.sleep(SHORT + 0.1)  # process 1 is paused past its lease
+    await expired(leases, 5)  # process 1 is paused past its lease
     current = await leases.acquire(5, "process-2", ttl=30)
     assert current is not None and current.token > stale.token
     assert await leases.renew(stale) is None
@@ -104,7 +115,7 @@ async def test_an_expired_lease_cannot_be_renewed_even_by_its_owner(leases: Tabl
     token: the old lease object stays dead."""
     old = await leases.acquire(2, "process-1", ttl=SHORT)
     assert old is not None
-    await asyncio.sleep(SHORT + 0.1)
+    await expired(leases, 2)
     assert await leases.renew(old) is None
     new = await leases.acquire(2, "process-1", ttl=30)
     assert new is not None and new.token == old.token + 1
@@ -190,6 +201,7 @@ def _event(table_id: int, seq: int) -> EventWrite:
     return EventWrite(table_id, seq, "action", action, (), slots, {0: "a" * 64}, "playing")
 
 
+@pytest.mark.every_database
 async def test_a_stale_owner_cannot_write_after_its_lease_was_taken(
     leases: TableLeases, engine: Engine
 ) -> None:
@@ -201,7 +213,7 @@ async def test_a_stale_owner_cannot_write_after_its_lease_was_taken(
     first = await leases.acquire(table, "process-1", ttl=SHORT, at_least=store.fence(table))
     assert first is not None
     store.commit_events([_event(table, 1)], fence=first.token)
-    await asyncio.sleep(SHORT + 0.1)
+    await expired(leases, table)
     second = await leases.acquire(table, "process-2", ttl=30, at_least=store.fence(table))
     assert second is not None and second.token > first.token
     store.claim(table, second.token)  # before reading the log

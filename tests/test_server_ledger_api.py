@@ -21,6 +21,8 @@ from server_fixtures import (
     state_where,
 )
 
+pytestmark = pytest.mark.every_database
+
 
 def _ledger(client: TestClient, invite: str, token: str) -> dict[str, Any]:
     response = client.get(f"/api/tables/{invite}/ledger", headers=bearer(token))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import httpx2 as httpx
 import pytest
 import uvicorn
-from server_fixtures import bot_factory
+from server_fixtures import bot_factory, wait_until
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect as ws_connect
 
@@ -125,7 +125,13 @@ def test_no_token_appears_in_the_servers_log_lines(running: Running) -> None:
         assert json.loads(ws.recv(timeout=5))["type"] == "state"
     with pytest.raises(InvalidStatus), ws_connect(f"{ws_base}/ws/tables/{invite}?token={host}"):
         pass  # no Origin: refused, 403
-    time.sleep(0.3)  # the last lines are written after the response
+    wait_until(  # the last lines are written after the response: the refusal's is the last
+        lambda: any(
+            "WebSocket /ws/tables/" in line and line.endswith(" 403")
+            for line in running.capture.lines
+        ),
+        "the refused WebSocket's log line",
+    )
     lines = running.capture.lines
     assert any("/histories?" in line for line in lines), lines  # the requests were logged
     assert any("WebSocket /ws/tables/" in line for line in lines), lines

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
@@ -16,6 +17,8 @@ from sqlalchemy import Engine, inspect, text
 
 from italian_poker.server.database import MIGRATIONS, make_engine, upgrade
 from italian_poker.server.models import Base
+
+pytestmark = pytest.mark.every_database
 
 OLD_TABLE = (
     "INSERT INTO tables (id, invite_hash, name, rules, options, host_token_hash, status, created)"

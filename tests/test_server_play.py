@@ -23,6 +23,7 @@ from server_fixtures import (
     page_log,
     passive_action,
     state_where,
+    wait_until,
 )
 
 
@@ -61,7 +62,10 @@ def test_dropped_player_is_sat_out_after_grace(
         invite = table["invite"]
         with connect(client, invite, "") as ws:
             if hello_after_grace:  # as on a loaded machine (it failed so in a full run):
-                time.sleep(1.0)  # the hello's own log tells it then, no later state does
+                wait_until(  # the hello's own log tells it then, no later state does
+                    lambda: client.get(f"/api/tables/{invite}").json()["seats"][1]["sitting_out"],
+                    "Bruno to be sat out",
+                )
             log = page_log([], hello(ws, table["player_token"]))
             for _ in range(100):
                 if any(line["en"] == "Bruno sits out" for line in log):

@@ -21,7 +21,7 @@ from server_fixtures import bot_factory, create_table
 from italian_poker.server import shutdown
 from italian_poker.server.app import create_app
 from italian_poker.server.bus import Bus
-from italian_poker.server.cluster import ADOPT_SECONDS, Cluster
+from italian_poker.server.cluster import Cluster
 from italian_poker.server.database import make_engine
 from italian_poker.server.registry import Server
 from italian_poker.server.settings import ServerSettings
@@ -179,12 +179,15 @@ async def test_the_tick_ends_on_a_pause_although_its_cancellation_was_lost(
     )
     cluster = Cluster(settings, Store(make_engine("sqlite://")))
 
+    ticking = asyncio.Event()
+
     async def tick(server: object, *, first: bool = False, renew: bool = True) -> None:
+        ticking.set()
         await lost_cancellation()
 
     monkeypatch.setattr(cluster, "tick", tick)
     cluster._loop = asyncio.ensure_future(cluster._run(cast(Server, None)))
-    await asyncio.sleep(ADOPT_SECONDS + 0.1)  # within a tick now
+    await asyncio.wait_for(ticking.wait(), 30)  # within a tick now
     with caplog.at_level(logging.WARNING, logger=shutdown.__name__):
         assert await finishes(cluster.pause()), "the pause waits for the tick for ever"
     assert cluster._loop is None

@@ -14,6 +14,8 @@ from italian_poker.server.models import LedgerRow, SeatRow, TableEventRow, Table
 from italian_poker.server.store import NewTable, Store
 from italian_poker.server.table_state import LedgerEntry, Slot
 
+pytestmark = pytest.mark.every_database
+
 ACTION = {"seat": 0, "kind": "check", "amount": None, "cards": [], "split": False}
 
 

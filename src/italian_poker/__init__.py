@@ -33,7 +33,8 @@ from italian_poker.engine.deal import (
     Phase,
     PotAward,
 )
-from italian_poker.engine.deck import Deck, lowest_rank
+from italian_poker.engine.deck import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, Deck, lowest_rank
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
     CardError,
@@ -109,6 +110,10 @@ __version__ = "0.1.0"
 __all__ = [
     "ALL_CARDS",
     "CHANCE",
+    "HAND_SIZE",
+    "MAX_DRAW",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "PRESETS",
     "PUBLIC",
     "Action",

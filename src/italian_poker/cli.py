@@ -10,6 +10,7 @@ import typer
 from typer.core import TyperGroup
 
 from italian_poker.engine.cards import format_cards
+from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS
 from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.hand_rank import Tiebreak, best_ranks, evaluate, read_hands
 from italian_poker.engine.seeds import derive_seed
@@ -102,9 +103,9 @@ def chosen_language(lang: str | None) -> Language:
 
 
 def fail_in(language: Language, frame: str, message: str, /, **values: object) -> typer.Exit:
-    """Print the vocabulary's ``message`` in ``language``, inside the command's error line
+    """Print the analysis commands' ``message`` in ``language``, inside the command's error line
     ``frame``, and return the exit (code 2) to raise."""
-    from italian_poker.table.vocabulary import tr
+    from italian_poker.analysis.i18n import tr
 
     typer.echo(tr(language, frame, message=tr(language, message, **values)), err=True)
     return typer.Exit(code=2)
@@ -136,9 +137,9 @@ def read_history(
     be read (with ``redacted``, the vocabulary's reason for a redacted player's view)."""
     import tomllib
 
+    from italian_poker.analysis.i18n import tr
     from italian_poker.engine.history import loads
     from italian_poker.engine.history import replay as replay_history
-    from italian_poker.table.vocabulary import tr
 
     try:
         text = file.read_text(encoding="utf-8")
@@ -212,8 +213,11 @@ def play(
     from italian_poker.play.i18n import BOT_NAMES, HUMAN_NAMES
     from italian_poker.play.session import Session, default_stack
 
-    if not 2 <= players <= 9:
-        raise fail(f"--players must be 2 to 9 (you and 1 to 8 bots), got {players}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise fail(
+            f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS} (you and {MIN_PLAYERS - 1} to "
+            f"{MAX_PLAYERS - 1} bots), got {players}"
+        )
     if ante is not None and ante < 0:
         raise fail(f"--ante cannot be negative, got {ante}")
     try:
@@ -225,11 +229,10 @@ def play(
             table = table.with_options(ante=ante)
         except ItalianPokerError as error:
             raise fail(f"--ante {ante} with rules {rules!r}: {error}") from None
-    smallest = max(table.ante + table.dealer_ante, 1)
+    smallest = table.chips_to_be_dealt_in
     chips = default_stack(table) if stack is None else stack
     if chips < smallest:
-        plural = "" if smallest == 1 else "s"
-        raise fail(f"--stack must be at least {smallest} chip{plural} (one ante), got {chips}")
+        raise fail(f"--stack must be at least {count(smallest, 'chip')} (one ante), got {chips}")
     try:
         level = bot_level(bots)
     except ValueError as error:
@@ -376,8 +379,8 @@ def stats(
     read is left out with a warning (docs/playing.md)."""
     import json
 
+    from italian_poker.analysis.i18n import tr
     from italian_poker.table.statistics import statistics_lines, statistics_of
-    from italian_poker.table.vocabulary import tr
 
     language = chosen_language(lang)
 
@@ -437,15 +440,17 @@ def advice_lines(
     """``advise``'s text: the hand, what the figures mean, each choice (best first) with its
     value, its chance of improving and of each final hand (highest first), then the opener's
     note or, for a hand that could open, the hint of ``--opener``."""
+    from italian_poker.analysis.i18n import tr
     from italian_poker.engine.deck import stripped_deck
     from italian_poker.engine.opening import OpeningRequirement
-    from italian_poker.table.vocabulary import tr
+    from italian_poker.table.catalogue import percent as as_percent
 
     italian = language is Language.IT
 
     def percent(chance: float) -> str:
-        text = "<0.1%" if 0 < chance < 0.0005 else f"{100 * chance:.1f}%"
-        return text.replace(".", ",") if italian else text
+        if 0 < chance < 0.0005:
+            return "<" + as_percent(0.001, language)
+        return as_percent(chance, language)
 
     rank = evaluate(cards, players=players, tiebreak=tiebreak)
     description = rank.description_it if italian else rank.description
@@ -540,7 +545,7 @@ def advise(
 
     from italian_poker.analysis.advisor import advise as advise_hand
     from italian_poker.engine.cards import parse_cards
-    from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, stripped_deck
+    from italian_poker.engine.deck import stripped_deck
     from italian_poker.engine.errors import CardParseError
     from italian_poker.engine.opening import OpeningRequirement, parse_min_pair
 
@@ -642,9 +647,10 @@ def review(
     one player's redacted view, are named and left out."""
     import json
 
+    from italian_poker.analysis.i18n import tr
     from italian_poker.analysis.review import review as review_histories
     from italian_poker.analysis.review import review_lines
-    from italian_poker.table.vocabulary import HUMAN_NAMES, tr
+    from italian_poker.play.i18n import HUMAN_NAMES
 
     language = chosen_language(lang)
 
@@ -737,8 +743,8 @@ def simulate(
         raise fail(f"--hands must be 1 or more, got {hands}")
     if workers < 1:
         raise fail(f"--workers must be 1 or more, got {workers}")
-    if not 2 <= players <= 9:
-        raise fail(f"--players must be 2 to 9, got {players}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise fail(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
     levels = [b.strip().lower() for b in bots.split(",")]
     if "" in levels:
         raise fail(

@@ -83,6 +83,7 @@ def game_config(params: Mapping[str, object]) -> GameConfig:
         rules = preset(PRESET_NAMES[name], **changes)
     except RulesError as error:
         raise ValueError(str(error)) from None
-    if stack < ante + rules.dealer_ante:
-        raise ValueError(f"a stack of {stack} cannot pay the ante: give at least {ante + 1}")
+    need = rules.chips_to_be_dealt_in
+    if stack < need:
+        raise ValueError(f"a stack of {stack} cannot pay the ante: give at least {need}")
     return GameConfig(rules, players, stack, deals, history)

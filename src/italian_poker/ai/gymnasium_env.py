@@ -3,7 +3,7 @@
 Needs ``gymnasium`` and ``pettingzoo`` (the ``ai`` extra). The game is the native PettingZoo
 environment's (:mod:`italian_poker.ai.pettingzoo_aec`, over ``python_italian_poker``); the
 bots act through the engine's :class:`~italian_poker.engine.policy.Policy`, from their own
-seat's view, as at the table (:meth:`italian_poker.table.driver.Table.step`). The bots
+seat's view, as at the table (:class:`italian_poker.table.commands.BotAct`). The bots
 themselves are another front end's (``italian_poker.analysis.bots``), so they come in through
 ``bot_factory``, as the server takes them; docs/ai.md describes the environment.
 """
@@ -22,7 +22,7 @@ from italian_poker.ai.observation import tensor_bounds
 from italian_poker.ai.pettingzoo_aec import ItalianPokerEnv
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.policy import Policy
-from italian_poker.table.driver import default_action
+from italian_poker.table.defaults import default_action
 
 ENV_ID = "italian_poker/ItalianPoker-v0"
 """The id the environment is registered under with Gymnasium (``gymnasium.make``)."""

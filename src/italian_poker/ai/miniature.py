@@ -33,12 +33,12 @@ import pyspiel
 
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind
 from italian_poker.engine.cards import Card, Rank
-from italian_poker.engine.deck import stripped_deck
+from italian_poker.engine.deck import HAND_SIZE, stripped_deck
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.match import Match
 from italian_poker.engine.rules import Rules, preset
 
 PLAYERS = 2
-HAND = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +60,13 @@ class Miniature:
                 f"the miniature deals queens and up at the lowest, not {self.lowest.label}: "
                 "with jacks the tree is far too large to solve exactly"
             )
-        if cards < PLAYERS * HAND + PLAYERS * self.max_change:
+        if cards < PLAYERS * HAND_SIZE + PLAYERS * self.max_change:
             raise ValueError(
-                f"a {cards}-card deck cannot deal {PLAYERS} hands of {HAND} and serve "
+                f"a {cards}-card deck cannot deal {PLAYERS} hands of {HAND_SIZE} and serve "
                 f"{self.max_change} card(s) each at the draw: lower max_change or the lowest rank"
             )
-        if not 0 <= self.max_change <= 4:
-            raise ValueError(f"max_change must be 0 to 4 (4.1), not {self.max_change}")
+        if not 0 <= self.max_change <= MAX_DRAW:
+            raise ValueError(f"max_change must be 0 to {MAX_DRAW} (4.1), not {self.max_change}")
         if self.stack < self.ante + self.small_bet + self.big_bet:
             raise ValueError(f"a stack of {self.stack} cannot pay an ante and both bets")
 
@@ -238,11 +238,11 @@ def miniature_tree(mini: Miniature = Miniature()) -> MiniatureTree:
     """The whole tree of ``mini``, walked through the engine, in OpenSpiel's EFG format."""
     writer = _Writer(mini)
     cards = mini.cards
-    first_hands = list(itertools.combinations(cards, HAND))
+    first_hands = list(itertools.combinations(cards, HAND_SIZE))
     writer.chance("P1's hand", [_cards_text(h) for h in first_hands])
     for h1 in first_hands:
         left = [c for c in cards if c not in h1]
-        second_hands = list(itertools.combinations(left, HAND))
+        second_hands = list(itertools.combinations(left, HAND_SIZE))
         writer.chance("P0's hand", [_cards_text(h) for h in second_hands])
         for h0 in second_hands:
             stock = tuple(c for c in left if c not in h0)

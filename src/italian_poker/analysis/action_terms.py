@@ -45,10 +45,9 @@ from italian_poker.engine.card_source import RecordedSource, SeededSource, Stack
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import ActionRecord, Deal, Phase
 from italian_poker.engine.match import CompletedDeal
-from italian_poker.engine.observer import observe
+from italian_poker.engine.observer import SeatView, observe
 from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDealt
 from italian_poker.engine.policy import Policy
-from italian_poker.engine.view import SeatView
 
 EXACT_ACTIONS = 4
 """Actions whose playout enters the expectation exactly; the rest by one sampled action."""

@@ -29,7 +29,7 @@ changes 0 to 4 cards, 000 Art. 4, so 31 choices) gets:
 
 :func:`advise` returns the choices best first: highest ``ev``, then fewer cards changed;
 :func:`advise_view` gives them for a seat's own hand from its
-:class:`~italian_poker.engine.view.SeatView` (what a front end's advice key or hint needs).
+:class:`~italian_poker.engine.observer.SeatView` (what a front end's advice key or hint needs).
 """
 
 from __future__ import annotations
@@ -39,16 +39,16 @@ from dataclasses import dataclass
 
 from italian_poker.analysis.bots.reading import Reading, rival_model
 from italian_poker.analysis.draw_odds import (
-    DEFAULT_MAX_DISCARDS,
     draw_distributions,
     draw_outcomes,
 )
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deck import check_players
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.hand_rank import Cards, Category, Tiebreak, evaluate, read_hand
+from italian_poker.engine.observer import SeatView
 from italian_poker.engine.opening import OpeningRequirement, opening_groups
-from italian_poker.engine.view import SeatView
 
 
 class AdviceError(ValueError):
@@ -135,7 +135,7 @@ def advise(
             )
         draw = LegalAction(
             ActionKind.DRAW,
-            max_cards=DEFAULT_MAX_DISCARDS,
+            max_cards=MAX_DRAW,
             split_unless_kept=opening_groups(cards, opening),
         )
     outcomes = draw_outcomes(cards, players=players, known=seen, tiebreak=rule)

@@ -32,8 +32,10 @@ import numpy as np
 import numpy.typing as npt
 
 from italian_poker.analysis.batch_evaluation import all_hands
-from italian_poker.analysis.draw_odds import DEFAULT_MAX_DISCARDS, HAND_SIZE, _deck_tables
+from italian_poker.analysis.draw_odds import _deck_tables
 from italian_poker.engine.cards import Card
+from italian_poker.engine.deck import HAND_SIZE
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.hand_rank import Tiebreak
 
 TABLES_KEPT = 32
@@ -165,7 +167,7 @@ class DrawExpectations:
         self.players = players
 
     def of(
-        self, hand: Sequence[Card], max_discards: int = DEFAULT_MAX_DISCARDS
+        self, hand: Sequence[Card], max_discards: int = MAX_DRAW
     ) -> list[tuple[tuple[Card, ...], tuple[Card, ...], float]]:
         """Each keep of ``hand``, at least ``5 - max_discards`` cards and at least one: the
         cards kept, the cards discarded and the expected table value of the final hand;

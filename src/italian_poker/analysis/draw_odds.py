@@ -35,13 +35,10 @@ import numpy.typing as npt
 
 from italian_poker.analysis.batch_evaluation import CATEGORY_SHIFT, all_hands, batch_evaluator
 from italian_poker.engine.cards import Card
-from italian_poker.engine.deck import Deck, check_players
+from italian_poker.engine.deck import HAND_SIZE, Deck, check_players
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.errors import DuplicateCardError, HandSizeError
 from italian_poker.engine.hand_rank import Category, Tiebreak
-
-HAND_SIZE = 5
-DEFAULT_MAX_DISCARDS = 4
-"""000 Art. 4: a player changes 0 to 4 cards."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +295,7 @@ def draw_distributions(
     *,
     players: int,
     known: Iterable[Card] = (),
-    max_discards: int = DEFAULT_MAX_DISCARDS,
+    max_discards: int = MAX_DRAW,
     tiebreak: Tiebreak | str = Tiebreak.STANDARD,
 ) -> tuple[DrawDistribution, ...]:
     """Every keep/discard choice of ``hand`` with the exact distribution of its final hands
@@ -365,7 +362,7 @@ def draw_outcomes(
     *,
     players: int,
     known: Iterable[Card] = (),
-    max_discards: int = DEFAULT_MAX_DISCARDS,
+    max_discards: int = MAX_DRAW,
     tiebreak: Tiebreak | str = Tiebreak.STANDARD,
 ) -> tuple[DrawOutcome, ...]:
     """The exact :class:`DrawOutcome` of every keep/discard choice of ``hand`` (fewest
@@ -384,7 +381,7 @@ def best_discard(
     *,
     players: int,
     known: Iterable[Card] = (),
-    max_discards: int = DEFAULT_MAX_DISCARDS,
+    max_discards: int = MAX_DRAW,
     tiebreak: Tiebreak | str = Tiebreak.STANDARD,
     opponents: int | None = None,
 ) -> DrawOutcome:
@@ -409,7 +406,6 @@ def best_discard(
 
 
 __all__ = [
-    "DEFAULT_MAX_DISCARDS",
     "DrawDistribution",
     "DrawOutcome",
     "HandLadder",

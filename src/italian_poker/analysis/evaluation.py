@@ -57,10 +57,12 @@ from italian_poker.analysis.bots import BotLevel, bot_level, make_bot
 from italian_poker.analysis.luck import luck_features
 from italian_poker.analysis.parallel import map_on_processes
 from italian_poker.analysis.simulation import DEFAULT_STACK, t_quantile
-from italian_poker.engine.match import Match
 from italian_poker.engine.rules import Rules
 from italian_poker.engine.wording import count
-from italian_poker.table.driver import DealFinished, Table
+from italian_poker.table.commands import BotAct, SetChips, StartDeal, TakeSeat
+from italian_poker.table.machine import TableMachine
+from italian_poker.table.machine_events import DealFinished
+from italian_poker.table.seating import Departure
 
 Floats = npt.NDArray[np.float64]
 
@@ -94,18 +96,18 @@ def rotations(lineup: Sequence[BotLevel | str]) -> tuple[tuple[BotLevel, ...], .
 
 
 def _restore_seats(
-    match: Match, names: Sequence[str], stack: int, departed: Sequence[tuple[str, int]]
+    machine: TableMachine, names: Sequence[str], stack: int, departed: Sequence[Departure]
 ) -> None:
     """Before a deal: every seat at ``stack`` chips, a player who busted seated again in
     their own place. Every rotation of a block then deals each deck from the same dealer to
     the same seats (the same cards to the same seats, the levels rotated), which a rebuy at
     the end of the table would not."""
-    gone = {name for name, _chips in departed}
+    gone = {d.player for d in departed}
     for index, name in enumerate(names):
-        if name in gone:
-            match.join(name, stack, player_id=index, position=index)
+        if index in gone:
+            machine.handle(TakeSeat(index, name, stack, position=index))
         else:
-            match.set_stack(name, stack)
+            machine.handle(SetChips(index, stack))
 
 
 def play_block(
@@ -133,16 +135,17 @@ def play_block(
     names = [f"P{i + 1}" for i in range(players)]
     bots = {n: make_bot(lv, seed=rng.getrandbits(64)) for n, lv in zip(names, levels, strict=True)}
     mine = {n for n, lv in zip(names, levels, strict=True) if lv is challenger}
-    ids = {n: i for i, n in enumerate(names)}
-    match = Match(rules, [(n, stack, ids[n]) for n in names])
-    table = Table(match, bots)
+    policies = [bots[n] for n in names]
+    seats = [TakeSeat(i, n, stack) for i, n in enumerate(names)]
+    machine = TableMachine(rules, seats, audiences=False)
     seen_departed = 0
     samples: list[DealSample] = []
     while len(samples) < deals:
-        _restore_seats(match, names, stack, match.departed[seen_departed:])
-        seen_departed = len(match.departed)
-        events = table.start_deal(seed=rng.getrandbits(63))
-        events += table.play_policies()
+        _restore_seats(machine, names, stack, machine.departed[seen_departed:])
+        seen_departed = len(machine.departed)
+        events = machine.handle(StartDeal(seed=rng.getrandbits(63)))
+        while (player := machine.to_act) is not None:
+            events += machine.handle(BotAct(player, policies[player].act(machine.view(player))))
         for event in events:
             if not isinstance(event, DealFinished):
                 continue

@@ -2,7 +2,7 @@
 expected chips each decision lost against it (estimates, defined here).
 
 Each deal the player was dealt in is replayed action by action through the engine; at each of
-the player's decisions the player's own :class:`~italian_poker.engine.view.SeatView` (what the
+the player's decisions the player's own :class:`~italian_poker.engine.observer.SeatView` (what the
 observer let them know then, nothing more) is judged:
 
 - **The draw** (Art. 4): the advisor's choices (:func:`~italian_poker.analysis.advisor.
@@ -36,12 +36,14 @@ from enum import StrEnum
 
 from italian_poker.analysis.advisor import advise_view
 from italian_poker.analysis.bots.strong import equity
+from italian_poker.analysis.i18n import tr
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import Card, format_cards
 from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.history import HandHistory
-from italian_poker.engine.view import SeatView, seat_view
-from italian_poker.table.vocabulary import Language, action_label, tr
+from italian_poker.engine.observer import SeatView, seat_view
+from italian_poker.table.catalogue import decimal, percent
+from italian_poker.table.vocabulary import Language, action_label
 
 _BETS = frozenset({ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE})
 """The kinds that put chips in without a bet to face."""
@@ -282,13 +284,7 @@ def review(histories: Iterable[tuple[str, HandHistory]], player: str) -> Review:
 
 
 def _chips(value: float, lang: Language) -> str:
-    text = f"{value:.2f}"
-    return text.replace(".", ",") if lang is Language.IT else text
-
-
-def _percent(value: float, lang: Language) -> str:
-    text = f"{100 * value:.1f}%"
-    return text.replace(".", ",") if lang is Language.IT else text
+    return decimal(value, lang, 2)
 
 
 def decision_line(decision: Decision, lang: Language) -> str:
@@ -299,9 +295,9 @@ def decision_line(decision: Decision, lang: Language) -> str:
             lang,
             "review_draw",
             kept=format_cards(decision.kept) or "-",
-            ev=_percent(decision.value, lang),
+            ev=percent(decision.value, lang),
             best=format_cards(decision.best_keep),
-            best_ev=_percent(decision.best_value, lang),
+            best_ev=percent(decision.best_value, lang),
             pot=decision.pot,
         )
     else:
@@ -310,8 +306,8 @@ def decision_line(decision: Decision, lang: Language) -> str:
             "review_bet_odds" if decision.reference is Reference.POT_ODDS else "review_bet_share",
             done=action_label(decision.done, lang),
             advised=action_label(decision.advised, lang),
-            equity=_percent(decision.value, lang),
-            threshold=_percent(decision.best_value, lang),
+            equity=percent(decision.value, lang),
+            threshold=percent(decision.best_value, lang),
             pot=decision.pot,
             call=decision.to_call,
         )

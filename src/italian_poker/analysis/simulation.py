@@ -1,6 +1,7 @@
-"""Bot-versus-bot simulation: many deals in a :class:`~italian_poker.engine.match.Match`.
+"""Bot-versus-bot simulation: many deals at a
+:class:`~italian_poker.table.machine.TableMachine`.
 
-Every bot acts only through :meth:`Match.view` (its :class:`SeatView`), never through the
+Every bot acts only through its own :class:`SeatView`, never through the
 deal's hidden hands. A player who busts, or can no longer pay the antes, buys in again to the
 starting stack (a *rebuy*), so the table always deals exactly the number of deals asked for.
 The report counts what happened and lets chip conservation be checked:
@@ -20,11 +21,13 @@ from typing import Any
 from italian_poker.analysis.bots import BotLevel, bot_level, make_bot
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.deal import Outcome, Phase
-from italian_poker.engine.match import CompletedDeal, Match
+from italian_poker.engine.match import CompletedDeal
 from italian_poker.engine.operations import Reshuffled
 from italian_poker.engine.rules import Rules
 from italian_poker.engine.wording import count
-from italian_poker.table.driver import ActionTaken, DealFinished, MakeUpAnswered, Table
+from italian_poker.table.commands import BotAct, Leave, StartDeal, TakeSeat
+from italian_poker.table.machine import TableMachine
+from italian_poker.table.machine_events import ActionTaken, DealFinished, MakeUpAnswered
 
 DEFAULT_STACK = 100
 """Chips each seat starts (and rebuys) with."""
@@ -70,7 +73,7 @@ class DealCounts:
     """Actions applied, make-up decisions included."""
     defaults: int = 0
     """Actions the table played for a bot whose choice the rules refused
-    (:func:`~italian_poker.table.driver.default_action`)."""
+    (:func:`~italian_poker.table.defaults.default_action`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,11 +189,16 @@ def _check(hands: int, players: int, stack: int, rules: Rules) -> None:
     low, high = rules.players_range
     if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
         raise ValueError(f"the number of players must be {low} to {high}, got {players!r}")
-    need = max(rules.ante + rules.dealer_ante, 1)
+    need = rules.chips_to_be_dealt_in
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < need:
         raise ValueError(
             f"the starting stack must be at least {count(need, 'chip')}, got {stack!r}"
         )
+
+
+def _table(rules: Rules, seats: list[TakeSeat], *, dealer: int | None = None) -> TableMachine:
+    """A table of bots nobody watches."""
+    return TableMachine(rules, seats, dealer=dealer, audiences=False)
 
 
 def seat_levels(bots: Sequence[BotLevel | str], players: int) -> tuple[BotLevel, ...]:
@@ -240,23 +248,26 @@ def simulate(
     rebuys = dict.fromkeys(names, 0)
     tally = _Tally()
     # Each bot keeps its player id when it buys in again: it is the same player.
-    ids = {name: i for i, name in enumerate(names)}
-    match = Match(rules, [(name, stack, ids[name]) for name in names])
-    table = Table(match, seat_bots)
+    machine = _table(rules, [TakeSeat(i, name, stack) for i, name in enumerate(names)])
+    policies = [seat_bots[name] for name in names]
     seen_departed = 0
     played = 0
     began = time.perf_counter()
     while played < hands:
-        # Rebuys: the busted come back, and anyone short of the antes tops up.
-        for name, chips in match.departed[seen_departed:]:
-            match.join(name, stack, player_id=ids[name])
-            rebuys[name] += stack - chips
-        for seat in list(match.seats):
-            if seat.stack < max(rules.ante + rules.dealer_ante, 1):
-                chips = match.leave(seat.name)
-                match.join(seat.name, stack, player_id=ids[seat.name])
-                rebuys[seat.name] += stack - chips
-        seen_departed = len(match.departed)
+        # Rebuys: the busted come back, and anyone short of what playing the next deal asks
+        # (the antes, and a 5.5 make-up after a parol) tops up.
+        for gone in machine.departed[seen_departed:]:
+            machine.handle(TakeSeat(gone.player, gone.name, stack))
+            rebuys[gone.name] += stack - gone.chips
+        for seat in machine.seats:
+            need = machine.chips_to_play(seat.player)
+            if seat.chips < need:
+                machine.handle(Leave(seat.player))
+                machine.handle(TakeSeat(seat.player, seat.name, max(stack, need)))
+                rebuys[seat.name] += max(stack, need) - seat.chips
+        seen_departed = len(machine.departed)
+        match = machine.match
+        assert match is not None
         last = match.last_result
         if (
             len(match.completed) >= RESET_EVERY
@@ -264,15 +275,13 @@ def simulate(
             and last is not None
             and last.outcome is Outcome.WON
         ):
-            dealer = [s.name for s in match.seats].index(match.dealer_name)
-            match = Match(
-                rules, [(s.name, s.stack, s.player_id) for s in match.seats], dealer=dealer
-            )
+            seats = [TakeSeat(s.player, s.name, s.chips) for s in machine.seats]
+            machine = _table(rules, seats, dealer=machine.dealer)
             seen_departed = 0
-        if table.match is not match:
-            table = Table(match, seat_bots)
-        events = table.start_deal(seed=rng.getrandbits(63))
-        events += table.play_policies()
+        events = machine.handle(StartDeal(seed=rng.getrandbits(63)))
+        while (player := machine.to_act) is not None:
+            choice = policies[player].act(machine.view(player))
+            events += machine.handle(BotAct(player, choice))
         for event in events:
             if isinstance(event, MakeUpAnswered):
                 kind = event.action.kind
@@ -286,10 +295,10 @@ def simulate(
     elapsed = time.perf_counter() - began
     # Rebuys owed at the end are not taken: the busted keep what they left with.
     end = {name: 0 for name in names}
-    for name, chips in match.departed[seen_departed:]:
-        end[name] = chips
-    for seat in match.seats:
-        end[seat.name] = seat.stack
+    for gone in machine.departed[seen_departed:]:
+        end[gone.name] = gone.chips
+    for seat in machine.seats:
+        end[seat.name] = seat.chips
     return SimulationReport(
         rules=rules.name,
         players=players,
@@ -300,7 +309,7 @@ def simulate(
         chips_start=dict.fromkeys(names, stack),
         chips_end=end,
         rebuys=rebuys,
-        carried=match.carried,
+        carried=machine.chips_at_table - sum(s.chips for s in machine.seats),
         counts=tally.counts(),
         unbalanced_deals=tally.unbalanced,
         bots={name: level.value for name, level in zip(names, levels, strict=True)},

@@ -41,7 +41,7 @@ from italian_poker.engine.actions import (
 from italian_poker.engine.betting_round import BettingRound
 from italian_poker.engine.card_source import SECURE, CardsDue, CardSource, Why
 from italian_poker.engine.cards import Card, Rank, format_cards
-from italian_poker.engine.deck import stripped_deck
+from italian_poker.engine.deck import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, stripped_deck
 from italian_poker.engine.draw import MAX_DRAW, Draw
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
@@ -251,8 +251,8 @@ def check_start(start: DealStart) -> None:
     if type(names) is not tuple or not _all_names(names):
         raise DealStartError(f"names must be a tuple of player names, not {names!r}")
     n = len(names)
-    if n < 2 or n > 9:
-        raise DealStartError(f"a deal needs 2 to 9 players, got {n}")
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise DealStartError(f"a deal needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {n}")
     if len(set(names)) != n:
         raise DealStartError("player names must be different")
     stacks = start.stacks
@@ -667,7 +667,7 @@ class Deal:
         self.actor = None
         n = self.n
         self._due = CardsDue(
-            Why.DEAL, self.seats_from(self.next_seat(self.dealer)), 5 * n, self.deck.cards
+            Why.DEAL, self.seats_from(self.next_seat(self.dealer)), HAND_SIZE * n, self.deck.cards
         )
         self._resolve()
 

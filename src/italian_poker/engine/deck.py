@@ -14,7 +14,11 @@ from italian_poker.engine.cards import ALL_CARDS, Card, Rank
 from italian_poker.engine.errors import CardNotInDeckError, PlayerCountError
 
 MIN_PLAYERS = 2
+"""Section 1: the fewest players at a table."""
 MAX_PLAYERS = 9
+"""Section 1: the most players at a table (the deck runs from the 2 up at nine)."""
+HAND_SIZE = 5
+"""3.1: five cards each."""
 
 
 def check_players(players: int) -> int:

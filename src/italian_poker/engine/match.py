@@ -264,12 +264,26 @@ class Match:
         self.seat(name).sitting_out = False
         self._update_over()
 
-    def _ante_limit(self) -> int:
-        """The most a player may have to ante in one deal (the dealer's ante included)."""
-        return max(self.rules.ante + self.rules.dealer_ante, 1)
+    @property
+    def dealt_in_minimum(self) -> int:
+        """The fewest chips a seat needs to be dealt in (``Rules.chips_to_be_dealt_in``); a
+        seat with fewer leaves the match at the end of a deal, busted."""
+        return self.rules.chips_to_be_dealt_in
+
+    def chips_to_play(self, name: str) -> int:
+        """The chips player ``name`` needs to be dealt in the next deal: the most one deal's
+        ante may ask (the dealer's extra ante included), and while a parol pot is carried
+        what 5.5 asks of them first (their make-up, or what a latecomer owes; under
+        ``parol_latecomers="wait"`` a latecomer waits for the pot to be won, whatever his
+        chips)."""
+        seat = self.seat(name)
+        need = self.rules.chips_to_be_dealt_in
+        if self._carry.after_parol:
+            need += self._parol_owed(seat)
+        return need
 
     def _can_be_dealt(self, seat: Seat) -> bool:
-        return not seat.sitting_out and seat.stack >= self._ante_limit()
+        return not seat.sitting_out and seat.stack >= self.rules.chips_to_be_dealt_in
 
     def _update_over(self) -> None:
         """Between deals, the match is over while fewer than ``min_players`` can be dealt
@@ -401,7 +415,10 @@ class Match:
         return any(s.name == name for s in self.seats)
 
     def _from_dealers_left(self) -> list[str]:
-        """Every seated name in the direction of play from the dealer's left, dealer last."""
+        """Every seated name in the direction of play from the dealer's left, dealer last
+        (in table order while the button is at no seat: everyone has left)."""
+        if not self._has_seat(self.dealer_name):
+            return [s.name for s in self.seats]
         order = self._order_from(self.dealer_name)
         return order[1:] + order[:1]
 
@@ -412,7 +429,7 @@ class Match:
         play order from the dealer's left, like every turn)."""
         carry = self._carry
         latecomers = self.rules.parol_latecomers
-        limit = self._ante_limit()
+        limit = self.rules.chips_to_be_dealt_in
         joining: dict[str, int] = {}
         once: set[str] = set()
         queue: list[str] = []
@@ -421,8 +438,8 @@ class Match:
             if not self._can_be_dealt(seat):
                 continue
             asked = carry.makeups.get(seat.player_id)
-            owed = asked if asked is not None else carry.stake - carry.paid.get(seat.player_id, 0)
-            if owed <= 0 or (asked is None and latecomers is ParolLatecomers.ANTE):
+            owed = self._parol_owed(seat)
+            if owed <= 0:
                 continue
             if seat.stack < owed + limit or (asked is None and latecomers is ParolLatecomers.WAIT):
                 once.add(name)
@@ -432,10 +449,22 @@ class Match:
                 joining[name] = owed  # sat down (or in) knowing the pot is carried
         return joining, once, queue
 
+    def _parol_owed(self, seat: Seat) -> int:
+        """5.5: what ``seat`` pays on being dealt in while a parol pot is carried: a
+        first-round folder's make-up, or what a player who had no part in the abandoned hand
+        owes (nothing under ``parol_latecomers="ante"``)."""
+        carry = self._carry
+        asked = carry.makeups.get(seat.player_id)
+        if asked is not None:
+            return max(asked, 0)
+        if self.rules.parol_latecomers is ParolLatecomers.ANTE:
+            return 0
+        return max(carry.stake - carry.paid.get(seat.player_id, 0), 0)
+
     def _playing(self, once: set[str]) -> list[Seat]:
         """The seats to deal in now, in table order (:meth:`_can_be_dealt`, and not in
         ``once``, the players sitting out this deal only)."""
-        limit = self._ante_limit()
+        limit = self.rules.chips_to_be_dealt_in
         return [
             s for s in self.seats if not s.sitting_out and s.stack >= limit and s.name not in once
         ]
@@ -681,7 +710,7 @@ class Match:
         # 000 Art. 1: the deal passes one place to the left, to the next player who can be
         # dealt in (or, if nobody else can, who stays seated). Players who cannot pay an ante
         # any more leave the table.
-        limit = self._ante_limit()
+        limit = self.rules.chips_to_be_dealt_in
         dealer = next((s for s in self.seats if s.name == self.dealer_name), None)
         if (
             result.outcome is Outcome.PASSED

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.deal import Outcome
-from italian_poker.engine.view import SeatView
+from italian_poker.engine.observer import SeatView
 
 
 class Policy(Protocol):

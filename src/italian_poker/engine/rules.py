@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from italian_poker.engine.cards import Rank
-from italian_poker.engine.deck import check_players
+from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS, check_players
 from italian_poker.engine.errors import RulesError
 from italian_poker.engine.hand_rank import Tiebreak
 from italian_poker.engine.opening import parse_min_pair
@@ -234,9 +234,15 @@ class Rules:
             raise RulesError("the pair needed after a parol cannot be below the usual one")
 
     @property
+    def chips_to_be_dealt_in(self) -> int:
+        """The fewest chips a player needs to be dealt in: the most one deal can ask as antes
+        (Art. 1), the dealer's extra ante included (003), and at least one chip."""
+        return max(self.ante + self.dealer_ante, 1)
+
+    @property
     def players_range(self) -> tuple[int, int]:
         """Seats allowed at the table (:meth:`with_options` lowers ``min_players`` with them)."""
-        return (2, 9)
+        return (MIN_PLAYERS, MAX_PLAYERS)
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain JSON-ready values. The options of :data:`ADDED_OPTIONS` are left

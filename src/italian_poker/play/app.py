@@ -30,19 +30,18 @@ from textual.widgets import Button, Input, Markdown, RichLog, Static
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
 from italian_poker.engine.cards import format_cards
 from italian_poker.engine.deal import Phase
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.errors import IllegalActionError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import SeatView
-from italian_poker.play.explain import deal_report, describe_event, summary_lines
+from italian_poker.play.explain import summary_lines
+from italian_poker.play.i18n import tr
 from italian_poker.play.session import (
-    Event,
     Session,
     SessionState,
-    SessionSummary,
     TableView,
     breaks_opening,
     cards_to_come,
-    hand_rank,
     last_actions,
 )
 from italian_poker.play.widgets import (
@@ -58,7 +57,10 @@ from italian_poker.play.widgets import (
     set_content,
 )
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem, Advisor
-from italian_poker.table.driver import NoDeal
+from italian_poker.table.catalogue import decimal
+from italian_poker.table.events import Event, SessionSummary, hand_rank
+from italian_poker.table.machine_events import NoDeal
+from italian_poker.table.narration import deal_report, describe_event
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,
     Language,
@@ -66,14 +68,10 @@ from italian_poker.table.vocabulary import (
     either,
     key_label,
     phase_label,
-    tr,
 )
 
 AMOUNT_PATTERN = r"[0-9]*"
 """What the amount field accepts: a whole number of chips."""
-
-MAX_DISCARDS = 4
-"""4.1: a player changes at most four cards."""
 
 MAX_SEAT_COLUMNS = 5
 """The most seats in a row of the table."""
@@ -160,8 +158,8 @@ def advice_text(advice: Sequence[AdviceItem], lang: Language) -> str:
             rank=rank,
             kept=format_cards(item.kept),
             count=len(item.discards),
-            win=f"{100 * item.ev:.1f}",
-            improve=f"{100 * item.improve:.1f}",
+            win=decimal(100 * item.ev, lang),
+            improve=decimal(100 * item.improve, lang),
         )
         lines.append(line + (tr(lang, "advice_split") if item.split else ""))
     return "\n".join(lines)
@@ -516,8 +514,8 @@ class TableScreen(Screen[None]):
             return
         if position in self.selected:
             self.selected.discard(position)
-        elif len(self.selected) >= MAX_DISCARDS:
-            self._say(tr(self.lang, "too_many_cards", max=MAX_DISCARDS))
+        elif len(self.selected) >= MAX_DRAW:
+            self._say(tr(self.lang, "too_many_cards", max=MAX_DRAW))
             return
         else:
             self.selected.add(position)

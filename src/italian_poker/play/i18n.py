@@ -1,26 +1,34 @@
-"""Every string of the terminal game in English and Italian: the table layer's vocabulary.
-
-The words live once, in :mod:`italian_poker.table.vocabulary` (built on the engine's own,
-:mod:`italian_poker.engine.vocabulary`), shared with the online table and the hand
-histories; this module re-exports them under the names the terminal game has always used.
-"""
+"""The terminal game's words in English and Italian: its catalogue (``play/locale/en.po``
+and ``it.po``), built on the table layer's (the narration), and the names at its table."""
 
 from __future__ import annotations
 
-from italian_poker.table.vocabulary import ACTION_KEYS as ACTION_KEYS
-from italian_poker.table.vocabulary import ACTION_LABELS as ACTION_LABELS
-from italian_poker.table.vocabulary import BOT_NAMES as BOT_NAMES
-from italian_poker.table.vocabulary import HUMAN_NAMES as HUMAN_NAMES
-from italian_poker.table.vocabulary import MESSAGES as MESSAGES
-from italian_poker.table.vocabulary import PHASE_LABELS as PHASE_LABELS
-from italian_poker.table.vocabulary import SUIT_NAMES as SUIT_NAMES
-from italian_poker.table.vocabulary import Language as Language
-from italian_poker.table.vocabulary import action_label as action_label
-from italian_poker.table.vocabulary import counted as counted
-from italian_poker.table.vocabulary import detect_language as detect_language
-from italian_poker.table.vocabulary import either as either
-from italian_poker.table.vocabulary import key_label as key_label
-from italian_poker.table.vocabulary import phase_label as phase_label
-from italian_poker.table.vocabulary import plural as plural
-from italian_poker.table.vocabulary import suit_name as suit_name
-from italian_poker.table.vocabulary import tr as tr
+from italian_poker.engine.vocabulary import Language
+from italian_poker.table import vocabulary
+from italian_poker.table.catalogue import Catalogue
+
+__all__ = ["BOT_NAMES", "CATALOGUE", "HUMAN_NAMES", "tr"]
+
+CATALOGUE = Catalogue("italian_poker.play", parent=vocabulary.CATALOGUE)
+"""The terminal game's messages: the table's status, the prompts, the help, the advice."""
+
+BOT_NAMES: tuple[str, ...] = (
+    "Anna",
+    "Bruno",
+    "Carla",
+    "Dario",
+    "Elena",
+    "Fabio",
+    "Giulia",
+    "Marco",
+)
+"""Names of the terminal game's bots, seated in this order after the human."""
+
+HUMAN_NAMES: dict[Language, str] = {Language.EN: "Player", Language.IT: "Giocatore"}
+"""The human player's name at the terminal game's table."""
+
+
+def tr(lang: Language, message: str, /, **values: object) -> str:
+    """The terminal game's message called ``message`` in ``lang`` (or the table layer's, for
+    the narration), with ``values`` filled in."""
+    return CATALOGUE.text(lang, message, **values)

@@ -1,13 +1,15 @@
 """A session at the table: one human and bots playing a :class:`Match`, with no UI.
 
-The session runs on the table driver (:class:`~italian_poker.table.driver.Table`), as the
-online server and the simulation do: the driver asks each bot for its action through the
-bot's own seat view only, plays :func:`~italian_poker.table.driver.default_action` for a bot
-that chose an illegal one, and applies the human's choices. The session turns the driver's
-events into :class:`~italian_poker.table.events.Event` records as the human may know them
-(the observer, :mod:`italian_poker.engine.observer`, decides what the human sees), saves
-every completed deal's hand history and keeps what the after-deal report and the session
-summary need. The terminal app drives it; tests drive it directly.
+The session drives a table machine (:class:`~italian_poker.table.machine.TableMachine`):
+it asks each bot for its action through the bot's own seat view only and hands the choice to
+the machine (:class:`~italian_poker.table.commands.BotAct`, which plays
+:func:`~italian_poker.table.defaults.default_action` for an illegal one), and hands it the
+human's choices (:class:`~italian_poker.table.commands.Act`). Players are the machine's ids:
+the index of each name in ``players``. The session turns the machine's events into
+:class:`~italian_poker.table.events.Event` records as the human may know them (the observer,
+:mod:`italian_poker.engine.observer`, decides what the human sees), saves every completed
+deal's hand history and keeps what the after-deal report and the session summary need.
+The terminal app drives it; tests drive it directly.
 
 Protocol: while :attr:`Session.state` is ``BETWEEN_DEALS`` call :meth:`Session.start_deal`;
 ``BOT_TURN``: :meth:`Session.step` (one bot decision) or :meth:`Session.play_bots`;
@@ -26,6 +28,7 @@ from pathlib import Path
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Outcome
+from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.errors import InvalidDrawError, NotYourTurnError, SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import (
@@ -33,31 +36,30 @@ from italian_poker.engine.observer import (
     PublicAction,
     PublicView,
     SeatView,
-    Viewer,
-    observe_operations,
     sees_discards,
 )
 from italian_poker.engine.opening import OpeningRequirement, opening_groups
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import BettingStructure, Direction, Rules
 from italian_poker.play.storage import HistoryStore
-from italian_poker.table.driver import (
+from italian_poker.table.commands import Act, BotAct, StartDeal, TakeSeat
+from italian_poker.table.events import (
+    BiggestPot,
+    Event,
+    FinishedDeal,
+    OverReason,
+    PlayerSummary,
+    SessionSummary,
+)
+from italian_poker.table.machine import TableMachine
+from italian_poker.table.machine_events import (
     ActionTaken,
     DealFinished,
     MakeUpAnswered,
     NoDeal,
-    Table,
+    Observed,
     TableEvent,
-    default_action,
 )
-from italian_poker.table.events import HAND_SIZE as HAND_SIZE
-from italian_poker.table.events import BiggestPot as BiggestPot
-from italian_poker.table.events import Event as Event
-from italian_poker.table.events import FinishedDeal as FinishedDeal
-from italian_poker.table.events import OverReason as OverReason
-from italian_poker.table.events import PlayerSummary as PlayerSummary
-from italian_poker.table.events import SessionSummary as SessionSummary
-from italian_poker.table.events import hand_rank as hand_rank
 
 TableView = SeatView | PublicView
 """What the human sees of the table: their own seat's view when dealt in, else the public
@@ -87,12 +89,6 @@ def default_stack(rules: Rules) -> int:
     if rules.second_round_doubled:
         largest *= 2
     return max(20 * largest, 50 * (rules.ante + rules.dealer_ante))
-
-
-fallback_action = default_action
-"""Deprecated: the table driver's :func:`~italian_poker.table.driver.default_action`, which the
-session plays for a bot that chose an illegal action (check, pass, decline, stand pat, show,
-sit out, fold). Kept under this name for older imports."""
 
 
 def cards_to_come(view: SeatView) -> int:
@@ -148,8 +144,8 @@ class Session:
 
     ``bots`` maps every player but ``human`` to a :class:`Policy`. The human sits at the
     dealer's left for the first deal, so they speak first. ``seed`` makes the shuffles
-    reproducible; ``store`` saves each completed deal's hand history. :attr:`table` is the
-    table driver the session runs on, :attr:`match` its match.
+    reproducible; ``store`` saves each completed deal's hand history. :attr:`machine` is the
+    table machine the session drives (:attr:`match`, its match, is there to read).
     """
 
     def __init__(
@@ -174,9 +170,15 @@ class Session:
             raise SeatError(f"bots given for players not at the table: {', '.join(extra)}")
         step = 1 if rules.direction is Direction.CLOCKWISE else -1
         dealer = (list(players).index(human) - step) % len(players)
-        match = Match(rules, [(p, stack) for p in players], dealer=dealer, seed=seed)
-        self.table = Table(match, bots)
-        """The table driver: bots play through it, the human's actions go to it."""
+        self.machine = TableMachine(
+            rules,
+            [TakeSeat(i, name, stack) for i, name in enumerate(players)],
+            dealer=dealer,
+            seed=seed,
+        )
+        """The table machine: the bots' choices and the human's actions go to it."""
+        self.bots: dict[str, Policy] = dict(bots)
+        """The bots' policies by name."""
         self.rules = rules
         self.human = human
         self.players = tuple(players)
@@ -191,13 +193,15 @@ class Session:
 
     @property
     def match(self) -> Match:
-        """The match being played (the table driver's)."""
-        return self.table.match
+        """The match being played (the machine's), to read: every change goes through
+        :attr:`machine`."""
+        match = self.machine.match
+        assert match is not None  # the session seats two players or more
+        return match
 
-    @property
-    def bots(self) -> dict[str, Policy]:
-        """The bots' policies by name (the table driver's own mapping)."""
-        return self.table.policies
+    def player_id(self, name: str) -> int:
+        """The machine's id of player ``name``."""
+        return self.players.index(name)
 
     @property
     def human_seated(self) -> bool:
@@ -255,7 +259,7 @@ class Session:
             return None
         if self.human_in_deal:
             return self.match.view(self.human)
-        return self.table.public_view()
+        return self.machine.public_view()
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the human may do now (empty when it is not their turn)."""
@@ -280,7 +284,7 @@ class Session:
         if self.state is not SessionState.BETWEEN_DEALS:
             raise SeatError("a deal is already under way, or the game is over")
         self.no_deal = None
-        self._report(self.table.start_deal(deck=deck))
+        self._report(self.machine.handle(StartDeal(None if deck is None else tuple(deck))))
 
     def act(self, action: Action) -> Event:
         """Apply the human's ``action``. Raises an IllegalActionError subclass, changing
@@ -290,22 +294,30 @@ class Session:
             raise NotYourTurnError(
                 "it is not your turn" + (f": {actor} is to act" if actor is not None else "")
             )
-        (event,) = self._report(self.table.act(self.human, action))
+        (event,) = self._report(self.machine.handle(Act(self.player_id(self.human), action)))
         return event
 
     def step(self) -> Event:
-        """One bot decision: the table driver asks the bot to act through its own seat view
-        and applies it (the default action, with ``bot_error`` set, if the bot's is illegal)."""
+        """One bot decision: the bot chooses from its own seat view and the machine plays it
+        (the default action, with ``bot_error`` set, if the bot's is illegal)."""
         if self.state is not SessionState.BOT_TURN:
             raise NotYourTurnError("no bot is to act now")
-        (event,) = self._report(self.table.step())
+        (event,) = self._report(self.machine.handle(self._bot_choice()))
         return event
 
     def play_bots(self) -> list[Event]:
         """Let the bots act until the human is to act, the deal ends or the game is over."""
-        if self.state is not SessionState.BOT_TURN:
-            return []
-        return self._report(self.table.play_policies())
+        events: list[Event] = []
+        while self.state is SessionState.BOT_TURN:
+            events.extend(self._report(self.machine.handle(self._bot_choice())))
+        return events
+
+    def _bot_choice(self) -> BotAct:
+        """The choice of the bot to act, from its own seat view."""
+        player = self.machine.to_act
+        assert player is not None
+        name = self.players[player]
+        return BotAct(player, self.bots[name].act(self.machine.view(player)))
 
     def draw_action(self, positions: Collection[int]) -> Action:
         """The human's draw discarding the cards at ``positions`` (0-based, in hand order),
@@ -321,38 +333,42 @@ class Session:
         split = breaks_opening(view, discards) and view.rules.opener_may_split
         return Action(ActionKind.DRAW, cards=discards, split=split)
 
-    # --- the driver's events, as the human knows them -------------------------------------
-
-    def _viewer(self) -> Viewer:
-        """Who the human is to the observer: their seat in the deal, or the public."""
-        if self.human_in_deal:
-            return self.match.deal_seats.index(self.human)
-        return PUBLIC
+    # --- the machine's events, as the human knows them ------------------------------------
 
     def _report(self, events: Iterable[TableEvent]) -> list[Event]:
-        """The driver's ``events`` as the session reports them: one :class:`Event` per
-        decision, and each finished deal saved and kept (:attr:`finished`)."""
+        """The machine's ``events`` as the session reports them: one :class:`Event` per
+        decision, as the human saw it, and each finished deal saved and kept
+        (:attr:`finished`)."""
+        human = self.player_id(self.human)
         reported: list[Event] = []
+        taken: ActionTaken | None = None
         for event in events:
             if isinstance(event, ActionTaken):
-                reported.append(self._action_event(event))
+                taken = event
+            elif (
+                isinstance(event, Observed) and taken is not None and event.audience.reaches(human)
+            ):
+                reported.append(self._action_event(taken, event))
+                taken = None
             elif isinstance(event, MakeUpAnswered):
                 action = event.action
                 amount = action.amount if action.kind is ActionKind.MAKE_UP else None
-                reported.append(Event(event.player, action.kind, amount, bot_error=event.refused))
+                name = self.players[event.player]
+                reported.append(Event(name, action.kind, amount, bot_error=event.refused))
             elif isinstance(event, DealFinished):
                 self._finish(event.completed)
             elif isinstance(event, NoDeal):
                 self.no_deal = event
         return reported
 
-    def _action_event(self, event: ActionTaken) -> Event:
-        """A decision in the deal as the human saw it (the observer decides whether the
-        discards of a draw are seen: the human's own, or everyone's when face up, 003)."""
-        (seen,) = observe_operations((event.record,), self._viewer(), self.rules)
+    def _action_event(self, event: ActionTaken, seen_by_human: Observed) -> Event:
+        """A decision in the deal as the human saw it: the first operation of what the
+        machine told the human (the observer decides whether the discards of a draw are seen:
+        the human's own, or everyone's when face up, 003)."""
+        seen = seen_by_human.operations[0]
         assert isinstance(seen, PublicAction)
         return Event(
-            event.player,
+            self.players[event.player],
             seen.kind,
             seen.amount,
             seen.cards_changed,

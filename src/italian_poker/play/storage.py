@@ -1,7 +1,7 @@
 """Where the terminal game keeps its files: every completed deal's hand history.
 
-The data directory is the table layer's (:func:`~italian_poker.table.paths.data_dir`,
-re-exported here: ``$ITALIAN_POKER_DATA_DIR`` or the platform's). Each session writes its
+The data directory is the table layer's (:func:`~italian_poker.table.paths.data_dir`:
+``$ITALIAN_POKER_DATA_DIR`` or the platform's). Each session writes its
 deals into its own folder ``histories/<date>_<time>/deal-0001.phh``, ... whose names sort
 by time, and which
 ``italian-poker replay`` verifies file by file or as a folder; :func:`replay_command` names
@@ -21,9 +21,7 @@ from pathlib import Path
 
 from italian_poker.engine.history import HandHistory, dumps
 from italian_poker.engine.match import CompletedDeal
-from italian_poker.table.paths import APP_NAME as APP_NAME
-from italian_poker.table.paths import DATA_DIR_VARIABLE as DATA_DIR_VARIABLE
-from italian_poker.table.paths import data_dir as data_dir
+from italian_poker.table.paths import APP_NAME, data_dir
 
 
 def histories_dir(environ: Mapping[str, str] | None = None) -> Path:

@@ -14,6 +14,7 @@ from textual.widgets import Button, Static
 from italian_poker.engine.actions import AMOUNT_KINDS, ActionKind, LegalAction
 from italian_poker.engine.cards import Card, Suit
 from italian_poker.engine.observer import PublicAction, PublicView, SeatView
+from italian_poker.play.i18n import tr
 from italian_poker.table.narration import shown_cards
 from italian_poker.table.vocabulary import (
     ACTION_KEYS,
@@ -22,7 +23,6 @@ from italian_poker.table.vocabulary import (
     amount_text,
     key_label,
     phase_label,
-    tr,
 )
 
 TWO_COLOURS: dict[Suit, str] = {

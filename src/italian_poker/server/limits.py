@@ -15,12 +15,15 @@ from typing import Annotated, Any
 
 from pydantic import PlainValidator, WithJsonSchema
 
+from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS
+
 MAX_INT = 2**31 - 1
 """The largest value of an SQL ``INTEGER`` column on every supported database."""
 MAX_CHIPS = MAX_INT
 """The most chips a stack, an ante, a bet, or a whole table may hold."""
-MAX_SEATS = 9
-"""Seats at a table (the rules allow 2 to 9 players)."""
+MIN_SEATS = MIN_PLAYERS
+MAX_SEATS = MAX_PLAYERS
+"""Seats at a table: the players the rules allow (section 1)."""
 MAX_SECONDS = 3600
 """The longest turn or time bank, in seconds."""
 MAX_STATS_TABLES = 50
@@ -60,7 +63,9 @@ def _schema(low: int, high: int) -> WithJsonSchema:
 Chips = Annotated[int, _check(1, MAX_CHIPS, "a number of chips"), _schema(1, MAX_CHIPS)]
 """A stack or a buy-in: at least 1 chip."""
 Ante = Annotated[int, _check(0, MAX_CHIPS, "the ante"), _schema(0, MAX_CHIPS)]
-Seats = Annotated[int, _check(2, MAX_SEATS, "the number of seats"), _schema(2, MAX_SEATS)]
+Seats = Annotated[
+    int, _check(MIN_SEATS, MAX_SEATS, "the number of seats"), _schema(MIN_SEATS, MAX_SEATS)
+]
 SeatNumber = Annotated[int, _check(0, MAX_SEATS - 1, "a seat number"), _schema(0, MAX_SEATS - 1)]
 SeatInPath = Annotated[
     int, _check(0, MAX_SEATS - 1, "a seat number", text=True), _schema(0, MAX_SEATS - 1)

@@ -23,6 +23,8 @@ from pydantic import BaseModel, Field, PlainValidator, ValidationError
 
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.cards import ALL_CARDS, Card
+from italian_poker.engine.deck import HAND_SIZE
+from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
@@ -259,6 +261,9 @@ def public_state(
         "players_see_ledger": state.players_see_ledger,
         "advice": state.advice_on,
         "watch": dict(watch_object(state), spectators=spectators),
+        # The rules' constants the page shows (the engine's: 3.1, 4.1): it restates none.
+        "hand_size": HAND_SIZE,
+        "max_draw": MAX_DRAW,
     }
     actor = state.actor_slot()
     before_seats = {

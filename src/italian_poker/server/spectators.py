@@ -27,6 +27,7 @@ from typing import Any
 
 from italian_poker.engine.history import HandHistory
 from italian_poker.engine.observer import PUBLIC
+from italian_poker.server.i18n import line
 from italian_poker.server.protocol import (
     Clock,
     LogText,
@@ -38,7 +39,7 @@ from italian_poker.server.protocol import (
     watch_object,
 )
 from italian_poker.server.table_state import EventKind, TableState
-from italian_poker.table.narration import action_line, line
+from italian_poker.table.narration import action_line
 from italian_poker.table.replay_frames import Frame, HandFrames, hand_frames
 
 log = logging.getLogger(__name__)

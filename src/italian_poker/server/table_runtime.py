@@ -9,7 +9,7 @@ turn timer (with time bank, then an automatic check or fold), players who droppe
 for the grace period, then sat out) and the next deal are asyncio tasks that act through the
 same path: a bot's turn and a turn that ran out are ``action`` events without an action, for
 the table's driver to play (:meth:`TableState.apply`), the bot's choice or the default action
-(:func:`~italian_poker.table.driver.default_action`) being written into the event.
+(:func:`~italian_poker.table.defaults.default_action`) being written into the event.
 
 The chat is no event: the owner checks a message (:mod:`italian_poker.server.chat`), stores
 it in its own table and sends it to every connection at the table (and, through the bus, to
@@ -71,7 +71,7 @@ from italian_poker.server.table_state import (
 )
 from italian_poker.server.writer import EventWriter
 from italian_poker.table.advice import Advisor
-from italian_poker.table.driver import default_action
+from italian_poker.table.defaults import default_action
 from italian_poker.table.replay_frames import HandFrames, hand_frames
 
 T = TypeVar("T")
@@ -828,7 +828,7 @@ class TableRuntime:
 
     async def _auto_turn(self, seq: int, seat: int, delay: float, expired: bool = False) -> None:
         """The driver's default action for ``seat`` after ``delay`` (check, pass, decline,
-        stand pat, show, sit out, fold: :func:`~italian_poker.table.driver.default_action`).
+        stand pat, show, sit out, fold: :func:`~italian_poker.table.defaults.default_action`).
         The time the turn took is charged to the bank as for any move; a turn whose seconds
         and bank ran out (``expired``) leaves no bank."""
         if delay:

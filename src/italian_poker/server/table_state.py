@@ -32,6 +32,7 @@ from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe,
 from italian_poker.engine.opening import OpeningRequirement, opening_requirement
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
+from italian_poker.server.i18n import line
 from italian_poker.server.limits import MAX_CHIPS, whole_number
 from italian_poker.server.nicknames import nickname_key
 from italian_poker.server.recorded_cards import TAKEN, DealCards, card_entries
@@ -48,9 +49,7 @@ from italian_poker.table.driver import (
     default_action,
 )
 from italian_poker.table.events import Event, FinishedDeal
-from italian_poker.table.narration import Line as Line
-from italian_poker.table.narration import action_line, award_lines, event_line, line, report_lines
-from italian_poker.table.narration import both as both
+from italian_poker.table.narration import Line, action_line, award_lines, event_line, report_lines
 
 TurnKey = tuple[int | None, int, int]
 """What tells one turn from the next: (deal, seat to act, moves so far)."""
@@ -99,7 +98,7 @@ class EventKind(StrEnum):
     the action (seats on the turn timer only; logs written before it was recorded lack it,
     and the bank then stays as it was). An event the runtime makes without ``kind`` has the
     table choose: the seat's bot (:meth:`TableState.apply`'s ``policy``), or else the default
-    action (:func:`~italian_poker.table.driver.default_action`, the turn ran out); the action
+    action (:func:`~italian_poker.table.defaults.default_action`, the turn ran out); the action
     played is then written into it, with ``auto`` and ``default`` (``"timeout"`` or
     ``"illegal"``: the bot's choice was not allowed) when it was the default."""
 
@@ -437,7 +436,7 @@ class TableState:
 
     def dealable(self) -> list[int]:
         """The seats that would be dealt in at the next deal (chips for an ante, not out)."""
-        limit = max(self.rules.ante + self.rules.dealer_ante, 1)
+        limit = self.rules.chips_to_be_dealt_in
         out = []
         for i, slot in enumerate(self.slots):
             if slot is None or slot.leaving or slot.sitting_out:

@@ -1,8 +1,9 @@
-"""The table driver: one match played by people and policies, a step at a time.
+"""The table driver: one match played by people and policies, a step at a time, players
+named by their match name.
 
-Every front end runs its table through a :class:`Table`: the terminal game (one person and
-bots), the online server (people at their browsers, bots, turn clocks) and the simulation
-(bots only). The table asks the policy of the player to act for its action, through that
+The online server's table state runs its match through a :class:`Table` (the terminal game,
+the simulation and the evaluation drive a :class:`~italian_poker.table.machine.TableMachine`,
+keyed by player id). The table asks the policy of the player to act for its action, through that
 player's own view (:func:`~italian_poker.engine.observer.observe`); takes a person's action
 (an illegal one raises and changes nothing); plays :func:`default_action` for a player whose
 time ran out or whose policy answered with an illegal action; and reports what happened as
@@ -18,9 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
-from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.actions import Action, LegalAction
 from italian_poker.engine.card_source import CardSource
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import ActionRecord, DealStart, Operation
@@ -28,41 +28,8 @@ from italian_poker.engine.errors import IllegalActionError, NotYourTurnError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe
 from italian_poker.engine.policy import Policy
+from italian_poker.table.defaults import DefaultReason, default_action
 from italian_poker.table.events import chips_added, round_bet_before
-
-_DEFAULT_ORDER = (
-    ActionKind.CHECK,
-    ActionKind.PASS,
-    ActionKind.DECLINE,
-    ActionKind.DRAW,
-    ActionKind.SHOW,
-    ActionKind.SIT_OUT,
-    ActionKind.FOLD,
-)
-
-
-def default_action(legal: Sequence[LegalAction]) -> Action:
-    """The action played for a player who does not act in time, or whose policy chose an
-    illegal action: the first allowed of check, pass, decline a blind, stand pat at the draw,
-    show at the showdown (cards speak), sit out a make-up (5.5), fold. It never puts a chip in
-    the pot when that can be helped, and never gives up a hand that costs nothing to keep."""
-    kinds = {la.kind for la in legal}
-    for kind in _DEFAULT_ORDER:
-        if kind in kinds:
-            return Action(kind)
-    if not legal:
-        raise ValueError("no legal action to fall back on")
-    first = legal[0]
-    return Action(first.kind, first.min_amount)
-
-
-class DefaultReason(StrEnum):
-    """Why the table played :func:`default_action` for a player."""
-
-    TIMEOUT = "timeout"
-    """The player's time ran out."""
-    ILLEGAL = "illegal"
-    """The player's policy chose an action the rules do not allow now."""
 
 
 @dataclass(frozen=True, slots=True)

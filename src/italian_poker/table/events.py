@@ -15,6 +15,7 @@ from pathlib import Path
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, Outcome
+from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.hand_rank import HandRank, evaluate
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.opening import OpeningRequirement
@@ -126,10 +127,6 @@ class SessionSummary:
     error: str | None = None
     """Set when the game stopped on an unexpected error (the exception, in a few words):
     the summary is the session as it stood then, and the command exits non-zero."""
-
-
-HAND_SIZE = 5
-"""3.1: five cards each."""
 
 
 def hand_rank(view: SeatView) -> HandRank | None:

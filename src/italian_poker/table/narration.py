@@ -411,9 +411,9 @@ def both(make: Callable[[Language], str]) -> Line:
 
 
 def line(message: str, /, **values: object) -> Line:
-    """The message called ``message`` (:data:`~italian_poker.table.vocabulary.MESSAGES`) in
-    both languages, e.g. ``line("table_seat", name="Anna", seat=3)``: ``Anna takes seat 3`` /
-    ``Anna si siede al posto 3``."""
+    """The table layer's message called ``message`` (:data:`~italian_poker.table.vocabulary.
+    CATALOGUE`) in both languages, e.g. ``line("log_draw_pat", name="Anna")``: ``Anna stands
+    pat`` / ``Anna: servito``."""
     return both(lambda lang: tr(lang, message, **values))
 
 

@@ -1,4 +1,4 @@
-"""Bots: policies that play a seat from its :class:`~italian_poker.engine.view.SeatView` alone.
+"""Bots: policies that play a seat from its :class:`~italian_poker.engine.observer.SeatView` alone.
 
 Four levels, by :class:`BotLevel`: ``random`` (:class:`RandomPolicy`, any legal action),
 ``simple`` (:class:`SimplePolicy`, a loose plausible player), ``strong``

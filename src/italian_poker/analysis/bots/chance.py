@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, runtime_checkable
 
 from italian_poker.engine.actions import Action
-from italian_poker.engine.view import SeatView
+from italian_poker.engine.observer import SeatView
 
 T = TypeVar("T")
 

@@ -19,9 +19,9 @@ from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, Legal
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.hand_rank import Category, evaluate
+from italian_poker.engine.observer import SeatView
 from italian_poker.engine.opening import opening_combination
 from italian_poker.engine.policy import makeup_due
-from italian_poker.engine.view import SeatView
 
 
 def choose_amount(legal: LegalAction, chance: Chance, *, big: float = 0.2) -> int:

@@ -32,9 +32,9 @@ from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import MAX_DRAW, Phase
 from italian_poker.engine.hand_rank import evaluate
+from italian_poker.engine.observer import SeatView
 from italian_poker.engine.policy import makeup_due
 from italian_poker.engine.rules import BettingStructure
-from italian_poker.engine.view import SeatView
 
 STAY_UNDECIDED = 0.55
 """The chance a rival who has put no chips in the round yet stays in the hand."""

@@ -69,7 +69,7 @@ async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
         rules = preset(body.preset, **changes)
     except ItalianPokerError as error:
         raise ApiError(422, "bad_rules", str(error)) from None
-    if body.stack < max(rules.ante + rules.dealer_ante, 1):
+    if body.stack < rules.chips_to_be_dealt_in:
         raise ApiError(422, "bad_stack", "the stack must cover at least one ante")
     if body.stack * body.seats > MAX_CHIPS:
         most = MAX_CHIPS // body.seats

@@ -10,15 +10,16 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 
+from italian_poker.engine.vocabulary import Language
 from italian_poker.server.dependencies import ServerDep
 from italian_poker.server.errors import ApiError
+from italian_poker.server.i18n import page_strings
 from italian_poker.server.limits import MAX_INT, whole_number
-from italian_poker.table.vocabulary import Language, page_strings
 
 STATIC = Path(__file__).parent.parent / "static"
 STRINGS = {lang.value: json.dumps(page_strings(lang), ensure_ascii=False) for lang in Language}
-"""``GET /api/strings/{lang}``: every word of the browser's pages, from the table layer's
-vocabulary, as JSON text (built once)."""
+"""``GET /api/strings/{lang}``: every word of the browser's pages, from the server's
+catalogue, as JSON text (built once)."""
 
 router = APIRouter(include_in_schema=False)
 
@@ -58,9 +59,29 @@ async def replay_page(invite: str, hand: str, server: ServerDep) -> Response:
     return page("replay.html", 200 if await server.find(invite) is not None else 404)
 
 
+@router.get("/manifest.webmanifest")
+async def manifest() -> Response:
+    # The installable app: its name, icons and colours.
+    return FileResponse(
+        STATIC / "manifest.webmanifest",
+        media_type="application/manifest+json",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+@router.get("/sw.js")
+async def service_worker() -> Response:
+    # At the root, so that it may keep the page shell for every page of the site.
+    return FileResponse(
+        STATIC / "sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
 @router.get("/api/strings/{lang}")
 async def strings(lang: str) -> Response:
-    # The pages' words (static/i18n.js looks them up): one copy, the table vocabulary's.
+    # The pages' words (static/i18n.js looks them up): one copy, the server's catalogue.
     text = STRINGS.get(lang)
     if text is None:
         raise ApiError(404, "no_language", "the pages' strings exist in 'en' and 'it' only")

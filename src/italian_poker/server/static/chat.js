@@ -5,7 +5,7 @@
 // and nobody else is affected or told. The host's page offers to remove a message or all of
 // a person's (table.js makes the calls). Texts are set as text, never as HTML.
 
-import { t } from "/static/i18n.js";
+import { formatDate, t } from "/static/i18n.js";
 import { el } from "/static/dom.js";
 
 const MUTED_PREFIX = "italian-poker.chat-muted.";
@@ -129,11 +129,7 @@ function ordered() {
 }
 
 function timeOf(created) {
-  const moment = new Date(created);
-  if (Number.isNaN(moment.getTime())) return "";
-  return moment.toLocaleTimeString(chat.lang === "it" ? "it-IT" : "en-GB", {
-    hour: "2-digit", minute: "2-digit",
-  });
+  return created ? formatDate(chat.lang, created, { timeStyle: "short" }) : "";
 }
 
 function draw() {

@@ -1,7 +1,5 @@
 // The draw's rules the page applies before sending (4.1, 4.4), read from the legal action the
-// server sent: the page never decides them on its own.
-
-export const MAX_DRAW = 4; // 4.1
+// server sent: the page never decides them on its own and restates none of the rules' numbers.
 
 /** 4.4: whether discarding ``cards`` breaks the opening the opener's draw ``entry`` shows,
  * as the engine's ``LegalAction.breaks_opening``: the server sends ``split_unless_kept`` (the
@@ -14,9 +12,8 @@ export function breaksOpening(entry, cards) {
   return groups.every((group) => group.some((code) => cards.includes(code)));
 }
 
-/** 4.1: how many cards the draw ``entry`` lets the seat change. */
+/** 4.1: how many cards the draw ``entry`` lets the seat change (none without an entry). */
 export function maxDraw(entry) {
-  if (!entry) return MAX_DRAW;
-  const max = entry.max_cards ?? entry.max;
-  return typeof max === "number" && max >= 0 ? max : MAX_DRAW;
+  const max = entry ? entry.max_cards ?? entry.max : 0;
+  return typeof max === "number" && max >= 0 ? max : 0;
 }

@@ -4,7 +4,7 @@
 // The list folds away (a <details>): open at first on a wide screen, closed on a phone, where
 // the actions panel sticks to the bottom of the screen and must leave the hand in view.
 
-import { t } from "/static/i18n.js";
+import { formatNumber, t } from "/static/i18n.js";
 import { cardFace } from "/static/cards.js";
 import { el } from "/static/dom.js";
 
@@ -19,8 +19,8 @@ export function hintDiscards(st) {
 
 let folded = false; // whether the list's first fold (open or not) has been set
 
-function percent(value) {
-  return (100 * value).toFixed(1);
+function percent(lang, value) {
+  return formatNumber(lang, 100 * value, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 function entry(lang, item) {
@@ -28,7 +28,7 @@ function entry(lang, item) {
     ? el("span", { class: "hint-cards" }, ...item.keep.map((code) => cardFace(lang, code)))
     : el("span", { class: "hint-cards", text: t(lang, "hint_keep_none") });
   const text = t(lang, "hint_line", {
-    count: item.discard.length, win: percent(item.win), improve: percent(item.improve),
+    count: item.discard.length, win: percent(lang, item.win), improve: percent(lang, item.improve),
   }) + (item.split ? t(lang, "hint_split") : "");
   return el("li", {}, kept, el("span", { class: "hint-text", text }));
 }

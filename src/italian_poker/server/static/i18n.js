@@ -1,9 +1,10 @@
-// The browser's words in English and Italian: only the code that looks them up.
-// The words themselves are the table layer's vocabulary (italian_poker/table/vocabulary.py),
-// the same as the terminal game's: the server sends them (GET /api/strings/{lang}) and this
-// module loads both languages before any page script runs (top-level await), so a switch of
-// language needs no reload. Game narration (log lines, results, requirements) comes from the
-// server's en/it fields of each message.
+// The browser's words in English and Italian: only the code that looks them up and writes
+// numbers and dates as each language does. The words themselves are the server's catalogue
+// (italian_poker/server/locale/en.po and it.po, with the glossary's terms): the server sends
+// them (GET /api/strings/{lang}) and this module loads both languages before any page script
+// runs (top-level await), so a switch of language needs no reload. Game narration (log lines,
+// results, requirements) comes from the server's en/it fields of each message. Plurals,
+// numbers and dates follow the browser's CLDR data (Intl), as Babel's do on the server.
 
 export const LANGS = ["en", "it"];
 
@@ -33,6 +34,12 @@ export const SUIT_SYMBOLS = { h: "♥", d: "♦", c: "♣", s: "♠" };
 // (a "#" in a form places the number, else it comes first), as the server's templates write it.
 const PLACEHOLDER = /\{(\w+)(?::([^{}|]*)\|([^{}]*))?\}/g;
 
+const PLURALS = Object.fromEntries(LANGS.map((lang) => [lang, new Intl.PluralRules(lang)]));
+
+function locale(lang) {
+  return lang === "it" ? "it" : "en";
+}
+
 /** The label called `key` in `lang`, with `{placeholders}` filled from `values`. */
 export function t(lang, key, values = {}) {
   const template = strings(lang).messages[key];
@@ -41,9 +48,23 @@ export function t(lang, key, values = {}) {
     if (!(name in values)) return whole;
     const value = String(values[name]);
     if (one === undefined) return value;
-    const form = Number(values[name]) === 1 ? one : many;
+    const form = PLURALS[locale(lang)].select(Number(values[name])) === "one" ? one : many;
     return form.includes("#") ? form.replaceAll("#", value) : `${value} ${form}`;
   });
+}
+
+/** `value` as `lang` writes a number (12.5 / 12,5), with Intl.NumberFormat's `options`. */
+export function formatNumber(lang, value, options = {}) {
+  return new Intl.NumberFormat(locale(lang), options).format(value);
+}
+
+/** The moment `value` (a date or its ISO text) as `lang` writes it, with
+ *  Intl.DateTimeFormat's `options` ("Dec 6, 2026" / "6 dic 2026"); the text itself if it is no
+ *  date. */
+export function formatDate(lang, value, options = { dateStyle: "medium" }) {
+  const moment = new Date(value);
+  if (Number.isNaN(moment.getTime())) return String(value ?? "");
+  return new Intl.DateTimeFormat(locale(lang), options).format(moment);
 }
 
 /** The name of an action kind in `lang` (Vedo / Call). */

@@ -3,15 +3,14 @@
 // and the rows as a CSV download. The host always sees it; a player while the host allows
 // it (the host's switch, sent in every state as table.players_see_ledger).
 
-import { t } from "/static/i18n.js";
+import { formatDate, formatNumber, t } from "/static/i18n.js";
 import { api } from "/static/seat_store.js";
 import { el } from "/static/dom.js";
 
 const shown = { data: null, lang: null }; // the ledger last shown, re-drawn in another language
 
 function chips(lang, amount, signed = false) {
-  const options = signed ? { signDisplay: "exceptZero" } : {};
-  return new Intl.NumberFormat(lang === "it" ? "it-IT" : "en-GB", options).format(amount);
+  return formatNumber(lang, amount, signed ? { signDisplay: "exceptZero" } : {});
 }
 
 function kindText(lang, kind) {
@@ -21,11 +20,7 @@ function kindText(lang, kind) {
 }
 
 function when(lang, created) {
-  const moment = new Date(created);
-  if (Number.isNaN(moment.getTime())) return String(created);
-  return moment.toLocaleString(lang === "it" ? "it-IT" : "en-GB", {
-    dateStyle: "short", timeStyle: "medium",
-  });
+  return formatDate(lang, created, { dateStyle: "medium", timeStyle: "medium" });
 }
 
 function numberCell(text, data) {

@@ -105,3 +105,4 @@ timerBox.addEventListener("change", syncTimer);
 syncTimer();
 render();
 offerHint(document.querySelector("#create-form input[name=advice]")).then(render);
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {}); // the installable app

@@ -3,7 +3,7 @@
 // messages, which carry only what this seat may see. At /w/{watch} it is the spectators'
 // page (watch.js): the spectators' socket, the public view only, no seat and no action.
 
-import { actionLabel, initialLang, pick, saveLang, t, translatePage } from "/static/i18n.js";
+import { actionLabel, cardName, initialLang, pick, saveLang, t, translatePage } from "/static/i18n.js";
 import { cardBack as backOf, cardFace as faceOf } from "/static/cards.js";
 import { api, forgetSeat, loadSeat, offerHint, saveSeat } from "/static/seat_store.js";
 import { breaksOpening, maxDraw } from "/static/draw_rules.js";
@@ -25,6 +25,10 @@ const PING_MS = 20000;
 const TOUCH = window.matchMedia("(hover: none) and (pointer: coarse)").matches; // no keyboard hints
 const STILL = window.matchMedia("(prefers-reduced-motion: reduce)"); // no flying chips
 const CHIP_MS = 900;
+const PHONE = window.matchMedia("(max-width: 700px)"); // your cards in the panel at the bottom
+const READ_KEY = "t"; // reads the table aloud (the live region)
+// The Italian names explained when offered (a line under the buttons); the others on hover.
+const EXPLAINED = new Set(["blind", "controbuio", "over", "decline", "parol", "make-up", "sit-out", "muck"]);
 
 const watch = watchOf(window.location.pathname); // a spectator's page: the watch link's secret
 const invite = watch ? "" : decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() || "");
@@ -51,6 +55,8 @@ const app = {
   flownHand: null, // the deal whose chips were last sent flying to its winners
   audio: null, // the AudioContext of the turn sound, made when the player switches it on
   blink: null, // the title's blink timer while the tab is hidden on this player's turn
+  amount: null, // the bet's size chosen with the slider, the sizes or the field (a round total)
+  amountKey: "", // the turn the chosen size belongs to
 };
 
 const meBox = $("me"); // your cards, moved to your own seat on the felt at every render
@@ -133,6 +139,8 @@ function render() {
   document.body.classList.toggle("touch", TOUCH);
   $("four-colour").checked = fourColour();
   $("sound").checked = soundOn();
+  $("notify").checked = notifyOn();
+  $("notify-row").hidden = !window.Notification || Boolean(watch);
   $("outage").hidden = !app.offline;
   document.body.classList.toggle("offline", app.offline);
   if ($("conn").dataset.state) $("conn").textContent = tr($("conn").dataset.state);
@@ -143,6 +151,7 @@ function render() {
     ? document.activeElement.dataset.fkey : null;
   if (!app.blink) document.title = pageTitle(st);
   $("table-name").textContent = st.table.name;
+  $("game").dataset.seq = app.message ? String(app.message.seq) : ""; // the state shown
   renderCenter(st);
   renderSeats(st);
   renderHand(st);
@@ -271,12 +280,13 @@ function renderSeats(st) {
     const x = 50 + 42 * Math.cos(angle);
     const y = 50 + 40 * Math.sin(angle);
     const classes = ["seat", `status-${seat.status}`];
+    const order = (seat.seat - me + n) % n + (seat.status === "empty" ? n : 0); // play order from yours, empty seats last
     if (seat.seat === st.to_act) classes.push("to-act");
     if (seat.seat === st.you) classes.push("you");
     if (won.has(seat.seat)) classes.push("winner");
     const item = el("li", {
       class: classes.join(" "),
-      style: `--x:${x.toFixed(1)}%;--y:${y.toFixed(1)}%`,
+      style: `--x:${x.toFixed(1)}%;--y:${y.toFixed(1)}%;order:${order}`,
       "data-seat": seat.seat,
       "aria-current": seat.seat === st.to_act ? "true" : null,
     });
@@ -299,10 +309,17 @@ function renderSeats(st) {
       }));
     }
     item.append(name);
-    item.append(el("div", { class: "chips" },
-      el("span", { text: tr("stack", { stack: seat.stack }) }),
-      seat.bet ? el("span", { class: "bet", text: ` · ${tr("bet_in_round", { amount: seat.bet })}` }) : null));
+    item.append(el("div", { class: "chips" }, el("span", { text: tr("stack", { stack: seat.stack }) })));
+    if (seat.bet) {
+      // The bet of this round in front of the seat, towards the pot.
+      item.append(el("span", {
+        class: "bet bet-chip", "data-bet": seat.bet,
+        style: `--dx:${(-Math.cos(angle)).toFixed(2)};--dy:${(-Math.sin(angle)).toFixed(2)}`,
+        text: tr("bet_in_round", { amount: seat.bet }),
+      }));
+    }
     const status = [tr(seat.status === "active" && !live ? "status_seated" : `status_${seat.status}`)];
+    if (live && seat.sit_out) status.push(tr("sit_out_pending"));
     if (seat.changed !== null && seat.changed !== undefined) {
       status.push(seat.changed === 0 ? tr("stood_pat") : tr("changed", { count: seat.changed }));
     }
@@ -311,7 +328,7 @@ function renderSeats(st) {
     const last = pick(app.lang, seat.last_action);
     if (last) item.append(el("div", { class: "last-action", text: last }));
     if (seat.seat === st.you) {
-      item.append(meBox);
+      (PHONE.matches ? $("dock-hand") : item).append(meBox);
     } else {
       const cards = el("div", { class: "seat-cards" });
       if (Array.isArray(seat.cards) && seat.cards.length) {
@@ -323,8 +340,9 @@ function renderSeats(st) {
         item.append(cards);
       } else if (dealt && seat.status === "active") {
         cards.setAttribute("role", "img");
-        cards.setAttribute("aria-label", tr("hidden_cards", { n: 5 }));
-        for (let i = 0; i < 5; i += 1) {
+        const size = st.table.hand_size; // 3.1, as the server sends it
+        cards.setAttribute("aria-label", tr("hidden_cards", { n: size }));
+        for (let i = 0; i < size; i += 1) {
           cards.append(el("span", { class: "card back", "aria-hidden": "true" }));
         }
         item.append(cards);
@@ -356,8 +374,15 @@ function renderHand(st) {
       })
       : cardFace(code));
   }
+  // After a draw of four, the fifth card comes once the others have drawn (4.2).
+  const due = LIVE_PHASES.has(st.phase) && hand.length && hand.length < 5 ? 5 - hand.length : 0;
+  for (let i = 0; i < due; i += 1) {
+    box.append(el("span", { class: "card pending", role: "img", "aria-label": tr("card_to_come"), text: "?" }));
+  }
   const category = st.hand ? pick(app.lang, st.hand.category) : "";
-  $("category").textContent = category ? tr("hand_category", { category }) : "";
+  $("category").textContent = due
+    ? tr("hand_pending", { held: hand.length, due })
+    : category ? tr("hand_category", { category }) : "";
   $("draw-controls").hidden = !draw;
   if (draw) {
     const max = maxDraw(draw);
@@ -376,27 +401,77 @@ function renderHand(st) {
   renderHint(st, app.lang, { drawing: Boolean(draw), disabled: blocked(), touch: TOUCH });
 }
 
+/** An amount as the terminal's buttons say it: what you add and, when chips of yours are in
+ * the round already, what your bet becomes: "10 (to 20)"; "5" with nothing in yet. */
+function amountText(total, already) {
+  if (!(already > 0)) return String(total);
+  return tr("amount_added", { added: total - already, total });
+}
+
+/** The sizes the structure allows for a bet of `entry` (round totals), labelled: minimum,
+ * half pot, pot, all-in (or maximum), each only once and only within its range. */
+function betSizes(st, entry, already) {
+  const me = mySeat(st);
+  const highest = Math.max(0, ...st.seats.map((s) => s.bet || 0));
+  const toCall = Math.max(0, highest - already);
+  const wholePot = st.pot + toCall; // the pot once you have called
+  const allIn = me ? me.stack + already : null;
+  const sizes = [
+    ["size_min", entry.min],
+    ["size_half_pot", highest + Math.floor(wholePot / 2)],
+    ["size_pot", highest + wholePot],
+    [entry.max === allIn ? "size_all_in" : "size_max", entry.max],
+  ];
+  const seen = new Set();
+  return sizes.filter(([, amount]) => {
+    if (amount < entry.min || amount > entry.max || seen.has(amount)) return false;
+    seen.add(amount);
+    return true;
+  });
+}
+
 function renderActions(st) {
   const box = $("action-buttons");
   box.replaceChildren();
   const entries = st.to_act === st.you ? legal(st).filter((a) => a.kind !== "draw") : [];
   const signature = JSON.stringify([app.message.hand, app.message.seq, entries]);
   const amountEntries = entries.filter((a) => AMOUNT_KINDS.has(a.kind) && a.min !== a.max);
+  const me = mySeat(st);
+  const already = me ? me.bet || 0 : 0;
   $("actions").classList.toggle("has-actions", entries.length > 0 || Boolean(drawEntry(st)));
+  $("actions").classList.toggle("docked", Boolean(me) && !watch);
+  renderTurnLine(st, entries, already);
   if (!entries.length && !drawEntry(st)) {
     box.append(el("p", { class: "muted", text: tr("no_actions") }));
   }
+  if (amountEntries.length) {
+    const low = Math.min(...amountEntries.map((a) => a.min));
+    const high = Math.max(...amountEntries.map((a) => a.max));
+    if (signature !== app.legalKey && app.amountKey !== `${app.message.hand}:${app.message.seq}`) {
+      app.amount = low;
+      app.amountKey = `${app.message.hand}:${app.message.seq}`;
+    }
+  }
+  const chosen = chosenAmount();
+  const help = [];
   for (const entry of entries) {
     const key = keyFor(entry);
-    const label = pick(app.lang, entry.label) || actionLabel(app.lang, entry.kind);
+    const name = actionLabel(app.lang, entry.kind);
+    let text = pick(app.lang, entry.label) || name;
     const fixed = entry.min !== null && entry.min !== undefined && entry.min === entry.max;
-    let text = label;
-    if (fixed && !label.includes(String(entry.min))) text += ` ${entry.min}`;
+    if (fixed && !text.includes(String(entry.min))) text += ` ${entry.min}`;
+    if (AMOUNT_KINDS.has(entry.kind) && !fixed && chosen !== null) {
+      text = `${name} ${amountText(chosen, already)}`; // the size chosen, before it is pressed
+    }
+    const explain = tr(`explain_${entry.kind}`);
+    const explained = explain !== `explain_${entry.kind}`;
+    if (explained && EXPLAINED.has(entry.kind)) help.push(explain);
     const button = el("button", {
       type: "button",
       class: `action action-${entry.kind}`,
       "data-kind": entry.kind,
       "data-fkey": `action-${entry.kind}`,
+      title: explained ? explain : null,
       // The name is the visible label (WCAG 2.5.3); the key is told by aria-keyshortcuts.
       "aria-keyshortcuts": key ? key.toUpperCase() : null,
       disabled: blocked(),
@@ -404,22 +479,58 @@ function renderActions(st) {
     }, el("span", { text }), key ? el("kbd", { "aria-hidden": "true", text: key.toUpperCase() }) : null);
     box.append(button);
   }
+  $("action-help").replaceChildren(...help.map((line) => el("li", { text: line })));
   const row = $("amount-row");
   row.hidden = !amountEntries.length;
   if (amountEntries.length) {
     const low = Math.min(...amountEntries.map((a) => a.min));
     const high = Math.max(...amountEntries.map((a) => a.max));
     const input = $("amount");
+    const slider = $("amount-slider");
     input.disabled = app.offline;
-    input.min = String(low);
-    input.max = String(high);
-    if (signature !== app.legalKey) input.value = String(low);
-    $("amount-range").textContent = amountEntries
+    slider.disabled = app.offline;
+    input.min = slider.min = String(low);
+    input.max = slider.max = String(high);
+    if (signature !== app.legalKey) input.value = String(app.amount ?? low);
+    if (chosen !== null) slider.value = String(chosen);
+    const sizes = betSizes(st, amountEntries[0], already).map(([key, amount]) => el("button", {
+      type: "button", class: "size", "data-amount": amount, "data-fkey": `size-${key}`,
+      "aria-pressed": String(amount === chosen), disabled: app.offline,
+      text: tr(key, { amount: amountText(amount, already) }),
+      onclick: () => chooseAmount(amount),
+    }));
+    $("amount-sizes").replaceChildren(...sizes);
+    const range = amountEntries
       .map((a) => `${actionLabel(app.lang, a.kind)}: ${tr("amount_range", { min: a.min, max: a.max })}`)
       .join(" · ");
+    $("amount-range").textContent = chosen === null ? range : `${tr("bet_becomes", { total: chosen })} · ${range}`;
     input.setAttribute("aria-describedby", "amount-range");
   }
   app.legalKey = signature;
+}
+
+/** The pot, what you must add to call and your bet this round, by the actions. */
+function renderTurnLine(st, entries, already) {
+  $("turn-pot").textContent = tr("pot", { pot: st.pot });
+  const call = entries.find((a) => a.kind === "call");
+  const mine = st.to_act === st.you && st.you !== null;
+  $("turn-call").textContent = !mine ? ""
+    : call ? tr("to_call", { amount: call.min - already }) : tr("nothing_to_call");
+  $("my-bet").textContent = already ? tr("my_bet", { amount: already }) : "";
+}
+
+/** The bet's size the field says (a whole number), else null. */
+function chosenAmount() {
+  const text = $("amount").value.trim();
+  if (/^\d+$/.test(text)) return Number.parseInt(text, 10);
+  return app.amount;
+}
+
+function chooseAmount(amount) {
+  app.amount = amount;
+  $("amount").value = String(amount);
+  const st = state();
+  if (st) renderActions(st);
 }
 
 function renderResult(st) {
@@ -456,14 +567,16 @@ function renderSitToggle(st) {
   const button = $("sit-toggle");
   button.hidden = !me;
   if (!me) return;
-  const out = me.status === "sitting_out";
+  const out = me.status === "sitting_out" || Boolean(me.sit_out); // pending until the deal ends
   button.textContent = out ? tr("sit_in") : tr("sit_out");
   button.dataset.mode = out ? "sit_in" : "sit_out";
 }
 
 function renderHost(st) {
   $("host").hidden = !st.host;
+  $("host-row").hidden = !st.host;
   if (!st.host) return;
+  $("invite-url").value = inviteUrl();
   const status = st.table.status;
   $("start").hidden = status !== "lobby";
   $("pause").hidden = status !== "playing";
@@ -693,23 +806,58 @@ async function showHistories() {
   }
 }
 
+function inviteUrl() {
+  return `${window.location.origin}/t/${invite}`;
+}
+
 async function copyInvite() {
-  const url = `${window.location.origin}/t/${invite}`;
+  const url = inviteUrl();
   try {
     await navigator.clipboard.writeText(url);
-    announce(tr("copied"));
+    $("copy-note").textContent = tr("copied"); // seen, and read by the status role
     showError("");
   } catch {
+    $("invite-url").select();
     showError(tr("copy_failed", { url }));
   }
 }
 
 // ---------------------------------------------------------------- keyboard
 
+/** The table in a few words, for the live region: whose turn, the pot, what you must call,
+ * your cards and hand. */
+function tableSummary(st) {
+  const parts = [];
+  if (st.to_act !== null && st.to_act !== undefined) {
+    const seat = st.seats.find((s) => s.seat === st.to_act);
+    parts.push(st.to_act === st.you ? tr("your_turn") : tr("summary_turn", { name: seat ? seat.name : "?" }));
+  }
+  parts.push(tr("pot", { pot: st.pot }));
+  const call = $("turn-call").textContent;
+  if (call) parts.push(call);
+  const cards = st.hand && Array.isArray(st.hand.cards) ? st.hand.cards : [];
+  if (cards.length) parts.push(tr("summary_hand", { cards: cards.map((c) => cardName(app.lang, c)).join(", ") }));
+  const category = $("category").textContent;
+  if (category) parts.push(category);
+  return parts.join(". ");
+}
+
+function readTable() {
+  const st = state();
+  if (!st) return;
+  $("live").textContent = "";
+  setTimeout(() => { $("live").textContent = tableSummary(st); }, 50);
+}
+
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   const typing = target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA");
+  if (!typing && event.key.toLowerCase() === READ_KEY) {
+    event.preventDefault();
+    readTable();
+    return;
+  }
   const st = state();
   if (!st || st.to_act !== st.you) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -776,6 +924,18 @@ function notifyTurn() {
     tone.start();
     tone.stop(app.audio.currentTime + 0.35);
   }
+  if (document.hidden && notifyOn() && window.Notification && Notification.permission === "granted") {
+    const st = state();
+    const body = st ? tableSummary(st) : "";
+    const show = (reg) => (reg
+      ? reg.showNotification(tr("your_turn"), { body, tag: "your-turn" })
+      : new Notification(tr("your_turn"), { body, tag: "your-turn" }));
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.ready.then(show).catch(() => show(null));
+    } else {
+      try { show(null); } catch { /* a browser that shows them only from a service worker */ }
+    }
+  }
   if (document.hidden && !app.blink) {
     let on = false;
     app.blink = setInterval(() => {
@@ -784,6 +944,22 @@ function notifyTurn() {
       document.title = on ? `${tr("your_turn")}!` : (st ? pageTitle(st) : tr("title"));
     }, 1000);
   }
+}
+
+function notifyOn() {
+  return localStorage.getItem("italian-poker.notify") === "1"; // off unless the player opts in
+}
+
+async function switchNotify(event) {
+  const box = event.currentTarget;
+  if (box.checked && window.Notification && Notification.permission !== "granted") {
+    const answer = await Notification.requestPermission();
+    if (answer !== "granted") {
+      box.checked = false;
+      showError(tr("notify_denied"));
+    }
+  }
+  localStorage.setItem("italian-poker.notify", box.checked ? "1" : "0");
 }
 
 function stopBlink() {
@@ -1003,6 +1179,20 @@ $("pause").addEventListener("click", () => hostCall("POST", "/pause"));
 $("resume").addEventListener("click", () => hostCall("POST", "/resume"));
 $("add-bot").addEventListener("click", () => hostCall("POST", "/bots", { level: $("bot-level").value }));
 $("copy-invite").addEventListener("click", copyInvite);
+$("notify").addEventListener("change", switchNotify);
+$("read-table").addEventListener("click", readTable);
+$("amount-slider").addEventListener("input", (event) => chooseAmount(Number(event.target.value)));
+$("amount").addEventListener("input", () => {
+  const st = state();
+  if (st) renderActions(st);
+});
+PHONE.addEventListener("change", render);
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+// On a phone the panel at the bottom holds your cards: the page ends above it.
+new ResizeObserver(() => {
+  const docked = PHONE.matches && $("actions").classList.contains("docked") && !$("game").hidden;
+  document.body.style.paddingBottom = docked ? `${$("actions").offsetHeight}px` : "";
+}).observe($("actions"));
 $("watch-open").addEventListener("change", (event) => changeWatch({ open: event.target.checked }));
 $("watch-delay").addEventListener("change", (event) => changeWatch({ delay: event.target.checked }));
 $("watch-new").addEventListener("click", () => changeWatch({ open: true, new_link: true }));

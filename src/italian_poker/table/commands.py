@@ -1,0 +1,134 @@
+"""What a table is told to do: the commands of the table machine, as frozen records.
+
+Every front end turns what happens at its table (a person's click or key, a bot's choice, a
+turn clock running out, a host's adjustment) into one of these and hands it to
+:meth:`~italian_poker.table.machine.TableMachine.handle`. A player is named by a stable id
+(an ``int`` that is never given to another person), never by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from italian_poker.engine.actions import Action
+from italian_poker.engine.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat:
+    """``player`` sits down as ``name`` with ``chips``: after the last seat, or before the
+    seat at index ``position`` of the seats (a table whose seats are numbered)."""
+
+    player: int
+    name: str
+    chips: int
+    position: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """``player`` leaves the table, taking their chips."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class SitOut:
+    """``player`` keeps the seat but is dealt out until :class:`SitIn`."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class SitIn:
+    """``player`` is dealt in again from the next deal."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetChips:
+    """``player`` has exactly ``chips`` (a host's adjustment)."""
+
+    player: int
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class AddChips:
+    """``player`` adds ``chips`` (more than none) to the stack: a rebuy."""
+
+    player: int
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartDeal:
+    """Begin the next deal (first the 5.5 make-up questions after a parol); ``deck`` stacks
+    the deck for the players dealt in (a scenario, a test), ``seed`` shuffles this deal
+    reproducibly (default: the table's seed advanced by the deal number, or a secure
+    shuffle)."""
+
+    deck: tuple[Card, ...] | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """``player``, to act, plays ``action`` (a make-up answer, 5.5, included)."""
+
+    player: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerMakeUp:
+    """5.5: ``player``, asked after a parol, pays the make-up to play (``make_up``) or sits
+    this deal out."""
+
+    player: int
+    make_up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """``player``'s time to act ran out: the table plays the default action for them."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class BotAct:
+    """A policy playing for ``player`` chose ``action``: played if legal, else the default
+    action is played and the refusal reported."""
+
+    player: int
+    action: Action
+
+
+SeatingCommand = TakeSeat | Leave | SitOut | SitIn | SetChips | AddChips
+"""The commands that change who sits where and with what: while a deal is under way they wait
+and take effect once it is over."""
+
+PlayCommand = Act | AnswerMakeUp | TimeOut | BotAct
+"""The commands of the player to act."""
+
+Command = SeatingCommand | StartDeal | PlayCommand
+"""Everything a :class:`~italian_poker.table.machine.TableMachine` handles."""
+
+__all__ = [
+    "Act",
+    "AddChips",
+    "AnswerMakeUp",
+    "BotAct",
+    "Command",
+    "Leave",
+    "PlayCommand",
+    "SeatingCommand",
+    "SetChips",
+    "SitIn",
+    "SitOut",
+    "StartDeal",
+    "TakeSeat",
+    "TimeOut",
+]
