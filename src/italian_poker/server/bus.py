@@ -1,4 +1,4 @@
-"""The messages between server processes, on Redis pub/sub (several processes, issue 12).
+"""The messages between server processes, on Redis pub/sub (several processes).
 
 Four kinds of channel, under the leases' prefix (``italian-poker``), for table 42 and the
 process named ``node-a``:

@@ -1,4 +1,4 @@
-"""The table's chat (issue 13): what a message may hold, how fast a person may write, and a
+"""The table's chat: what a message may hold, how fast a person may write, and a
 stored message as the WebSocket sends it. Pure: the runtime stores and sends
 (:meth:`~italian_poker.server.table_runtime.TableRuntime.chat`).
 

@@ -1,5 +1,5 @@
 """This process among several behind one address (``italian-poker serve --redis-url``,
-issue 12), sharing one database (PostgreSQL) and one Redis.
+several processes), sharing one database (PostgreSQL) and one Redis.
 
 Each table has one owner at a time, the process holding its lease
 (:mod:`italian_poker.server.lease`); the others keep replicas of the tables their players

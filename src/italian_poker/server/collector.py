@@ -3,8 +3,8 @@
 CPython's cyclic collector scans every object it tracks when it runs a full (generation 2)
 collection, and the event loop, every table's with it, waits until the scan is over. A
 server holds a large, slowly growing heap (the libraries, every table's match and its
-completed deals), so these pauses grow with it: 14 ms at start, 460 ms at 500 tables
-(issue 12). :class:`Collector` keeps the scans small:
+completed deals), so these pauses grow with it: 14 ms at start, 460 ms at 500 tables.
+:class:`Collector` keeps the scans small:
 
 - After start-up (every table rebuilt from its log) and then at most once every
   ``interval`` seconds while events are committed or tables created, it runs a full

@@ -1,6 +1,5 @@
 """Table leases in Redis: each table has at most one owner process at a time, and every new
-owner gets a fencing token strictly larger than any before it (issue 12, "more than one
-process").
+owner gets a fencing token strictly larger than any before it.
 
 :mod:`italian_poker.server.cluster` holds and renews them for ``serve --redis-url``.
 

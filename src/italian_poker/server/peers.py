@@ -1,4 +1,4 @@
-"""A table's link to the other server processes (several processes, issue 12): what its
+"""A table's link to the other server processes (several processes): what its
 :class:`~italian_poker.server.table_runtime.TableRuntime` says on the bus and hears there.
 
 A table has one owner process, the one holding its lease (:mod:`italian_poker.server.lease`):

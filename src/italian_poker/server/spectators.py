@@ -1,4 +1,4 @@
-"""A table's spectators (issue 13): the connections of its watch link on this process, and
+"""A table's spectators: the connections of its watch link on this process, and
 what they are sent, which is built from the observer's public view only
 (:meth:`TableState.public_view`, through :func:`~italian_poker.server.protocol.public_state`;
 never from a seat's own view), so that a spectator never receives a hidden card.

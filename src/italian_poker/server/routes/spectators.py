@@ -1,4 +1,4 @@
-"""The spectators' page ``/w/{watch}`` and WebSocket ``/ws/watch/{watch}`` (issue 13). The
+"""The spectators' page ``/w/{watch}`` and WebSocket ``/ws/watch/{watch}``. The
 watch link's secret is in the path, as the invite is in a table's: it grants watching only,
 what everyone at the table sees (:mod:`italian_poker.server.spectators`), and never a seat.
 

@@ -1,4 +1,4 @@
-// The table's chat (issue 13): the messages the server sends on the table's WebSocket
+// The table's chat: the messages the server sends on the table's WebSocket
 // (chat_log after the hello, then chat and chat_removed), a line to write one, and each
 // reader's own mute. Muting is this browser's choice alone: the person ids muted at a table
 // are kept in localStorage, their messages are not shown (the page says how many it hides),

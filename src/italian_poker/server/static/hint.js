@@ -1,4 +1,4 @@
-// The draw hint (issue 15): during your own draw, the server's best keeps for your hand
+// The draw hint: during your own draw, the server's best keeps for your hand
 // (state.advice, from your own view only, when the host has the hint on), each with the
 // chance of winning and of improving; "Use the hint" (key H) marks the best one's discards.
 // The list folds away (a <details>): open at first on a wide screen, closed on a phone, where

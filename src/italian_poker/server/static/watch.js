@@ -1,4 +1,4 @@
-// Spectators (issue 13). The watch page, /w/{watch}, is the table's page in watch mode:
+// Spectators. The watch page, /w/{watch}, is the table's page in watch mode:
 // table.js draws it from the spectators' socket (/ws/watch/{watch}), whose messages carry only
 // what everyone at the table sees. This module holds what only that mode does (the "Watching"
 // banner, the deals shown step by step once they have ended, with the delay of one deal) and

@@ -1,4 +1,4 @@
-"""Add ``chat_messages``: the table's chat (issue 13), stored with the table and never in its
+"""Add ``chat_messages``: the table's chat, stored with the table and never in its
 event log, so that the game's log and hand histories hold no chat and a message the host
 removes is gone from the database.
 
