@@ -25,8 +25,8 @@ from statistics import NormalDist, mean, stdev
 from italian_poker.analysis.bots import LIVE_DECISION_SECONDS, ExpertPolicy
 from italian_poker.analysis.simulation import simulate
 from italian_poker.engine.actions import Action
-from italian_poker.engine.rules import preset
 from italian_poker.engine.observer import SeatView
+from italian_poker.engine.rules import preset
 
 _TIMES: list[tuple[float, float]] = []
 """Per expert decision: wall seconds, process seconds."""

@@ -177,7 +177,8 @@ def test_the_ray_tests_fail_without_ray_where_it_is_required() -> None:
     env.pop("PYTEST_ADDOPTS", None)
     test = f"{Path(__file__).name}::test_ray_unreachable_or_malformed_address"
     run = subprocess.run(
-        [sys.executable, "-c", WITHOUT_RAY, "-p", "no:cacheprovider", test],
+        # One line per failure and no summary: the same output in CI and on a terminal.
+        [sys.executable, "-c", WITHOUT_RAY, "-p", "no:cacheprovider", "--tb=line", "-rN", test],
         cwd=Path(__file__).parent,
         env=env,
         capture_output=True,
