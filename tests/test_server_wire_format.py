@@ -25,8 +25,8 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "4a8c898c81502711012892bb1468ac4ee1e2fce1c925762f4e41fd41d88986f6"
-COUNT = 32
+DIGEST = "2f1406152e916822a7288b7da30de4c5bb93116e4f1e22e538511243f3bce395"
+COUNT = 30
 """Issue 15's draw hint added ``advice`` to the ``table`` object, its ``options`` and the
 ``state``; with those members taken out the messages give the digest before it
 (ccf60424..., :data:`BEFORE_ADVICE_DIGESTS`) exactly (:func:`test_only_the_draw_hint_was_added`),
@@ -57,26 +57,41 @@ cannot be rebuilt from them: every digest here is of the messages since issue 38
 before were abe3f135..., a00d95fb..., 201ad17c..., d22cec16..., 314a2508..., 41f603a6...),
 each with the later members taken out as its test says.
 
+The table shows a hand at once where showing is the only legal action (5.4; table/defaults.py's
+``forced_action``): in the first deal Bot 1, Bot 2 and the person no longer have a turn to
+show (the person was asked to press Show), the person's next message after their check
+carries the three shows, and the game sends 30 messages, not 32. The deals after it differ
+from the first show on, as they must: a live table's test seed is derived from the event's
+number (``derive_seed(..., "deal", table, seq)``), and the shows are no longer events of their
+own. The bots are named as the terminal's (Bruno and Carla, the host being Anna, where
+they were Bot 1 and Bot 2): with those names written back, the messages are the same. The
+``table`` object also ends with ``hand_size`` and ``max_draw`` (one source for each
+rule constant), which the digests before it (4a8c898c..., 6fe93ffb..., a2a79d6d...,
+40e2c9ea..., 8277fa81..., 8957a935..., b38ace7a..., ccf60424...) did not have: with the
+shows back as turns of their own and those members taken out, the messages gave them
+exactly. Every digest here is of the messages since the automatic show, each with the later
+members taken out as its test says.
+
 Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
-of their own: the 73 messages before, rebuilt from these 31 (each state's ``events`` taken
+of their own: the 73 messages before, rebuilt from the 31 then (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
-BEFORE_CHAT_DIGEST = "6fe93ffb321743935027f0b752bcb3cc7e6401f6de7b54e580a9736252bf0c7e"
-"""The digest of the 31 messages but the chat's; the tests below it read them so."""
-WHOLE_LOG_DIGEST = "a2a79d6d35bd946fedf2ca363899100af72024d301801d7a3351267decbceeaa"
-"""The digest of the same 31 messages when every ``state`` carried the whole recent log.
+BEFORE_CHAT_DIGEST = "f1958597e07ce0af10b97163686c8f51f193e213e0f0c9dcb820e8130788fd0f"
+"""The digest of the 29 messages but the chat's; the tests below it read them so."""
+WHOLE_LOG_DIGEST = "bc7e1e6b8204af7a9c7776525705ab455e47e2333d858a741a8a4451011b3b61"
+"""The digest of the same 29 messages when every ``state`` carried the whole recent log.
 Since issue 12 only a connection's first state (and one that is no event's) does: the
 others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them
 as the page does, giving this digest back."""
 BEFORE_LEDGER_DIGESTS = (
-    "40e2c9ea7400264a2d77ad1c4970acc91b5e52bbe9e76c622554207935e33322",
-    "8277fa81ccfc03772fdc9ae577d4f0f09242e5e306a77e69eff9c402ac0c81e6",
+    "eda8727926198525a576e7eda1ef0534030fb7e4cd3e0264a5977a8a63a77164",
+    "c696ce89c7f52517b34412e6c54febb46ce1d3ea10c9ed5af8e98bebb748fb4b",
 )
 """:data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before issue 13's ledger gave the ``table`` object,
 and its ``options``, the member ``players_see_ledger``: the messages without it give them
 back exactly (:func:`test_only_the_ledgers_visibility_was_added`)."""
 BEFORE_WATCH_DIGESTS = (
-    "8957a935e5aac2b451097c477719c3217259dc1fd9fe0d21c6cbc565c7a4fa7c",
-    "b38ace7ae795412ec1222079421a3018c9a1d7fb161e6bdc174d190d41a9791f",
+    "a9b87e619704f9684f274535a65574adfac07a195e0efdbd0d078254f63a9e8e",
+    "33502a95a8658b2a5d98cd5bf212ff701d5a7e5811804c8b265883a95efafa67",
 )
 """:data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before the ``table`` object had ``watch``."""
 WATCH_MEMBER = ',"watch":{"open":false,"delay":false,"spectators":0}'
@@ -169,7 +184,7 @@ def test_only_the_chat_log_was_added(client: TestClient) -> None:
         "messages": [],
     }
     assert _without_chat(texts) == texts[1:]
-    assert (len(texts[1:]), _digest(texts[1:])) == (31, BEFORE_CHAT_DIGEST)
+    assert (len(texts[1:]), _digest(texts[1:])) == (29, BEFORE_CHAT_DIGEST)
 
 
 def test_the_log_rebuilt_from_the_events_is_the_log_every_state_carried(
@@ -202,7 +217,7 @@ ADVICE_MEMBERS = (',"advice":false', ',"advice":null')
 host's switch; false on a server without an advisor, as here) and the ``state`` has
 ``advice`` after ``legal`` (null but for the drawing seat during its draw)."""
 BEFORE_ADVICE_DIGESTS = (
-    "ccf60424b06d32811744ade94ff70c26441fb6f343afe8678f7cc8a5f65fce0f",
+    "70caf226dab4c6b65882b5851d957080d78372eea1952ce09e6acdf947fb64e8",
     WHOLE_LOG_DIGEST,
 )
 """:data:`DIGEST` before the draw hint, and :data:`WHOLE_LOG_DIGEST` (which, like the
