@@ -135,7 +135,7 @@ def play_full_deal(session: Session) -> None:
     session.play_bots()
     session.act(Action(K.BET, 5))
     session.play_bots()
-    session.act(Action(K.SHOW))
+    assert session.state is not SessionState.HUMAN_TURN  # the table shows for you (5.4)
     session.play_bots()
 
 
@@ -255,7 +255,7 @@ def test_human_blind_deal_has_no_opening_to_prove() -> None:
     session.play_bots()
     session.act(Action(K.CHECK))
     session.play_bots()
-    session.act(Action(K.SHOW))
+    assert session.state is not SessionState.HUMAN_TURN  # the table shows for you (5.4)
     session.play_bots()
     (finished,) = session.finished
     report = deal_report(finished, Language.IT)
@@ -447,7 +447,7 @@ def test_human_busting_ends_the_session() -> None:
     session.play_bots()
     session.act(Action(K.BET, 1))  # all in
     session.play_bots()
-    session.act(Action(K.SHOW))
+    assert session.state is not SessionState.HUMAN_TURN  # the table shows for you (5.4)
     session.play_bots()
     assert session.state is SessionState.OVER
     assert session.over_reason is OverReason.HUMAN_BUSTED

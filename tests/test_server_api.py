@@ -55,7 +55,7 @@ def test_bots_start_pause_kick_stacks_and_ledger(client: TestClient) -> None:
     alone = client.post(f"/api/tables/{invite}/start", headers=host)
     assert alone.status_code == 409  # at least two players
     bot = client.post(f"/api/tables/{invite}/bots", json={"level": "simple"}, headers=host).json()
-    other = join(client, invite, "Bruno")
+    other = join(client, invite, "Zeno")  # the bot is Bruno
     assert (
         client.post(
             f"/api/tables/{invite}/stacks", json={"seat": 1, "amount": 150}, headers=host
@@ -97,7 +97,7 @@ def test_bots_start_pause_kick_stacks_and_ledger(client: TestClient) -> None:
     assert ("Anna", "buy_in", 100) in kinds
     assert (bot["nickname"], "adjust", 50) in kinds
     assert (bot["nickname"], "cash_out", 150) in kinds
-    assert ("Bruno", "buy_in", 100) in kinds
+    assert ("Zeno", "buy_in", 100) in kinds
 
 
 def test_kick_invalidates_token(client: TestClient) -> None:

@@ -128,13 +128,14 @@ def test_the_ledger_after_a_deal_its_csv_and_who_may_see_it(
     host.wait_for_selector("#ledger table.ledger-summary")
     shown = _summary_on(host)
     assert shown["caption"] == EN["ledger_by_player"]
+    assert host.inner_text("#ledger .ledger-net-note") == EN["ledger_net_note"]
     assert shown["columns"] == [
         EN[key]
         for key in ("name", "ledger_bought_in", "ledger_cashed_out", "ledger_stack", "ledger_net")
     ]
     assert set(shown["scopes"]) == {"col"}
     assert set(shown["aligned"]) == {"right"}
-    assert [line["name"] for line in shown["people"]] == ["Alice", "Bruno", "Bot 1"]
+    assert [line["name"] for line in shown["people"]] == ["Alice", "Bruno", "Anna"]
     assert all(line["scope"] == "row" for line in shown["people"])
     assert shown["pot"]["name"] == EN["ledger_in_pot"]
     nets = [line["values"][3] for line in shown["people"]]
@@ -190,6 +191,7 @@ def test_the_ledger_after_a_deal_its_csv_and_who_may_see_it(
     guest.click("#lang-switch")
     assert guest.inner_text("#ledger caption >> nth=0") == IT["ledger_by_player"]
     assert guest.inner_text("#ledger-heading") == IT["ledger"]
+    assert guest.inner_text("#ledger .ledger-net-note") == IT["ledger_net_note"]
     assert re.search(IT["ledger_in_pot"], guest.inner_text("#ledger tr.ledger-pot"))
 
     # The host stops it: the player's panel goes, and the API refuses again.
@@ -210,6 +212,7 @@ def test_the_ledgers_script_says_only_the_vocabularys_words() -> None:
     used = set(re.findall(r'\bt\(lang, "([a-z0-9_-]+)"', js))
     used |= set(re.findall(r'"(ledger_[a-z_]+)"', js))
     assert {"name", "ledger_by_player", "ledger_in_pot", "ledger_total", "ledger_net"} <= used
+    assert "ledger_net_note" in used
     assert used - PAGE_MESSAGES.keys() == set()
     for kind in ("buy_in", "adjust", "result", "cash_out"):
         assert f"ledger_{kind}" in PAGE_MESSAGES

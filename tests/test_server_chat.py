@@ -293,7 +293,7 @@ def test_a_kicked_player_writes_no_more_and_their_messages_stay_theirs(
             with pytest.raises(Refusal) as refused:
                 client.portal.call(runtime.chat, seat, "hello?", player)  # type: ignore[union-attr]
             assert refused.value.code == "chat_not_seated" and refused.value.status == 403
-        carla = join(client, invite, "Carla")  # seat 1 again, another person
+        carla = join(client, invite, "Zoe")  # seat 1 again, another person (Carla is the bot)
         assert carla["seat"] == 1
         with pytest.raises(Refusal):
             client.portal.call(runtime.chat, 1, "as Bruno", 2)  # type: ignore[union-attr]

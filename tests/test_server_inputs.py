@@ -357,12 +357,19 @@ def test_the_host_nickname_follows_the_same_rules(client: TestClient) -> None:
     assert response.status_code == 422
 
 
-def test_a_bot_is_not_named_like_a_seated_player(client: TestClient) -> None:
-    table = create_table(client, host_nickname="bot 1")
+def test_a_bot_is_named_as_the_terminals_but_not_like_a_seated_player(
+    client: TestClient,
+) -> None:
+    table = create_table(client, host_nickname="ANNA")
     host = bearer(table["host_token"])
-    bot = client.post(f"/api/tables/{table['invite']}/bots", json={"level": "simple"}, headers=host)
-    assert bot.status_code == 201, bot.text
-    assert bot.json()["nickname"] == "Bot 2"
+    names = []
+    for _ in range(2):
+        bot = client.post(
+            f"/api/tables/{table['invite']}/bots", json={"level": "simple"}, headers=host
+        )
+        assert bot.status_code == 201, bot.text
+        names.append(bot.json()["nickname"])
+    assert names == ["Bruno", "Carla"]
 
 
 @pytest.mark.parametrize("name", ["a\u0000b", "\u202eevil", "Ta\u200bvolo", "one\ntwo", "a\tb"])

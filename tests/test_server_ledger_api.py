@@ -195,7 +195,7 @@ def _play_a_deal_and_check(client: TestClient, ante: int) -> None:
     summary = _check(ledger)
     kinds = [row["kind"] for row in ledger["ledger"]]
     assert kinds.count("result") == 3 and kinds[-2:] == ["adjust", "cash_out"]
-    bot = next(p for p in summary["people"] if p["nickname"] == "Bot 1")
+    bot = next(p for p in summary["people"] if p["nickname"] == "Carla")
     assert bot["seated"] is False and bot["stack"] == 0
     assert bot["cashed_out"] == ledger["ledger"][-1]["amount"]
     person = next(p for p in summary["people"] if p["nickname"] == "Bruno")

@@ -34,7 +34,7 @@ def test_the_tables_statistics_after_some_deals(client: TestClient) -> None:
     assert before.json()["players"] == [] and before.json()["totals"]["deals"] == 0
     for _ in range(2):
         client.post(f"/api/tables/{invite}/bots", json={"level": "simple"}, headers=host)
-    guest = join(client, invite, "Bruno")
+    guest = join(client, invite, "Zeno")  # the bots are Bruno and Carla
     assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
     with connect(client, invite, "") as anna, connect(client, invite, "") as bruno:
         states = {
@@ -152,10 +152,10 @@ def test_a_groups_tables_count_together_as_the_command_counts_their_folders(
     assert {k: data[k] for k in ("players", "totals")} == together
     assert data["totals"]["deals"] == len(histories[0]) + len(histories[1]) >= 5
     names = [row["name"] for row in data["players"]]
-    assert names == ["Anna", "Bot 1", "Bot 2", "Bot 3"]
+    assert names == ["Anna", "Bruno", "Carla", "Dario"]  # the bots named as the terminal's
     played = {row["name"]: row["played"] for row in data["players"]}
-    assert played["Anna"] == played["Bot 1"] == data["totals"]["deals"]  # at both tables
-    assert played["Bot 3"] == len(histories[1])  # at the second only
+    assert played["Anna"] == played["Bruno"] == data["totals"]["deals"]  # at both tables
+    assert played["Dario"] == len(histories[1])  # at the second only
     # The command, on the same histories saved in a folder a table, says the same.
     for folder, found in zip(("a-martedi", "b-giovedi"), histories, strict=True):
         (tmp_path / folder).mkdir()

@@ -280,7 +280,7 @@ def test_a_live_bot_answering_illegally_is_played_the_default(settings: ServerSe
                 ws, lambda m: any("(automatic)" in e["en"] for e in m["state"]["events"])
             )
             automatic = [e for e in said["state"]["events"] if "(automatic)" in e["en"]]
-            assert automatic[0]["en"].startswith("Bot")
+            assert automatic[0]["en"].startswith(added.json()["nickname"])
             assert automatic[0]["seq"] <= said["seq"]
 
 

@@ -25,29 +25,75 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "747f1bc206b9f2fb9a445b972ce5a98a59d9a7aa8bc76f636dc36e5beb0b62a7"
-COUNT = 32
-"""The seeded game's messages, pinned: a change to the wire format made on purpose updates
-this digest and those below, each of the same messages with some members taken out, so that
-a failure says which part of the messages changed."""
-BEFORE_CHAT_DIGEST = "35c36f215949b1a96726f39587018f3d9fb151142035c2a7eab91579d3254ceb"
-"""The 31 messages after the first, the chat's newest messages (``chat_log``), without the
-draw hint's members."""
-WHOLE_LOG_DIGEST = "b1a24861d15d4b7ac91aa81a1373741d3569787c97ce3efa33a67f797d90fdc9"
-"""The same 31 messages with every ``state`` carrying the whole recent log, rebuilt from the
-``events`` as the page does (:func:`_with_whole_log`): only a connection's first state (and
-one that is no event's) carries the log itself."""
+DIGEST = "2f1406152e916822a7288b7da30de4c5bb93116e4f1e22e538511243f3bce395"
+COUNT = 30
+"""Issue 15's draw hint added ``advice`` to the ``table`` object, its ``options`` and the
+``state``; with those members taken out the messages give the digest before it
+(ccf60424..., :data:`BEFORE_ADVICE_DIGESTS`) exactly (:func:`test_only_the_draw_hint_was_added`),
+and the tests below read them so.
+
+Issue 13's chat: a connection is sent the chat's newest messages (``chat_log``) before
+its first state; without it the messages give :data:`BEFORE_CHAT_DIGEST` exactly
+(:func:`test_only_the_chat_log_was_added`).
+
+Issue 13's spectators: the ``table`` object ends with ``watch`` (``{"open", "delay",
+"spectators"}``);
+with it taken out, the messages give the digests before it (:data:`BEFORE_WATCH_DIGESTS`)
+exactly (:func:`test_only_the_watch_link_was_added`).
+
+Issue 13: the English log says "Bot 1 stands pat", no longer "Bot 1: servito (stands
+pat)"; with those two lines written back as before, the messages gave the earlier digests
+(cba410dd..., 5311076e...) exactly. Each pot of a state's ``result.awards`` also carries its
+sentence of the report (``line``, issue 13); with it taken out, the messages gave the
+digests before it (7e361a88..., 98ec7d89...) exactly.
+
+Issue 38 (the table as a newcomer reads it) changed what the messages say, not their
+members but one: the ``state`` has ``blind`` after ``requirement`` (a blind was bet: no
+opening is needed, Art. 2), a legal action's ``label`` carries its amount as the terminal's
+button does (``Call 1``, ``Raise 2-11``; ``Call 1 (to 2)`` with chips in already), the
+reasons cite ``(6, ranking)``, and shown hands come in the hand's order (``Q♦ Q♣ J♣ J♠
+10♦``). The held order of a shown hand is not in the messages, so the digests before it
+cannot be rebuilt from them: every digest here is of the messages since issue 38 (those
+before were abe3f135..., a00d95fb..., 201ad17c..., d22cec16..., 314a2508..., 41f603a6...),
+each with the later members taken out as its test says.
+
+The table shows a hand at once where showing is the only legal action (5.4; table/defaults.py's
+``forced_action``): in the first deal Bot 1, Bot 2 and the person no longer have a turn to
+show (the person was asked to press Show), the person's next message after their check
+carries the three shows, and the game sends 30 messages, not 32. The deals after it differ
+from the first show on, as they must: a live table's test seed is derived from the event's
+number (``derive_seed(..., "deal", table, seq)``), and the shows are no longer events of their
+own. The bots are named as the terminal's (Bruno and Carla, the host being Anna, where
+they were Bot 1 and Bot 2): with those names written back, the messages are the same. The
+``table`` object also ends with ``hand_size`` and ``max_draw`` (one source for each
+rule constant), which the digests before it (4a8c898c..., 6fe93ffb..., a2a79d6d...,
+40e2c9ea..., 8277fa81..., 8957a935..., b38ace7a..., ccf60424...) did not have: with the
+shows back as turns of their own and those members taken out, the messages gave them
+exactly. Every digest here is of the messages since the automatic show, each with the later
+members taken out as its test says.
+
+Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
+of their own: the 73 messages before, rebuilt from the 31 then (each state's ``events`` taken
+out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
+BEFORE_CHAT_DIGEST = "f1958597e07ce0af10b97163686c8f51f193e213e0f0c9dcb820e8130788fd0f"
+"""The digest of the 29 messages but the chat's; the tests below it read them so."""
+WHOLE_LOG_DIGEST = "bc7e1e6b8204af7a9c7776525705ab455e47e2333d858a741a8a4451011b3b61"
+"""The digest of the same 29 messages when every ``state`` carried the whole recent log.
+Since issue 12 only a connection's first state (and one that is no event's) does: the
+others carry only their ``events``, and :func:`_with_whole_log` rebuilds the log from them
+as the page does, giving this digest back."""
 BEFORE_LEDGER_DIGESTS = (
-    "71aaadc6bdf5906c9d829c8a1ef6566f11b874c829b53963888c5ab03011fa2b",
-    "87863cf1672effe191c2e0aa754bbf4eb4cc212983662a119aec6e2c14d83992",
+    "eda8727926198525a576e7eda1ef0534030fb7e4cd3e0264a5977a8a63a77164",
+    "c696ce89c7f52517b34412e6c54febb46ce1d3ea10c9ed5af8e98bebb748fb4b",
 )
-"""The 31 messages, and with the whole log, without ``watch`` nor the ``table`` object's and
-its ``options``' member ``players_see_ledger``."""
+""":data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before issue 13's ledger gave the ``table`` object,
+and its ``options``, the member ``players_see_ledger``: the messages without it give them
+back exactly (:func:`test_only_the_ledgers_visibility_was_added`)."""
 BEFORE_WATCH_DIGESTS = (
-    "c0709b58bc3f8db781d9ec1635f4d47210c42ab6af475207c0f473ffc35e6403",
-    "e7be0b70904394b6d436d425c52006238cd64fe7957a6696f0fdf3d930a4ab1b",
+    "a9b87e619704f9684f274535a65574adfac07a195e0efdbd0d078254f63a9e8e",
+    "33502a95a8658b2a5d98cd5bf212ff701d5a7e5811804c8b265883a95efafa67",
 )
-"""The 31 messages, and with the whole log, without the ``table`` object's ``watch``."""
+""":data:`DIGEST` and :data:`WHOLE_LOG_DIGEST` before the ``table`` object had ``watch``."""
 WATCH_MEMBER = ',"watch":{"open":false,"delay":false,"spectators":0}'
 """The ``table`` object's ``watch`` on a table the host has not opened to spectators."""
 
@@ -138,7 +184,7 @@ def test_only_the_chat_log_was_added(client: TestClient) -> None:
         "messages": [],
     }
     assert _without_chat(texts) == texts[1:]
-    assert (len(texts[1:]), _digest(texts[1:])) == (31, BEFORE_CHAT_DIGEST)
+    assert (len(texts[1:]), _digest(texts[1:])) == (29, BEFORE_CHAT_DIGEST)
 
 
 def test_the_log_rebuilt_from_the_events_is_the_log_every_state_carried(
@@ -167,14 +213,15 @@ def test_only_the_ledgers_visibility_was_added(client: TestClient) -> None:
 
 
 ADVICE_MEMBERS = (',"advice":false', ',"advice":null')
-"""The draw hint: the ``table`` object and its ``options`` have ``advice`` (the
+"""Issue 15's draw hint: the ``table`` object and its ``options`` have ``advice`` (the
 host's switch; false on a server without an advisor, as here) and the ``state`` has
 ``advice`` after ``legal`` (null but for the drawing seat during its draw)."""
 BEFORE_ADVICE_DIGESTS = (
-    "b4f577caab4f6b473c4337ccd6c1c64a8d77c2a554921bc8a8bb2927bdbc2476",
+    "70caf226dab4c6b65882b5851d957080d78372eea1952ce09e6acdf947fb64e8",
     WHOLE_LOG_DIGEST,
 )
-"""The 32 messages without the hint's members, and :data:`WHOLE_LOG_DIGEST`."""
+""":data:`DIGEST` before the draw hint, and :data:`WHOLE_LOG_DIGEST` (which, like the
+digests before it, is of the messages without the hint's members)."""
 
 
 def _without_advice(texts: list[str]) -> list[str]:

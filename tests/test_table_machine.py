@@ -456,7 +456,8 @@ def check_privacy(
     machine: TableMachine, events: list[TableEvent], held: dict[int, set[Card]]
 ) -> None:
     """No event addressed to a player holds a card that player did not hold, unless everyone
-    was told it in the same step; events to everyone are the observer's public log."""
+    was told it in the same step; events to everyone are the observer's public log of the
+    action (or deal start) before them."""
     host_ops: tuple[Any, ...] = ()
     for event in events:
         if isinstance(event, DealStarted | ActionTaken):
@@ -472,7 +473,10 @@ def check_privacy(
     public = set().union(
         *(cards_in(e) for e in events if e.audience.player is None and not e.audience.host)
     )
+    host_ops = ()
     for event in events:
+        if isinstance(event, DealStarted | ActionTaken):
+            host_ops = event.operations  # an action, or a show the table played after it
         audience = event.audience
         if isinstance(event, Observed) and audience.player is None:
             assert event.operations == observe_operations(host_ops, PUBLIC, machine.rules)

@@ -210,8 +210,9 @@ def play(
     from italian_poker.analysis.advisor import advise_view
     from italian_poker.analysis.bots import bot_level, make_bot
     from italian_poker.engine.rules import preset
-    from italian_poker.play.i18n import BOT_NAMES, HUMAN_NAMES
+    from italian_poker.play.i18n import HUMAN_NAMES
     from italian_poker.play.session import Session, default_stack
+    from italian_poker.table.names import BOT_NAMES
 
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise fail(

@@ -299,7 +299,7 @@ class TableScreen(Screen[None]):
                 self.refresh_table()
                 return
             self._bot_due = False
-            self._record(self.session.step())
+            self._record(self.session.step(), *self.session.shows)
             if self.delay <= 0:
                 # Without a pause the table is still drawn after every action, so every
                 # state a player could see is drawn (and tested) at least once.
@@ -317,11 +317,14 @@ class TableScreen(Screen[None]):
         log = self.query_one("#log", RichLog)
         log.write(Text(tr(self.lang, "no_deal", pot=no_deal.carried), style="#e0af68"))
 
-    def _record(self, event: Event) -> None:
+    def _record(self, *events: Event) -> None:
+        """Log ``events`` (a decision and the shows the table played after it, 5.4), then
+        the report of each deal that ended."""
         log = self.query_one("#log", RichLog)
-        for line in describe_event(event, self.lang):
-            style = "bold #7aa2f7" if event.player == self.session.human else ""
-            log.write(Text(line, style=style))
+        for event in events:
+            for line in describe_event(event, self.lang):
+                style = "bold #7aa2f7" if event.player == self.session.human else ""
+                log.write(Text(line, style=style))
         while self._reported < len(self.session.finished):
             finished = self.session.finished[self._reported]
             self._reported += 1
@@ -366,7 +369,7 @@ class TableScreen(Screen[None]):
             return
         self.selected.clear()
         self._say("")
-        self._record(event)
+        self._record(event, *self.session.shows)
         self._advance()
 
     def _say(self, message: str) -> None:

@@ -1,5 +1,5 @@
 """The terminal game's words in English and Italian: its catalogue (``play/locale/en.po``
-and ``it.po``), built on the table layer's (the narration), and the names at its table."""
+and ``it.po``), built on the table layer's (the narration), and the human's name at its table."""
 
 from __future__ import annotations
 
@@ -7,22 +7,10 @@ from italian_poker.engine.vocabulary import Language
 from italian_poker.table import vocabulary
 from italian_poker.table.catalogue import Catalogue
 
-__all__ = ["BOT_NAMES", "CATALOGUE", "HUMAN_NAMES", "tr"]
+__all__ = ["CATALOGUE", "HUMAN_NAMES", "tr"]
 
 CATALOGUE = Catalogue("italian_poker.play", parent=vocabulary.CATALOGUE)
 """The terminal game's messages: the table's status, the prompts, the help, the advice."""
-
-BOT_NAMES: tuple[str, ...] = (
-    "Anna",
-    "Bruno",
-    "Carla",
-    "Dario",
-    "Elena",
-    "Fabio",
-    "Giulia",
-    "Marco",
-)
-"""Names of the terminal game's bots, seated in this order after the human."""
 
 HUMAN_NAMES: dict[Language, str] = {Language.EN: "Player", Language.IT: "Giocatore"}
 """The human player's name at the terminal game's table."""

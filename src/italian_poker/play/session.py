@@ -187,6 +187,9 @@ class Session:
         self.no_deal: NoDeal | None = None
         """5.5: the make-up answers left fewer than two players to deal in (the last
         :meth:`start_deal` dealt nothing; the pot waits), else None."""
+        self.shows: tuple[Event, ...] = ()
+        """The shows the table played at once after the last decision (:meth:`act` or
+        :meth:`step`), for the players the rules left no choice (5.4)."""
         self._start_stacks = {p: stack for p in players}
 
     # --- where things stand ---------------------------------------------------------------
@@ -287,22 +290,28 @@ class Session:
         self._report(self.machine.handle(StartDeal(None if deck is None else tuple(deck))))
 
     def act(self, action: Action) -> Event:
-        """Apply the human's ``action``. Raises an IllegalActionError subclass, changing
+        """Apply the human's ``action`` (the shows the table played after it in :attr:`shows`).
+        Raises an IllegalActionError subclass, changing
         nothing, if it is not allowed now."""
         if self.state is not SessionState.HUMAN_TURN:
             actor = self.match.actor
             raise NotYourTurnError(
                 "it is not your turn" + (f": {actor} is to act" if actor is not None else "")
             )
-        (event,) = self._report(self.machine.handle(Act(self.player_id(self.human), action)))
-        return event
+        return self._decision(self.machine.handle(Act(self.player_id(self.human), action)))
 
     def step(self) -> Event:
         """One bot decision: the bot chooses from its own seat view and the machine plays it
         (the default action, with ``bot_error`` set, if the bot's is illegal)."""
         if self.state is not SessionState.BOT_TURN:
             raise NotYourTurnError("no bot is to act now")
-        (event,) = self._report(self.machine.handle(self._bot_choice()))
+        return self._decision(self.machine.handle(self._bot_choice()))
+
+    def _decision(self, events: Iterable[TableEvent]) -> Event:
+        """The decision among the machine's ``events``; the shows it played after it in
+        :attr:`shows`."""
+        event, *shows = self._report(events)
+        self.shows = tuple(shows)
         return event
 
     def play_bots(self) -> list[Event]:

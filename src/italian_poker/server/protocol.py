@@ -237,6 +237,8 @@ def public_state(
             "cards": None,
             "cards_label": None,
         }
+        if live and seat is not None and seat.sitting_out and index is not None:
+            entry["sit_out"] = True  # sits out once this deal ends (its turns play themselves)
         if public is not None and index is not None:
             if live:
                 entry["bet"] = public.round_bets[index]

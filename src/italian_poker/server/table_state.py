@@ -742,6 +742,12 @@ class TableState:
         self._describe(
             slot, recorded, effects, auto=bool(payload.get("auto")), seat=drawer, added=added
         )
+        for forced in events[1:]:
+            # The shows the rules left no choice about, played by the table (5.4).
+            at = forced.seat if isinstance(forced, ActionTaken) else len(self.deal_slots)
+            shower = self.slots[self.deal_slots[at]] if at < len(self.deal_slots) else None
+            if isinstance(forced, ActionTaken) and shower is not None:
+                self._describe(shower, forced.action, effects, auto=False, seat=forced.seat)
         self._after(events, payload, effects)
         return effects
 

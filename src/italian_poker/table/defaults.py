@@ -34,6 +34,17 @@ def default_action(legal: Sequence[LegalAction]) -> Action:
     return Action(first.kind, first.min_amount)
 
 
+def forced_action(legal: Sequence[LegalAction]) -> Action | None:
+    """The action a table plays at once for a player the rules leave no choice: a show at the
+    showdown (5.4) when the hand may not be mucked (002); None when the player has a choice.
+    Only a show: whether it is forced follows from the hands already shown, so playing it at
+    once tells nobody anything, where a pass played at once would tell everyone that the
+    player could not open (3.3)."""
+    if len(legal) == 1 and legal[0].kind is ActionKind.SHOW:
+        return Action(ActionKind.SHOW)
+    return None
+
+
 class DefaultReason(StrEnum):
     """Why the table played :func:`default_action` for a player."""
 
@@ -43,4 +54,4 @@ class DefaultReason(StrEnum):
     """The player's policy chose an action the rules do not allow now."""
 
 
-__all__ = ["DefaultReason", "default_action"]
+__all__ = ["DefaultReason", "default_action", "forced_action"]

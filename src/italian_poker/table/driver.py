@@ -28,7 +28,7 @@ from italian_poker.engine.errors import IllegalActionError, NotYourTurnError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe
 from italian_poker.engine.policy import Policy
-from italian_poker.table.defaults import DefaultReason, default_action
+from italian_poker.table.defaults import DefaultReason, default_action, forced_action
 from italian_poker.table.events import chips_added, round_bet_before
 
 
@@ -234,7 +234,18 @@ class Table:
         events = [ActionTaken(player, seat, record, operations, default, refused, added)]
         if len(match.completed) > before:
             events.append(DealFinished(match.completed[-1]))
-        return events
+            return events
+        return events + self._forced()
+
+    def _forced(self) -> list[TableEvent]:
+        """The action of the player to act when the rules leave them no choice
+        (:func:`forced_action`), played at once; none when they have a choice."""
+        match = self.match
+        actor = match.actor
+        if match.phase is not MatchPhase.IN_DEAL or actor is None:
+            return []
+        action = forced_action(match.legal_actions())
+        return [] if action is None else self._apply(actor, action)
 
     def _after(self, completed_before: int) -> list[TableEvent]:
         """The events of a deal start (after the 5.5 answers): a question, the deal, or none."""

@@ -49,7 +49,7 @@ from italian_poker.table.commands import (
     TakeSeat,
     TimeOut,
 )
-from italian_poker.table.defaults import DefaultReason, default_action
+from italian_poker.table.defaults import DefaultReason, default_action, forced_action
 from italian_poker.table.events import chips_added, round_bet_before
 from italian_poker.table.machine_events import (
     ActionTaken,
@@ -488,7 +488,21 @@ class TableMachine:
         if len(match.completed) > before:
             events.append(DealFinished(match.completed[-1]))
             events.extend(self._between(seated))
-        return events
+            return events
+        return events + self._forced()
+
+    def _forced(self) -> list[TableEvent]:
+        """The action of the player to act when the rules leave them no choice
+        (:func:`forced_action`), played at once; none when they have a choice."""
+        match = self._match
+        assert match is not None
+        actor = match.actor
+        if match.phase is not MatchPhase.IN_DEAL or actor is None:
+            return []
+        action = forced_action(match.legal_actions())
+        if action is None:
+            return []
+        return self._play(self._id_of(actor), actor, action)
 
     def _observed(self, deal: Deal, operations: tuple[Operation, ...]) -> list[TableEvent]:
         """``operations`` for each audience (none at a table nobody watches)."""

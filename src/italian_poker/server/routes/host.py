@@ -25,6 +25,7 @@ from italian_poker.server.schemas import (
 from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import EventKind
+from italian_poker.table.names import bot_name
 
 router = APIRouter(
     prefix="/api/tables/{invite}",
@@ -35,13 +36,12 @@ router = APIRouter(
 
 @router.post("/bots", status_code=201, responses=error_responses(409))
 async def add_bot(runtime: HostTableDep, body: AddBot) -> BotAdded:
-    """A bot in the first free seat, named ``Bot 1``, ``Bot 2``, ... (a name not taken)."""
+    """A bot in the first free seat, named as the terminal's bots are (``Anna``, ``Bruno``,
+    ...: the first name not taken)."""
     if body.level not in BOT_LEVELS:
         raise ApiError(422, "bad_level", f"a bot level is one of {', '.join(BOT_LEVELS)}")
     taken = {nickname_key(s.nickname) for s in runtime.state.slots if s is not None}
-    name = next(
-        f"Bot {k}" for k in range(1, len(taken) + 2) if nickname_key(f"Bot {k}") not in taken
-    )
+    name = bot_name(taken, nickname_key)
     seat = await runtime.take_seat(name, None, body.level)
     return BotAdded(seat=seat, nickname=name, level=body.level)
 

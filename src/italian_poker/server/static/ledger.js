@@ -84,7 +84,9 @@ function draw(box, lang, data) {
     box.append(el("p", { class: "muted", text: t(lang, "ledger_empty") }));
     return;
   }
-  box.append(summaryTable(lang, data.summary), rowsTable(lang, data.ledger));
+  // Why the net here and the statistics' net differ: the antes already in the next pot.
+  const note = el("p", { class: "note ledger-net-note", text: t(lang, "ledger_net_note") });
+  box.append(summaryTable(lang, data.summary), note, rowsTable(lang, data.ledger));
 }
 
 /** The token that may read the ledger: the host's, else the player's. */
