@@ -8,7 +8,7 @@ from italian_poker.engine.actions import Action, ActionKind, draw, open_
 from italian_poker.engine.history import HandHistory, dumps_redacted, redacted_record
 from italian_poker.engine.match import Match, MatchPhase
 from italian_poker.engine.rules import preset
-from italian_poker.server.table_state import auto_action
+from italian_poker.table.defaults import default_action
 
 
 def _play(seed: int, rules_name: str) -> HandHistory:
@@ -27,11 +27,11 @@ def _play(seed: int, rules_name: str) -> HandHistory:
         elif ActionKind.CALL in legal:
             action = Action(ActionKind.CALL)
         else:
-            action = auto_action(match.legal_actions())
+            action = default_action(match.legal_actions())
         try:
             match.apply(action)
         except Exception:
-            match.apply(auto_action(match.legal_actions()))
+            match.apply(default_action(match.legal_actions()))
     return HandHistory.from_completed(match.completed[-1])
 
 

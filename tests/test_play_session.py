@@ -26,7 +26,7 @@ from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.policy import Policy, makeup_due
 from italian_poker.engine.rules import Rules, preset
 from italian_poker.play.explain import summary_lines
-from italian_poker.play.session import Session, SessionState, default_stack, spectator_view
+from italian_poker.play.session import Session, SessionState, default_stack
 from italian_poker.play.storage import HistoryStore
 from italian_poker.table.commands import SitOut
 from italian_poker.table.defaults import default_action
@@ -229,16 +229,6 @@ def test_bots_draws_show_how_many_cards_changed(preset_name: str, face_up: bool)
     assert bool(event.discards) is face_up
     view = session.human_view()
     assert view is not None and view.cards_changed[1] == 3
-
-
-def test_spectator_view_hides_the_seats_private_cards() -> None:
-    session = session_at_human_draw()
-    session.act(session.draw_action([2, 3]))
-    own = session.match.view("Player")
-    hidden = spectator_view(own)
-    assert hidden.hand == () and hidden.legal_actions == () and hidden.kept_apart == ()
-    assert all(a.discards == () for a in hidden.actions)
-    assert hidden.pot == own.pot and hidden.cards_changed == own.cards_changed
 
 
 def test_human_blind_deal_has_no_opening_to_prove() -> None:

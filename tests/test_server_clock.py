@@ -43,7 +43,8 @@ from italian_poker.engine.rules import preset
 from italian_poker.server.database import make_engine
 from italian_poker.server.models import TableEventRow
 from italian_poker.server.table_runtime import TableRuntime
-from italian_poker.server.table_state import EventKind, TableState, auto_action
+from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.table.defaults import default_action
 
 TURN = 30
 BANK = 60
@@ -276,7 +277,7 @@ def move(state: TableState, bank: float | None = None) -> dict[str, Any]:
     """The seat to act checks or folds; with ``bank``, recorded as its bank left."""
     actor = state.actor_slot()
     assert actor is not None
-    action = auto_action(state.legal_actions())
+    action = default_action(state.legal_actions())
     payload: dict[str, Any] = {
         "seat": actor,
         "kind": action.kind.value,
@@ -332,7 +333,7 @@ def test_a_bad_bank_is_refused_and_changes_nothing() -> None:
     state = seated_and_dealt()
     actor, seq, since = state.actor_slot(), state.seq, state.turn_since
     assert actor is not None
-    action = auto_action(state.legal_actions())
+    action = default_action(state.legal_actions())
     payload = {"seat": actor, "kind": action.kind.value, "cards": [], "bank": "soon"}
     with pytest.raises(ValueError, match="time bank"):
         state.apply(seq + 1, EventKind.ACTION, payload)

@@ -26,9 +26,8 @@ from italian_poker.server.table_state import (
     EventKind,
     TableState,
     action_payload,
-    auto_action,
 )
-from italian_poker.table.driver import default_action
+from italian_poker.table.defaults import default_action
 
 NAMES = ("Anna", "Bruno", "Carla", "Dino")
 
@@ -101,7 +100,6 @@ def test_at_the_showdown_the_default_shows_where_the_old_default_mucked() -> Non
     state = _table()
     _until(state, _muck_or_show)
     assert default_action(state.legal_actions()).kind is ActionKind.SHOW
-    assert auto_action is default_action  # the deprecated name is the driver's default
     payload: dict[str, Any] = {"seat": state.actor_slot(), "auto": True}
     _apply(state, EventKind.ACTION, payload)
     assert payload["kind"] == "show"

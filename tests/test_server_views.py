@@ -32,8 +32,8 @@ from italian_poker.server.table_state import (
     EventKind,
     LogLine,
     TableState,
-    auto_action,
 )
+from italian_poker.table.defaults import default_action
 from italian_poker.table.narration import Line, shown_cards
 from italian_poker.table.vocabulary import Language
 
@@ -73,7 +73,7 @@ def _played(state: TableState, steps: int, seed: int) -> Iterator[int]:
         view = state.view(actor)
         live = match is not None and match.phase is MatchPhase.IN_DEAL
         action = bots[actor].act(view) if view is not None and live else None
-        action = action or auto_action(state.legal_actions())
+        action = action or default_action(state.legal_actions())
         _apply(state, EventKind.ACTION, _action_payload(actor, action, auto=False))
 
 

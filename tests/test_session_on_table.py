@@ -53,7 +53,6 @@ from italian_poker.play.session import (
     SessionState,
     breaks_opening,
     default_stack,
-    spectator_view,
 )
 from italian_poker.play.storage import HistoryStore
 from italian_poker.play.widgets import SeatBox
@@ -199,20 +198,6 @@ def test_a_spectator_table_view_is_the_observers_public_view() -> None:
     assert isinstance(finished.view, PublicView)  # the observer's: no hidden field at all
     assert all(not a.discards for a in finished.view.actions)
     assert finished.view == session.table_view()
-
-
-def test_spectator_view_is_the_public_fields_of_any_view() -> None:
-    session = session_at_human_draw()
-    session.act(session.draw_action([2, 3]))
-    deal = session.match.deal
-    assert deal is not None
-    own = observe(deal, 0)
-    public = observe(deal, PUBLIC)
-    assert own.actions != public.actions  # the human sees their own discards
-    for made in (spectator_view(own), spectator_view(public)):
-        assert isinstance(made, SeatView) and made.seat == 0
-        assert made.hand == () and made.legal_actions == () and made.kept_apart == ()
-        assert made.actions == public.actions and made.pot == public.pot
 
 
 def plain(app: PokerApp, selector: str) -> str:

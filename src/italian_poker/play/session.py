@@ -20,7 +20,6 @@ match cannot go on. An illegal human action raises an
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -32,11 +31,9 @@ from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.errors import InvalidDrawError, NotYourTurnError, SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import (
-    PUBLIC,
     PublicAction,
     PublicView,
     SeatView,
-    sees_discards,
 )
 from italian_poker.engine.opening import OpeningRequirement, opening_groups
 from italian_poker.engine.policy import Policy
@@ -118,25 +115,6 @@ def breaks_opening(view: SeatView, discards: Collection[Card]) -> bool:
         return False
     groups = opening_groups(view.hand, view.requirement)
     return LegalAction(ActionKind.DRAW, split_unless_kept=groups).breaks_opening(discards)
-
-
-def spectator_view(view: TableView) -> SeatView:
-    """Deprecated (:meth:`Session.table_view` gives the observer's
-    :class:`~italian_poker.engine.observer.PublicView`): ``view`` as a :class:`SeatView`
-    holding only what anyone watching the table knows (no hand, no face-down discard, no kept
-    apart card, no legal action), for a caller that needs the seat view's type; the seat is
-    ``view``'s, or the first dealt in."""
-    rules = view.rules
-    actions = tuple(
-        action
-        if not action.discards or sees_discards(PUBLIC, action.seat, rules)
-        else dataclasses.replace(action, discards=())
-        for action in view.actions
-    )
-    fields = {name: getattr(view, name) for name in PublicView._fields}
-    fields["actions"] = actions
-    seat = view.seat if isinstance(view, SeatView) else 0
-    return SeatView(seat=seat, hand=(), legal_actions=(), kept_apart=(), **fields)
 
 
 class Session:

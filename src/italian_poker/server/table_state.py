@@ -46,7 +46,6 @@ from italian_poker.table.driver import (
     NoDeal,
     Table,
     TableEvent,
-    default_action,
 )
 from italian_poker.table.events import Event, FinishedDeal
 from italian_poker.table.narration import Line, action_line, award_lines, event_line, report_lines
@@ -158,10 +157,6 @@ class Effects:
     lines: list[Line] = field(default_factory=list)
     ledger: list[LedgerEntry] = field(default_factory=list)
 
-
-auto_action = default_action
-"""Deprecated: :func:`italian_poker.table.driver.default_action`, the one default action of
-every table (it shows at the showdown, where this used to muck)."""
 
 SEATED_BY_ID = "player_ids"
 """The key a ``deal`` event gets (``true``) once its table seats the match's players by
@@ -683,6 +678,9 @@ class TableState:
         seed = payload.get("seed")
         cards = DealCards(SECURE if seed is None else SeededSource(int(seed)))
         cards.give(recorded_cards(payload))
+        # A version 1 deal (its deck recorded) was played when every show was the player's
+        # own event: the table replays those shows as they come.
+        table.forced_shows = "deck" not in payload
         events = table.start_deal(cards.source)
         self.cards = cards
         self.outcome = None
@@ -712,6 +710,8 @@ class TableState:
             raise SeatError(f"it is not seat {seat + 1}'s turn")
         if self.cards is not None:
             self.cards.give(recorded_cards(payload))
+        if "deck" in payload:  # a version 1 deal begun by this 5.5 answer: see _on_deal
+            table.forced_shows = False
         if action is not None:
             events = table.act(in_match.name, action)
         elif policy is not None:

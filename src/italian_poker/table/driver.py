@@ -114,6 +114,9 @@ class Table:
 
     def __init__(self, match: Match, policies: Mapping[str, Policy] | None = None) -> None:
         self.match = match
+        self.forced_shows = True
+        """Whether the table plays the shows the rules leave no choice about; off only to
+        replay a deal recorded when each show was a player's own move."""
         self.policies: dict[str, Policy] = dict(policies or {})
         self._seen = 0
         """Operations of the current deal already reported."""
@@ -242,7 +245,7 @@ class Table:
         (:func:`forced_action`), played at once; none when they have a choice."""
         match = self.match
         actor = match.actor
-        if match.phase is not MatchPhase.IN_DEAL or actor is None:
+        if not self.forced_shows or match.phase is not MatchPhase.IN_DEAL or actor is None:
             return []
         action = forced_action(match.legal_actions())
         return [] if action is None else self._apply(actor, action)
