@@ -289,12 +289,12 @@ def test_the_replayer_steps_through_a_finished_deal(server: LiveServer, browser:
     check_step(host, len(frames) - 1, replay, steps, viewer, history, "host")
     shot(host, "replay-390x844-end")
 
-    # Bruno sits down after the deal and opens the shared link: the public view.
+    # Beppe sits down after the deal and opens the shared link: the public view.
     phone = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
     guest = new_page(phone, errors)
-    join_table(guest, f"{server.base_url}/t/{invite}", "Bruno")
+    join_table(guest, f"{server.base_url}/t/{invite}", "Beppe")
     guest.goto(url)
     guest.wait_for_selector("#replay-table:not([hidden])")
     assert guest.is_visible("#public-note") and guest.is_hidden("#download")
