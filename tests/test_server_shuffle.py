@@ -174,11 +174,15 @@ def _random_move(state: TableState, rng: random.Random) -> dict[str, Any]:
 
 
 Log = list[tuple[int, str, dict[str, Any]]]
+STEPS = 20_000
+"""Events at most before the goals of :func:`_unseeded_play` must be met."""
 
 
 def _unseeded_table() -> tuple[TableState, Callable[[], TableState]]:
     rules = preset("standard", players=5)
-    options = {"preset": "standard", "seats": 5, "stack": 300, "turn_seconds": None}
+    # Deep stacks: nobody busts before the goals are met (heads-up, a stock of 14 cards
+    # would never run out, 4.3).
+    options = {"preset": "standard", "seats": 5, "stack": 5000, "turn_seconds": None}
     return TableState("t", rules, options), lambda: TableState("t", rules, options)
 
 
@@ -198,7 +202,7 @@ def _unseeded_play(state: TableState, log: Log) -> Iterator[bool]:
     apply(EventKind.START, {})
     reshuffled = begun_by_action = 0
     shuffles = 0
-    for _ in range(20_000):
+    for _ in range(STEPS):
         if reshuffled >= 2 and begun_by_action >= 2:
             break
         match = state.match
