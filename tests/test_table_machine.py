@@ -163,8 +163,8 @@ def test_the_chips_to_be_dealt_in_are_one_public_rule() -> None:
     assert rules_003.chips_to_be_dealt_in == rules_003.ante + rules_003.dealer_ante
     assert STANDARD.chips_to_be_dealt_in == STANDARD.ante
     match = Match(rules_003, [("a", 10), ("b", 10)])
-    assert match.dealt_in_minimum == rules_003.chips_to_be_dealt_in
-    assert table().dealt_in_minimum == STANDARD.chips_to_be_dealt_in
+    assert match.chips_to_play("a") == rules_003.chips_to_be_dealt_in  # no parol pot carried
+    assert table().chips_to_play(0) == STANDARD.chips_to_be_dealt_in
 
 
 def test_the_ai_configuration_asks_for_the_chips_to_be_dealt_in() -> None:

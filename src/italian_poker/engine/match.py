@@ -264,12 +264,6 @@ class Match:
         self.seat(name).sitting_out = False
         self._update_over()
 
-    @property
-    def dealt_in_minimum(self) -> int:
-        """The fewest chips a seat needs to be dealt in (``Rules.chips_to_be_dealt_in``); a
-        seat with fewer leaves the match at the end of a deal, busted."""
-        return self.rules.chips_to_be_dealt_in
-
     def chips_to_play(self, name: str) -> int:
         """The chips player ``name`` needs to be dealt in the next deal: the most one deal's
         ante may ask (the dealer's extra ante included), and while a parol pot is carried

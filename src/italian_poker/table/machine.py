@@ -181,11 +181,6 @@ class TableMachine:
         """Every finished deal, in order."""
         return () if self._match is None else tuple(self._match.completed)
 
-    @property
-    def dealt_in_minimum(self) -> int:
-        """The fewest chips a seat needs to be dealt in (``Rules.chips_to_be_dealt_in``)."""
-        return self.rules.chips_to_be_dealt_in
-
     def chips_to_play(self, player: int) -> int:
         """The chips ``player`` needs to be dealt in the next deal: the antes, and while a
         parol pot is carried what 5.5 asks of them (``Match.chips_to_play``)."""
