@@ -32,7 +32,7 @@ from italian_poker.engine.deal import Deal, DealStart, Phase
 from italian_poker.engine.deck import stripped_deck
 from italian_poker.engine.observer import SeatView, seat_view
 from italian_poker.engine.rules import BettingStructure, Rules
-from italian_poker.server import table_runtime
+from italian_poker.server import bots as server_bots
 from italian_poker.server.i18n import page_strings
 from italian_poker.server.schemas import BOT_LEVELS
 from italian_poker.table.vocabulary import Language
@@ -296,7 +296,7 @@ def test_server_seats_an_expert_and_decides_off_the_loop(
             break
         threading.Event().wait(0.05)
     assert threads and all(threads)
-    assert "expert" in table_runtime.OFF_LOOP_BOTS
+    assert "expert" in server_bots.OFF_LOOP_BOTS
 
 
 def test_worlds_weighed_by_the_reading_alone_whatever_the_rejection_kept() -> None:

@@ -196,7 +196,7 @@ def test_the_replayer_steps_through_a_finished_deal(server: LiveServer, browser:
     host.wait_for_selector("#pot:has-text('Pot')")
     play_to_the_result(host)
     runtime = next(r for r in runtimes(server.app) if r.invite == invite)
-    found = runtime.history_for(0, 1)
+    found = runtime.histories.history_for(0, 1)
     assert found is not None
     history, viewer = found
 

@@ -199,7 +199,9 @@ def test_the_statistics_across_the_tables_this_browser_has_a_seat_at(
     tokens = [{"invite": t["invite"], "token": t["player_token"]} for t in tables]
     answer = server.post("/api/stats", {"tables": tokens})
     histories = [
-        next(r for r in runtimes(server.app) if r.invite == t["invite"]).finished_histories()
+        next(
+            r for r in runtimes(server.app) if r.invite == t["invite"]
+        ).histories.finished_histories()
         for t in tables
     ]
     together = statistics_of([*histories[0], *histories[1]]).to_dict()

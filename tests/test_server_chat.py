@@ -291,12 +291,12 @@ def test_a_kicked_player_writes_no_more_and_their_messages_stay_theirs(
         # person who no longer holds the seat (a message forwarded late by another process).
         for seat, player in ((1, 2), (2, None), (5, None)):
             with pytest.raises(Refusal) as refused:
-                client.portal.call(runtime.chat, seat, "hello?", player)  # type: ignore[union-attr]
+                client.portal.call(runtime.play.chat, seat, "hello?", player)  # type: ignore[union-attr]
             assert refused.value.code == "chat_not_seated" and refused.value.status == 403
         carla = join(client, invite, "Zoe")  # seat 1 again, another person (Carla is the bot)
         assert carla["seat"] == 1
         with pytest.raises(Refusal):
-            client.portal.call(runtime.chat, 1, "as Bruno", 2)  # type: ignore[union-attr]
+            client.portal.call(runtime.play.chat, 1, "as Bruno", 2)  # type: ignore[union-attr]
         with connect(client, invite, "") as carla_ws:
             log, _ = say_hello(carla_ws, carla["player_token"])
             (before,) = log["messages"]

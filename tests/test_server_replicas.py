@@ -292,7 +292,7 @@ def test_a_groups_statistics_count_tables_owned_by_other_processes(servers: Serv
     answer = one.post("/api/stats", json={"tables": [keys[0], keys[2]]})
     assert answer.status_code == 200, answer.text
     data = answer.json()
-    finished = owner.finished_histories()
+    finished = owner.histories.finished_histories()
     assert [(t["counted"], t["name"], t["deals"]) for t in data["tables"]] == [
         (True, "Qui", 0),
         (True, "Là", len(finished)),

@@ -143,7 +143,7 @@ def test_restart_mid_deal_after_a_reshuffle_resumes_with_the_same_cards(
                 time.sleep(0.01)
                 continue
             waited = time.monotonic()
-            client.portal.call(runtime.act, seat, state.hand, state.seq, _choose(state, seat))
+            client.portal.call(runtime.play.act, seat, state.hand, state.seq, _choose(state, seat))
         assert before is not None, "no draw ever needed a reshuffle"
     logged = events(database_url)
     drawn = [p for kind, p in logged if kind == "action" and p.get("taken")]

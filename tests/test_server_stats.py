@@ -134,7 +134,9 @@ def test_a_groups_tables_count_together_as_the_command_counts_their_folders(
     assert answer.status_code == 200, answer.text
     data = answer.json()
     assert list(data) == ["tables", "players", "totals"]
-    histories = [runtime_of(client, t["invite"]).finished_histories() for t in (first, second)]
+    histories = [
+        runtime_of(client, t["invite"]).histories.finished_histories() for t in (first, second)
+    ]
     assert data["tables"] == [
         {
             "invite": table["invite"],

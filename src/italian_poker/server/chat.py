@@ -1,6 +1,6 @@
 """The table's chat: what a message may hold, how fast a person may write, and a
-stored message as the WebSocket sends it. Pure: the runtime stores and sends
-(:meth:`~italian_poker.server.table_runtime.TableRuntime.chat`).
+stored message as the WebSocket sends it. Pure: the table's chat stores and sends
+(:meth:`~italian_poker.server.table_chat.TableChat.post`).
 
 The rules (docs/server.md, "Chat"):
 

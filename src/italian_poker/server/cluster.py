@@ -29,7 +29,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from redis.asyncio import BlockingConnectionPool, Redis
 
@@ -39,9 +39,7 @@ from italian_poker.server.peers import TablePeers
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.shutdown import cancel_and_wait, within
 from italian_poker.server.store import Store
-
-if TYPE_CHECKING:
-    from italian_poker.server.registry import Server
+from italian_poker.server.table_runtime import TableRuntime
 
 T = TypeVar("T")
 
@@ -53,6 +51,17 @@ every third of a lease's time): a table whose owner died waits its lease's time,
 this at most."""
 MGET_CHUNK = 500
 """Lease keys read per Redis round trip when looking for tables without an owner."""
+
+
+class Server(Protocol):
+    """What the cluster needs of the server (:class:`~italian_poker.server.registry.Server`):
+    its live tables, and a table read as a replica."""
+
+    tables: dict[str, TableRuntime]
+
+    async def replica(self, table_id: int) -> TableRuntime:
+        """The table ``table_id`` here: live already, or read from the database."""
+        ...
 
 
 REDIS_CONNECTIONS = 32
@@ -157,9 +166,9 @@ class Cluster:
             await self._renew(server)
             for runtime in list(server.tables.values()):
                 if runtime.owning:
-                    runtime.expire_peers()
+                    runtime.replication.expire()
                 else:
-                    runtime.tell_presence()
+                    runtime.presence.tell()
         await self._adopt(server, first)
 
     async def _renew(self, server: Server) -> None:

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from italian_poker.server.table_runtime import Refusal
+from italian_poker.server.refusal import Refusal
 
 
 class ApiError(Exception):

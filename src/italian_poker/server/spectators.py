@@ -18,23 +18,22 @@ during a deal is from before it began.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from italian_poker.engine.history import HandHistory
 from italian_poker.engine.observer import PUBLIC
 from italian_poker.server.i18n import line
+from italian_poker.server.outbox import Spectator
 from italian_poker.server.protocol import (
     Clock,
     LogText,
     PublicState,
     card_codes,
     cards_label,
-    error_message,
     public_state,
     watch_object,
 )
@@ -47,40 +46,9 @@ log = logging.getLogger(__name__)
 encode = json.JSONEncoder(separators=(",", ":")).encode
 """Compact JSON text of any value, as ``protocol.encode`` writes the players' messages."""
 
-QUEUE_LIMIT = 200
-"""Messages waiting for a spectator before they are dropped as too slow."""
-
 CLOSED = 4410
 """The close code of a spectator's WebSocket when the host closes the watch link (or makes
 a new one): the link is void."""
-
-
-@dataclass(eq=False)
-class Spectator:
-    """One WebSocket connection of the watch link whose hash is ``watch_hash``: messages, as
-    JSON text, go through its queue (None closes the connection with ``close_code``)."""
-
-    watch_hash: str
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    close_code: int = 1000
-    close_reason: str = "bye"
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Encode and queue ``message``."""
-        self.send_text(encode(message))
-
-    def send_text(self, text: str) -> None:
-        """Queue an encoded message; a spectator too far behind is disconnected."""
-        if self.queue.qsize() >= QUEUE_LIMIT:
-            self.queue.put_nowait(None)
-            return
-        self.queue.put_nowait(text)
-
-    def close(self, code: str, message: str, close_code: int) -> None:
-        """Say why, then close with ``close_code``."""
-        self.send(error_message(code, message))
-        self.close_code, self.close_reason = close_code, message
-        self.queue.put_nowait(None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,5 +322,5 @@ class Spectators:
     def stop(self) -> None:
         """Close every connection (the server stops)."""
         for spectator in self.clients:
-            spectator.queue.put_nowait(None)
+            spectator.end()
         self.clients.clear()

@@ -22,11 +22,11 @@ router = APIRouter(
 async def remove_message(runtime: HostTableDep, message: ChatMessageInPath) -> ChatRemoved:
     """Delete one chat message (its ``id``): gone from the database and from every page;
     404 ``no_message`` when the table has no such message."""
-    return ChatRemoved(ids=await runtime.remove_chat(message))
+    return ChatRemoved(ids=await runtime.play.remove_chat(message))
 
 
 @router.delete("/players/{player}/chat")
 async def remove_messages_of(runtime: HostTableDep, player: PlayerInPath) -> ChatRemoved:
     """Delete every chat message of one person (a message's ``player``), wherever they sit
     now or after they left; 404 ``no_player`` for an id that neither sits nor wrote here."""
-    return ChatRemoved(ids=await runtime.remove_chat_of(player))
+    return ChatRemoved(ids=await runtime.play.remove_chat_of(player))

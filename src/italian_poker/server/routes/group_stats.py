@@ -53,7 +53,7 @@ async def group_stats(body: GroupStatsQuery, server: ServerDep) -> GroupStats:
         if runtime.seat_for_token(token_hash(key.token)) is None:
             tables.append(_refused(key.invite, "forbidden", NOT_SEATED))
             continue
-        finished = runtime.finished_deals()
+        finished = runtime.histories.finished_deals()
         deals.append(finished)
         tables.append(
             GroupTable(

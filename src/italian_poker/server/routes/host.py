@@ -42,7 +42,7 @@ async def add_bot(runtime: HostTableDep, body: AddBot) -> BotAdded:
         raise ApiError(422, "bad_level", f"a bot level is one of {', '.join(BOT_LEVELS)}")
     taken = {nickname_key(s.nickname) for s in runtime.state.slots if s is not None}
     name = bot_name(taken, nickname_key)
-    seat = await runtime.take_seat(name, None, body.level)
+    seat = await runtime.play.take_seat(name, None, body.level)
     return BotAdded(seat=seat, nickname=name, level=body.level)
 
 
@@ -51,12 +51,12 @@ async def remove_seat(runtime: HostTableDep, seat: SeatInPath) -> LobbyTable:
     """Kick a player or remove a bot; seat 0 stays the host's."""
     if seat == 0:
         raise ApiError(409, "host_seat", "the host keeps seat 0")
-    await runtime.remove_seat(seat)
+    await runtime.play.remove_seat(seat)
     return LobbyTable.of(runtime)
 
 
 async def _host_event(runtime: TableRuntime, kind: EventKind) -> LobbyTable:
-    await runtime.host(kind)
+    await runtime.play.host(kind)
     return LobbyTable.of(runtime)
 
 
@@ -81,7 +81,7 @@ async def resume(runtime: HostTableDep) -> LobbyTable:
 @router.post("/stacks", responses=error_responses(409))
 async def set_stack(runtime: HostTableDep, body: SetStack) -> LobbyTable:
     """A seat's chips for the next deal (between deals only)."""
-    await runtime.host(EventKind.STACK, {"seat": body.seat, "amount": body.amount})
+    await runtime.play.host(EventKind.STACK, {"seat": body.seat, "amount": body.amount})
     return LobbyTable.of(runtime)
 
 
@@ -97,7 +97,7 @@ async def advice(runtime: HostTableDep, server: ServerDep, body: AdviceSetting) 
             "this server runs without the draw hint (serve --no-advice): it cannot be turned on",
         )
     if runtime.state.advice_on != body.on:
-        await runtime.host(EventKind.ADVICE, {"on": body.on})
+        await runtime.play.host(EventKind.ADVICE, {"on": body.on})
     return LobbyTable.of(runtime)
 
 
@@ -115,7 +115,7 @@ async def set_watch(
         secret = secrets.token_urlsafe(18)
         hashed = token_hash(secret)
     if (hashed, delayed) != (state.watch_hash, state.watch_delay):
-        await runtime.host(EventKind.WATCH, {"hash": hashed, "delay": delayed})
+        await runtime.play.host(EventKind.WATCH, {"hash": hashed, "delay": delayed})
     return WatchLink(
         open=hashed is not None,
         delay=delayed,

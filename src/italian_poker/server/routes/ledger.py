@@ -37,7 +37,7 @@ _CSV: dict[int | str, dict[str, Any]] = {
 
 
 async def _rows(runtime: TableRuntime) -> tuple[list[LedgerEntry], LedgerSummary]:
-    rows, seated, in_pot = await runtime.ledger()
+    rows, seated, in_pot = await runtime.histories.ledger()
     entries = [LedgerEntry.model_validate(row) for row in rows]
     return entries, LedgerSummary.of(summarise(entries, seated, in_pot))
 
@@ -66,5 +66,5 @@ async def ledger(runtime: LedgerReaderDep) -> Ledger:
 async def ledger_visibility(runtime: HostTableDep, body: LedgerVisibility) -> LobbyTable:
     """Let the players see the ledger (``true``), or keep it for the host (``false``)."""
     if runtime.state.players_see_ledger != body.players:
-        await runtime.host(EventKind.LEDGER_VISIBILITY, {"players": body.players})
+        await runtime.play.host(EventKind.LEDGER_VISIBILITY, {"players": body.players})
     return LobbyTable.of(runtime)

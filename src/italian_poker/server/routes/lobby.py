@@ -103,7 +103,7 @@ async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
     runtime = await server.create(
         invite, NewTable(name, rules.to_dict(), options, token_hash(host_token))
     )
-    seat = await runtime.take_seat(nickname, token_hash(player_token), None, 0)
+    seat = await runtime.play.take_seat(nickname, token_hash(player_token), None, 0)
     runtime.start()
     watch = None
     if body.watch or body.watch_delay:
@@ -130,5 +130,5 @@ async def take_seat(runtime: TableDep, body: TakeSeat) -> SeatTaken:
     """The first free seat, and the token that holds it."""
     nickname = _nickname(body.nickname)
     token = secrets.token_urlsafe(32)
-    seat = await runtime.take_seat(nickname, token_hash(token), None)
+    seat = await runtime.play.take_seat(nickname, token_hash(token), None)
     return SeatTaken(player_token=token, seat=seat)

@@ -27,21 +27,21 @@ router = APIRouter(
 @router.post("/sit-out", responses=error_responses(409))
 async def sit_out(player: PlayerSeatDep) -> LobbyTable:
     """Dealt out from the next deal (checked or folded meanwhile)."""
-    await player.runtime.sit(player.seat, True)
+    await player.runtime.play.sit(player.seat, True)
     return LobbyTable.of(player.runtime)
 
 
 @router.post("/sit-in", responses=error_responses(409))
 async def sit_in(player: PlayerSeatDep) -> LobbyTable:
     """Dealt in again from the next deal."""
-    await player.runtime.sit(player.seat, False)
+    await player.runtime.play.sit(player.seat, False)
     return LobbyTable.of(player.runtime)
 
 
 @router.get("/histories")
 async def histories(player: PlayerSeatDep) -> Hands:
     """The finished deals the holder of this token was dealt in."""
-    return Hands(hands=player.runtime.hands_of(player.seat))
+    return Hands(hands=player.runtime.histories.hands_of(player.seat))
 
 
 @router.get("/stats")
@@ -49,12 +49,12 @@ async def stats(player: PlayerSeatDep) -> TableStats:
     """Every player's statistics over the table's finished deals (deals played, opened, at
     the showdown, won, net, biggest pot): public information, read off the deals' public
     record by ``table.statistics.statistics_of``."""
-    return TableStats.of(statistics_of(player.runtime.finished_histories()))
+    return TableStats.of(statistics_of(player.runtime.histories.finished_histories()))
 
 
 def _history(player: PlayerSeat, hand: int) -> tuple[HandHistory, int]:
     """Deal ``hand`` and the player's seat in it, or 404."""
-    found = player.runtime.history_for(player.seat, hand)
+    found = player.runtime.histories.history_for(player.seat, hand)
     if found is None:
         raise ApiError(404, "no_hand", "you were not dealt in this hand, or it is not over")
     return found
@@ -70,7 +70,7 @@ async def frames(player: PlayerSeatDep, hand: HandInPath) -> HandReplay:
     """Deal ``hand`` step by step, replayed through the engine: the holder's own view of a
     deal they were dealt in; for anyone else seated at the table, what everyone saw (the
     hidden cards stay hidden: how a shared link to a hand is seen)."""
-    found = player.runtime.frames_for(player.seat, hand)
+    found = player.runtime.histories.frames_for(player.seat, hand)
     if found is None:
         raise ApiError(404, "no_hand", "this table has no finished hand with this number")
     return HandReplay.of(found, player.runtime.invite or "")

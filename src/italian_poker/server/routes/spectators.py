@@ -17,20 +17,16 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
 from italian_poker.server.dependencies import ServerDep
-from italian_poker.server.protocol import (
-    Hello,
-    Ping,
-    error_message,
-)
+from italian_poker.server.outbox import Spectator
+from italian_poker.server.protocol import Hello, Ping, error_message
 from italian_poker.server.routes.pages import page
-from italian_poker.server.routes.table_socket import (
-    _close,
-    _send_and_close,
-    allowed_origins,
+from italian_poker.server.routes.sockets import (
     checked_messages,
+    origin_allowed,
+    send_and_close,
+    send_queued,
 )
 from italian_poker.server.settings import ServerSettings
-from italian_poker.server.spectators import Spectator
 from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
 
@@ -48,38 +44,26 @@ async def watch_page(watch: str, server: ServerDep) -> Response:
 
 @router.websocket("/ws/watch/{watch}")
 async def watch_socket(websocket: WebSocket, watch: str, server: ServerDep) -> None:
-    origin = websocket.headers.get("origin", "").rstrip("/").lower()
-    if origin not in allowed_origins(websocket, server.settings):
+    if not origin_allowed(websocket, server.settings):
         await websocket.close(code=4403)
         return
     runtime = await server.watched(watch)
     await websocket.accept()
-    spectator = None if runtime is None else await runtime.watch(token_hash(watch))
+    spectator = None if runtime is None else await runtime.connections.watch(token_hash(watch))
     if runtime is None or spectator is None:
         void = "no table offers this watch link: the host may have closed it"
-        await _send_and_close(websocket, error_message("no_watch", void), VOID)
+        await send_and_close(websocket, error_message("no_watch", void), VOID)
         return
-    writer = asyncio.get_running_loop().create_task(_writer(websocket, spectator))
+    writer = asyncio.get_running_loop().create_task(send_queued(websocket, spectator))
     try:
         await _reader(websocket, runtime, spectator, server.settings)
     except WebSocketDisconnect:
         pass
     finally:
-        await runtime.unwatch(spectator)
-        spectator.queue.put_nowait(None)
+        await runtime.connections.unwatch(spectator)
+        spectator.end()
         with contextlib.suppress(Exception):
             await writer
-
-
-async def _writer(websocket: WebSocket, spectator: Spectator) -> None:
-    """Send the spectator's queued messages (encoded once for every spectator), then close
-    with the code the connection was closed with."""
-    while True:
-        text = await spectator.queue.get()
-        if text is None:
-            await _close(websocket, spectator.close_code, spectator.close_reason)
-            return
-        await websocket.send_text(text)
 
 
 async def _reader(
@@ -90,7 +74,7 @@ async def _reader(
         if isinstance(sent, Ping):
             spectator.send_text('{"type":"pong"}')
         elif isinstance(sent, Hello):
-            await runtime.send_watch_state(spectator)
+            await runtime.connections.send_watch_state(spectator)
         else:
             spectator.send(
                 error_message(

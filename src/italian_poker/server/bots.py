@@ -1,0 +1,79 @@
+"""A table's bots: made on a bot seat's first turn (seeded from the server's seed, if it
+has one), and what guards their decisions. A bot's turn is an ``action`` event without an
+action, for the table's driver to play (:meth:`TableState.apply`); the bot's choice, or the
+default action (:func:`~italian_poker.table.defaults.default_action`) when it fails or the
+rules refuse it, is written into the event (:mod:`italian_poker.server.scheduler`)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Protocol
+
+from italian_poker.engine.actions import Action
+from italian_poker.engine.observer import SeatView
+from italian_poker.engine.policy import Policy
+from italian_poker.engine.seeds import derive_seed
+from italian_poker.server.table_state import Slot
+from italian_poker.table.defaults import default_action
+
+log = logging.getLogger(__name__)
+
+BotFactory = Callable[[str, int | None], Policy]
+"""Level name and seed -> a bot (:func:`italian_poker.analysis.bots.make_bot`)."""
+
+OFF_LOOP_BOTS = frozenset({"expert"})
+"""Bot levels whose decisions (a search of up to about half a second) run on a thread, not
+on the event loop, so that the other tables and connections go on meanwhile."""
+
+
+class TableBots(dict[tuple[int, int], Policy]):
+    """The bots of a table, by seat and player id, each made on its first turn."""
+
+    def __init__(self, table_id: int, factory: BotFactory, seed: int | None) -> None:
+        super().__init__()
+        self.table_id, self.factory, self.seed = table_id, factory, seed
+
+    def of(self, seat: int, slot: Slot) -> Policy:
+        """The bot of ``slot`` (a bot's seat: ``slot.bot`` its level), made on its first
+        turn."""
+        key = (seat, slot.player)
+        bot = self.get(key)
+        if bot is None:
+            seed = None
+            if self.seed is not None:
+                seed = derive_seed(self.seed, "bot", self.table_id, seat)
+            bot = self[key] = self.factory(slot.bot or "", seed)
+        return bot
+
+
+class Decided:
+    """A bot's decision made beforehand for ``view``; asked about another view (which the
+    table does not do), the bot itself answers."""
+
+    def __init__(self, view: SeatView, action: Action, bot: Policy) -> None:
+        self.view, self.action, self.bot = view, action, bot
+
+    def act(self, view: SeatView) -> Action:
+        return self.action if view == self.view else self.bot.act(view)
+
+
+class HasId(Protocol):
+    """A table, for the log."""
+
+    @property
+    def id(self) -> int: ...
+
+
+class Guarded:
+    """A bot whose failure (an exception) is logged and answered with the default action."""
+
+    def __init__(self, runtime: HasId, seat: int, bot: Policy) -> None:
+        self.runtime, self.seat, self.bot = runtime, seat, bot
+
+    def act(self, view: SeatView) -> Action:
+        try:
+            return self.bot.act(view)
+        except Exception:
+            log.exception("table %s: bot %s failed", self.runtime.id, self.seat)
+            return default_action(view.legal_actions)

@@ -1,0 +1,144 @@
+"""What a table does next by itself (its owner only): a bot's move, the automatic move of a
+seat sitting out or leaving, the move of a turn whose time ran out (check or fold:
+:func:`~italian_poker.table.defaults.default_action`) and the next deal. One pending task at
+a time, keyed by the table's seq; each acts through the table's commit, under its lock, and
+does nothing if the table moved on meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from italian_poker.engine.errors import SeatError
+from italian_poker.engine.match import MatchPhase
+from italian_poker.engine.policy import Policy
+from italian_poker.engine.seeds import derive_seed
+from italian_poker.server.bots import OFF_LOOP_BOTS, TableBots
+from italian_poker.server.bots import Decided as _Decided
+from italian_poker.server.bots import Guarded as _Guarded
+from italian_poker.server.table_core import TableCore, TablePart
+from italian_poker.server.table_state import EventKind, Slot, TableStatus
+from italian_poker.server.turn_clock import TurnClock
+
+log = logging.getLogger(__name__)
+
+
+class Scheduler(TablePart):
+    """The table's pending move or deal."""
+
+    def __init__(self, table: TableCore, clock: TurnClock, bots: TableBots) -> None:
+        super().__init__(table)
+        self.clock, self.bots = clock, bots
+        self._pending: asyncio.Task[None] | None = None
+        self._pending_key: tuple[Any, ...] | None = None
+
+    def cancel(self) -> None:
+        """Cancel the pending task, if any."""
+        if self._pending is not None:
+            self._pending.cancel()
+
+    def schedule(self) -> None:
+        """Start what happens next: a bot's move, an automatic move, the turn timer or the
+        next deal. One pending task at a time, keyed by the table's seq."""
+        state = self.state
+        key: tuple[Any, ...] = (state.seq, state.status)
+        if self._pending is not None and not self._pending.done():
+            if self._pending_key == key:
+                return
+            self._pending.cancel()
+        self._pending = None
+        self._pending_key = key
+        if state.status is not TableStatus.PLAYING:
+            return
+        actor = state.actor_slot()
+        if actor is not None:
+            slot = state.slots[actor]
+            assert slot is not None
+            left = self.clock.left(actor)
+            if slot.bot is not None:
+                self._pending = self._spawn(self._bot_turn(state.seq, actor))
+            elif slot.leaving or slot.sitting_out:
+                self._pending = self._spawn(self._auto_turn(state.seq, actor, 0.0))
+            elif left is not None:
+                self._pending = self._spawn(
+                    self._auto_turn(state.seq, actor, max(0.0, left), expired=True)
+                )
+            return
+        if state.match is not None and state.match.phase is MatchPhase.MAKE_UP:
+            return
+        if self._can_deal():
+            delay = self.settings.next_deal_seconds if state.match is not None else 0.0
+            self._pending = self._spawn(self._next_deal(state.seq, delay))
+
+    def _can_deal(self) -> bool:
+        """Players enough to deal in (the rules' ``min_players``), one of them a person (bots
+        alone do not play on)."""
+        seats = self.state.dealable()
+        humans = [s for s in seats if (slot := self.state.slots[s]) and slot.bot is None]
+        return len(seats) >= self.state.rules.min_players and bool(humans)
+
+    def _use_bank(self, seat: int) -> float | None:
+        return self.clock.use_bank(seat)
+
+    def _bot(self, seat: int, slot: Slot) -> Policy:
+        return self.bots.of(seat, slot)
+
+    async def _bot_turn(self, seq: int, seat: int) -> None:
+        await self.settings.sleep(self.settings.bot_delay_seconds)
+        async with self.lock:
+            state = self.state
+            slot = state.slots[seat]
+            if state.seq != seq or state.actor_slot() != seat or slot is None or not slot.bot:
+                return
+            # The driver asks the bot (Table.step); a choice the rules refuse is replaced by
+            # the default action, and the event says so.
+            payload: dict[str, Any] = {"seat": seat}
+            bot: Policy = _Guarded(self, seat, self._bot(seat, slot))
+            view = state.view(seat)
+            if slot.bot in OFF_LOOP_BOTS and view is not None:
+                # Decided on a thread, from the view alone (the lock held meanwhile: nothing
+                # changes the table until the decision is applied).
+                chosen = await asyncio.get_running_loop().run_in_executor(None, bot.act, view)
+                bot = _Decided(view, chosen, bot)
+            await self._commit(EventKind.ACTION, payload, bot)
+            if payload.get("default"):
+                log.warning("table %s: bot %s chose an action not allowed", self.id, seat)
+
+    async def _auto_turn(self, seq: int, seat: int, delay: float, expired: bool = False) -> None:
+        """The driver's default action for ``seat`` after ``delay`` (check, pass, decline,
+        stand pat, show, sit out, fold: :func:`~italian_poker.table.defaults.default_action`).
+        The time the turn took is charged to the bank as for any move; a turn whose seconds
+        and bank ran out (``expired``) leaves no bank."""
+        if delay:
+            await self.settings.sleep(delay)
+        async with self.lock:
+            state = self.state
+            if state.seq != seq or state.actor_slot() != seat:
+                return
+            bank = self._use_bank(seat)
+            if expired and bank is not None:
+                bank = 0.0
+            payload: dict[str, Any] = {"seat": seat, "auto": True}
+            if bank is not None:
+                payload["bank"] = bank
+            await self._commit(EventKind.ACTION, payload)
+
+    async def _next_deal(self, seq: int, delay: float) -> None:
+        if delay:
+            await self.settings.sleep(delay)
+        async with self.lock:
+            state = self.state
+            if state.seq != seq or state.status is not TableStatus.PLAYING or state.in_deal:
+                return
+            if not self._can_deal():
+                return
+            # Live tables deal with the engine's CSPRNG (no seed): each event records the
+            # cards it took (server/recorded_cards.py).
+            payload: dict[str, Any] = {}
+            if self.settings.seed is not None:  # tests and replays only
+                payload["seed"] = derive_seed(self.settings.seed, "deal", self.id, state.seq)
+            try:
+                await self._commit(EventKind.DEAL, payload)
+            except SeatError:
+                log.info("table %s: no deal (%s)", self.id, state.status)
