@@ -5,7 +5,8 @@ order of the document), so that every example stands alone: a reader may copy an
 them. The current directory is a temporary one (an example that writes a file writes it
 there). The examples check themselves with ``assert``; a block that raises fails the test
 named after its first line. The page also names every command, event and card source, and
-every public member of the table machine, so that a new one cannot go undocumented.
+every public member of the table machine, so that a new one cannot go undocumented, and each
+of its links to a section of itself finds that section (GitHub's heading anchors).
 """
 
 from __future__ import annotations
@@ -54,3 +55,15 @@ DOCUMENTED = sorted(
 @pytest.mark.parametrize("name", DOCUMENTED)
 def test_the_page_names(name: str) -> None:
     assert re.search(rf"`[^`]*\b{re.escape(name)}\b[^`]*`", TEXT), f"docs/api.md never names {name}"
+
+
+def anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, no punctuation, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_within_the_page_finds_its_section() -> None:
+    prose = re.sub(r"^```.*?^```", "", TEXT, flags=re.MULTILINE | re.DOTALL)
+    headings = {anchor(h) for h in re.findall(r"^#+ (.*)$", prose, re.MULTILINE)}
+    links = set(re.findall(r"\]\(#([^)]+)\)", prose))
+    assert links and links <= headings, sorted(links - headings)
