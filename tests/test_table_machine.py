@@ -195,7 +195,6 @@ def test_seats_are_taken_one_by_one_and_the_match_begins_with_two() -> None:
         (TakeSeat(9, "Ada", 10), AlreadySeatedError),  # the name is taken
         (TakeSeat(9, " ", 10), SeatError),
         (TakeSeat(-1, "Zoe", 10), SeatError),
-        (TakeSeat(9, "Zoe", 10, position=5), SeatError),
         (TakeSeat(9, "Zoe", 0), BadChipsError),
         (TakeSeat(9, "Zoe", True), BadChipsError),
         (Leave(9), UnknownPlayerError),
@@ -227,12 +226,35 @@ def test_everyone_may_leave_while_a_parol_pot_is_carried() -> None:
     assert machine.dealer == 7
 
 
-def test_a_seat_is_taken_at_a_position() -> None:
-    machine = table(players=2)
-    accepted(machine, TakeSeat(5, "Eva", 30, position=1))
-    assert [s.player for s in machine.seats] == [0, 5, 1]
-    lobby = TableMachine(STANDARD, [TakeSeat(4, "Dan", 9), TakeSeat(3, "Cid", 9, position=0)])
+@pytest.mark.parametrize(("seat", "error"), [(99, SeatError), (-1, SeatError), (0, AlreadySeatedError)])
+def test_a_seat_number_off_the_table_or_taken_is_refused(seat: int, error: type) -> None:
+    machine = TableMachine(STANDARD, [TakeSeat(0, "Ada", 9), TakeSeat(1, "Bea", 9)])
+    refused(machine, TakeSeat(9, "Zoe", 10, seat=seat), error)
+
+
+def test_seats_are_numbered_and_table_order_is_their_order() -> None:
+    machine = TableMachine(STANDARD, [TakeSeat(0, "Ada", 9, seat=0), TakeSeat(1, "Bea", 9, seat=3)])
+    accepted(machine, TakeSeat(5, "Eva", 30, seat=2))
+    assert [(s.seat, s.player) for s in machine.seats] == [(0, 0), (2, 5), (3, 1)]
+    accepted(machine, TakeSeat(6, "Ugo", 30))  # the lowest free seat
+    assert [(s.seat, s.player) for s in machine.seats][:2] == [(0, 0), (1, 6)]
+    lobby = TableMachine(STANDARD, [TakeSeat(4, "Dan", 9, seat=3), TakeSeat(3, "Cid", 9, seat=1)])
     assert [s.player for s in lobby.seats] == [3, 4]
+
+
+def test_until_the_first_deal_the_button_is_on_the_first_seat() -> None:
+    """Whoever sat down first, the first deal is dealt by the first seat in table order."""
+    machine = TableMachine(STANDARD, [TakeSeat(4, "Dan", 9, seat=3), TakeSeat(3, "Cid", 9, seat=2)])
+    accepted(machine, TakeSeat(7, "Ada", 9, seat=0))
+    assert machine.dealer == 7
+
+
+def test_a_player_who_sat_down_during_a_deal_may_leave_at_once() -> None:
+    machine = table(players=3)
+    machine.handle(StartDeal(seed=1))
+    assert isinstance(accepted(machine, TakeSeat(8, "Zoe", 40))[0], ChangeWaits)
+    assert accepted(machine, Leave(8)) == [SeatLeft(8, "Zoe", 40)]
+    assert machine.waiting == () and 8 not in [s.player for s in machine.seats_to_come]
 
 
 def test_a_full_table_takes_nobody_more() -> None:

@@ -105,7 +105,7 @@ def _restore_seats(
     gone = {d.player for d in departed}
     for index, name in enumerate(names):
         if index in gone:
-            machine.handle(TakeSeat(index, name, stack, position=index))
+            machine.handle(TakeSeat(index, name, stack, seat=index))
         else:
             machine.handle(SetChips(index, stack))
 

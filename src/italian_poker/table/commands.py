@@ -11,18 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from italian_poker.engine.actions import Action
+from italian_poker.engine.card_source import CardSource
 from italian_poker.engine.cards import Card
 
 
 @dataclass(frozen=True, slots=True)
 class TakeSeat:
-    """``player`` sits down as ``name`` with ``chips``: after the last seat, or before the
-    seat at index ``position`` of the seats (a table whose seats are numbered)."""
+    """``player`` sits down as ``name`` with ``chips`` in seat number ``seat`` (0 to
+    ``Rules.players`` - 1; default: the lowest free seat). Table order is the order of the
+    seat numbers."""
 
     player: int
     name: str
     chips: int
-    position: int | None = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +66,15 @@ class AddChips:
 
 @dataclass(frozen=True, slots=True)
 class StartDeal:
-    """Begin the next deal (first the 5.5 make-up questions after a parol); ``deck`` stacks
-    the deck for the players dealt in (a scenario, a test), ``seed`` shuffles this deal
-    reproducibly (default: the table's seed advanced by the deal number, or a secure
-    shuffle)."""
+    """Begin the next deal (first the 5.5 make-up questions after a parol). Its cards come
+    from ``source`` (:mod:`~italian_poker.engine.card_source`: recorded cards for a replay,
+    say), else ``deck`` stacks the deck for the players dealt in (a scenario, a test), else
+    ``seed`` shuffles this deal reproducibly (default: the table's seed advanced by the deal
+    number, or a secure shuffle)."""
 
     deck: tuple[Card, ...] | None = None
     seed: int | None = None
+    source: CardSource | None = None
 
 
 @dataclass(frozen=True, slots=True)

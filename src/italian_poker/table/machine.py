@@ -78,7 +78,8 @@ from italian_poker.table.seating import (
     apply_to_plan,
     check_seating,
     insert,
-    position_among,
+    planned_seat,
+    position,
     rebuying,
     seat_in,
 )
@@ -124,6 +125,8 @@ class TableMachine:
         self._match: Match | None = None
         self._lobby: dict[int, Planned] = {}
         """The seats taken before the match has two players to begin with."""
+        self._numbers: dict[int, int] = {}
+        """The seat number of each player seated in the match."""
         self._waiting: list[SeatingCommand] = []
         self._departed: list[Departure] = []
         self._brought = 0
@@ -131,8 +134,7 @@ class TableMachine:
         """Operations of the current deal already reported."""
         for command in seats:
             self._check_seating(command)
-            planned = Planned(command.name, command.chips, False)
-            insert(self._lobby, command.player, planned, command.position)
+            insert(self._lobby, command.player, planned_seat(command, self._lobby))
             self._brought += command.chips
         if dealer is not None and dealer not in self._lobby:
             raise UnknownPlayerError(f"the dealer {dealer!r} does not take a seat")
@@ -156,14 +158,26 @@ class TableMachine:
         """The seats as they stand, in table order."""
         match = self._match
         if match is None:
-            return tuple(
-                SeatState(player, p.name, p.chips, p.sitting_out, False)
-                for player, p in self._lobby.items()
-            )
+            return self._seat_states(self._lobby)
         dealt = set(match.deal_seats) if match.phase is MatchPhase.IN_DEAL else set()
         return tuple(
-            SeatState(s.player_id, s.name, s.stack, s.sitting_out, s.name in dealt)
+            SeatState(
+                self._numbers[s.player_id], s.player_id, s.name, s.stack, s.sitting_out,
+                s.name in dealt,
+            )
             for s in match.seats
+        )
+
+    @property
+    def seats_to_come(self) -> tuple[SeatState, ...]:
+        """The seats as they will be once the :attr:`waiting` changes are made."""
+        return self._seat_states(self._plan())
+
+    @staticmethod
+    def _seat_states(plan: dict[int, Planned]) -> tuple[SeatState, ...]:
+        return tuple(
+            SeatState(p.seat, player, p.name, p.chips, p.sitting_out, False)
+            for player, p in plan.items()
         )
 
     @property
@@ -311,6 +325,8 @@ class TableMachine:
         if isinstance(command, _SEATING):
             self._check_seating(command)
             if self.phase in _DEALING:
+                if isinstance(command, Leave) and command.player not in self._current_plan():
+                    return self._leave_before_seated(command.player)
                 self._waiting.append(command)
                 return [ChangeWaits(command)]
             return self._seat(command)
@@ -318,7 +334,7 @@ class TableMachine:
 
     def _start(self, match: Match, command: StartDeal) -> None:
         """Every deal of this table begins here."""
-        match.start_deal(deck=command.deck, seed=command.seed)
+        match.start_deal(command.source, deck=command.deck, seed=command.seed)
 
     # --- seating --------------------------------------------------------------------------
 
@@ -326,8 +342,14 @@ class TableMachine:
         """The seats as they stand, by player id."""
         match = self._match
         if match is None:
-            return {p: Planned(s.name, s.chips, s.sitting_out) for p, s in self._lobby.items()}
-        return {s.player_id: Planned(s.name, s.stack, s.sitting_out) for s in match.seats}
+            return {
+                p: Planned(s.seat, s.name, s.chips, s.sitting_out) for p, s in self._lobby.items()
+            }
+        numbers = self._numbers
+        return {
+            s.player_id: Planned(numbers[s.player_id], s.name, s.stack, s.sitting_out)
+            for s in match.seats
+        }
 
     def _plan(self) -> dict[int, Planned]:
         """The seats as they will be once the waiting changes are made."""
@@ -347,16 +369,21 @@ class TableMachine:
         player = command.player
         if isinstance(command, TakeSeat):
             self._brought += command.chips
-            planned = Planned(command.name, command.chips, False)
+            planned = planned_seat(command, self._current_plan())
             if match is None:
-                insert(self._lobby, player, planned, command.position)
+                insert(self._lobby, player, planned)
                 self._open_match()
             else:
-                match.join(command.name, command.chips, player_id=player, position=command.position)
+                self._join(match, player, command.name, command.chips, planned.seat)
             return [SeatTaken(player, command.name, command.chips)]
         name = self.name_of(player)
         if isinstance(command, Leave):
-            chips = self._lobby.pop(player).chips if match is None else match.leave(name)
+            if match is None:
+                chips = self._lobby.pop(player).chips
+            else:
+                chips = match.leave(name)
+                del self._numbers[player]
+                self._button_to_first_seat(match)
             self._departed.append(Departure(player, name, chips, False))
             return [SeatLeft(player, name, chips)]
         if isinstance(command, SitOut | SitIn):
@@ -377,6 +404,29 @@ class TableMachine:
         self._brought += chips - before
         return [ChipsChanged(player, chips, chips - before)]
 
+    def _join(self, match: Match, player: int, name: str, chips: int, seat: int) -> None:
+        """Seat ``player`` in the match, in seat number ``seat``."""
+        at = position(seat, [self._numbers[s.player_id] for s in match.seats])
+        match.join(name, chips, player_id=player, position=at)
+        self._numbers[player] = seat
+        self._button_to_first_seat(match)
+
+    def _button_to_first_seat(self, match: Match) -> None:
+        """Until the first deal, the button is on the first seat in table order (unless a
+        ``dealer`` was named)."""
+        if self._dealer is None and match.deal is None and not match.completed and match.seats:
+            match.dealer_name = match.seats[0].name
+
+    def _leave_before_seated(self, player: int) -> list[TableEvent]:
+        """A player who sat down during the deal under way leaves at once: their waiting
+        changes are dropped and they take the chips they brought."""
+        plan = self._plan()
+        seat = seat_in(player, plan)
+        self._waiting = [c for c in self._waiting if c.player != player]
+        self._brought += seat.chips
+        self._departed.append(Departure(player, seat.name, seat.chips, False))
+        return [SeatLeft(player, seat.name, seat.chips)]
+
     def _open_match(self) -> None:
         """Begin the match once two players have sat down."""
         if self._match is not None or len(self._lobby) < 2:
@@ -388,6 +438,7 @@ class TableMachine:
         for p in self._lobby.values():
             if p.sitting_out:
                 match.sit_out(p.name)
+        self._numbers = {player: p.seat for player, p in self._lobby.items()}
         self._match = match
         self._lobby = {}
 
@@ -546,11 +597,11 @@ class TableMachine:
             kept = rebuying(self._waiting)
             for player in gone:
                 name = seated[player].name
+                number = self._numbers.pop(player)
                 if player in kept:
                     # The seat is kept: back in its place, with the chips it had.
-                    position = position_among(list(seated), player, self._ids())
                     chips = taken[name]
-                    match.join(name, max(chips, 1), player_id=player, position=position)
+                    self._join(match, player, name, max(chips, 1), number)
                     match.set_stack(name, chips)  # a seat is joined with a chip at least
                     if seated[player].sitting_out:
                         match.sit_out(name)

@@ -40,9 +40,10 @@ class SittingError(SeatError):
 
 @dataclass(frozen=True, slots=True)
 class SeatState:
-    """One seat as it stands: who, under which name, with how many chips, whether they sit out
-    and whether they are dealt into the deal under way."""
+    """One seat as it stands: its number, who, under which name, with how many chips, whether
+    they sit out and whether they are dealt into the deal under way."""
 
+    seat: int
     player: int
     name: str
     chips: int
@@ -62,8 +63,10 @@ class Departure:
 
 @dataclass(slots=True)
 class Planned:
-    """A seat as it will be once the changes waiting for the end of a deal are made."""
+    """A seat (number ``seat``) as it will be once the changes waiting for the end of a deal
+    are made."""
 
+    seat: int
     name: str
     chips: int
     sitting_out: bool
@@ -94,9 +97,12 @@ def check_seating(command: SeatingCommand, plan: dict[int, Planned], seats: int)
             raise BadChipsError(f"a seat is taken with more than no chips, not {chips!r}")
         if len(plan) >= seats:
             raise TableFullError(f"the table is full ({seats} seats)")
-        position = command.position
-        if position is not None and (type(position) is not int or not 0 <= position <= len(plan)):
-            raise SeatError(f"a position is 0 to {len(plan)}, not {position!r}")
+        number = command.seat
+        if number is not None:
+            if type(number) is not int or not 0 <= number < seats:
+                raise SeatError(f"a seat number is 0 to {seats - 1}, not {number!r}")
+            if any(p.seat == number for p in plan.values()):
+                raise AlreadySeatedError(f"seat {number} is taken")
         return
     seat = seat_in(command.player, plan)
     if isinstance(command, SitOut) and seat.sitting_out:
@@ -116,16 +122,27 @@ def rebuying(waiting: list[SeatingCommand]) -> set[int]:
     return chips - {c.player for c in waiting if isinstance(c, Leave)}
 
 
-def position_among(order: list[int], player: int, now: dict[int, str]) -> int:
-    """Where ``player`` sat among the seats ``now``: after every player seated before them
-    in ``order`` (the table order they sat in)."""
-    return sum(1 for p in order[: order.index(player)] if p in now)
+def free_seat(plan: dict[int, Planned]) -> int:
+    """The lowest seat number nobody has in ``plan``."""
+    taken = {p.seat for p in plan.values()}
+    return next(n for n in range(len(taken) + 1) if n not in taken)
+
+
+def position(seat: int, numbers: list[int]) -> int:
+    """Where seat number ``seat`` goes among seats numbered ``numbers`` (in table order)."""
+    return sum(1 for n in numbers if n < seat)
+
+
+def planned_seat(command: TakeSeat, plan: dict[int, Planned]) -> Planned:
+    """The seat ``command`` takes, given ``plan`` (a checked command)."""
+    number = free_seat(plan) if command.seat is None else command.seat
+    return Planned(number, command.name, command.chips, False)
 
 
 def apply_to_plan(plan: dict[int, Planned], command: SeatingCommand) -> None:
     """What a (checked) seating change will make of the seats."""
     if isinstance(command, TakeSeat):
-        insert(plan, command.player, Planned(command.name, command.chips, False), command.position)
+        insert(plan, command.player, planned_seat(command, plan))
         return
     seat = plan[command.player]
     if isinstance(command, Leave):
@@ -138,13 +155,10 @@ def apply_to_plan(plan: dict[int, Planned], command: SeatingCommand) -> None:
         seat.chips += command.chips
 
 
-def insert(seats: dict[int, Planned], player: int, seat: Planned, position: int | None) -> None:
-    """Seat ``player`` in ``seats`` (in table order) after the last, or at ``position``."""
-    if position is None:
-        seats[player] = seat
-        return
+def insert(seats: dict[int, Planned], player: int, seat: Planned) -> None:
+    """Seat ``player`` in ``seats``, kept in table order (by seat number)."""
     order = list(seats.items())
-    order.insert(position, (player, seat))
+    order.insert(position(seat.seat, [p.seat for p in seats.values()]), (player, seat))
     seats.clear()
     seats.update(order)
 
