@@ -1,6 +1,6 @@
 """The automatic show: where the rules leave a player no choice but to show (5.4, the hand
 may not be mucked, 002), the table shows it at once, for the terminal's table machine and
-the server's driver alike (table/defaults.py's ``forced_action``); where the hand may be
+the server alike (table/defaults.py's ``forced_action``); where the hand may be
 mucked (002) the player still chooses."""
 
 from __future__ import annotations
@@ -11,13 +11,10 @@ from typing import Any
 from test_server_table_driver import _apply, _passive, _table
 
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
-from italian_poker.engine.match import Match
 from italian_poker.engine.rules import preset
 from italian_poker.server.table_state import EventKind
 from italian_poker.table.commands import Act, StartDeal, TakeSeat
 from italian_poker.table.defaults import forced_action
-from italian_poker.table.driver import ActionTaken as DriverActionTaken
-from italian_poker.table.driver import Table
 from italian_poker.table.machine import TableMachine
 from italian_poker.table.machine_events import ActionTaken
 
@@ -79,22 +76,6 @@ def test_the_table_machine_shows_for_a_player_with_no_choice() -> None:
 def test_a_hand_that_may_be_mucked_is_still_the_players_choice() -> None:
     forced, _, muck_asked = _machine_showdowns("002", 3)
     assert forced > 0 and muck_asked > 0
-
-
-def test_the_driver_shows_for_a_player_with_no_choice() -> None:
-    rules = preset("standard", players=3)
-    table = Table(Match(rules, [(n, 500) for n in NAMES[:3]], seed=4))
-    rng = random.Random(4)
-    forced = 0
-    for _ in range(8):
-        table.start_deal()
-        while (actor := table.actor) is not None:
-            legal = table.legal_actions()
-            assert legal != (SHOW,)
-            events = table.act(actor, _calm(rng, legal))
-            taken = [e for e in events if isinstance(e, DriverActionTaken)]
-            forced += sum(e.action.kind is K.SHOW for e in taken[1:])
-    assert forced > 0
 
 
 def test_the_servers_log_says_each_show_the_table_played() -> None:

@@ -16,7 +16,7 @@ from italian_poker.server.table_state import LedgerEntry, Slot
 pytestmark = pytest.mark.every_database
 
 ACTION = {"seat": 0, "kind": "check", "amount": None, "cards": [], "split": False}
-ANNA = Slot("Anna", None, 100)
+ANNA = Slot("Anna", None)
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def test_a_stale_owner_is_refused_and_nothing_of_its_batch_is_written(
     store.commit_events([event(first, 2)], fence=2)  # the new owner of table one writes
     assert (store.fence(first), store.fence(second)) == (2, 1)
     # The old owner, resumed, writes a batch for both tables: seats, status and ledger rows.
-    bruno = Slot("Bruno", None, 100)
+    bruno = Slot("Bruno", None)
     result = (LedgerEntry("Anna", 1, "result", 5, hand=1),)
     stale = [
         event(first, 3, (ANNA, bruno), "paused", result),
@@ -176,7 +176,7 @@ def test_a_failed_fenced_commit_reads_the_seats_again(engine: Engine, store: Sto
     and the next commit brings the seats in line from what the database holds."""
     table = new_table(store)
     store.commit_events([event(table, 1)], fence=2)
-    bruno = Slot("Bruno", None, 100)
+    bruno = Slot("Bruno", None)
     with pytest.raises(StaleOwner):
         store.commit_events([event(table, 2, (ANNA, bruno))], fence=1)
     store.commit_events([event(table, 2, (ANNA, bruno))], fence=2)

@@ -196,7 +196,7 @@ async def test_bad_arguments_are_refused(leases: TableLeases) -> None:
 
 
 def _event(table_id: int, seq: int) -> EventWrite:
-    slots: tuple[Slot | None, ...] = (Slot("Anna", None, 100),)
+    slots: tuple[Slot | None, ...] = (Slot("Anna", None),)
     action = {"seat": 0, "kind": "check", "amount": None, "cards": [], "split": False}
     return EventWrite(table_id, seq, "action", action, (), slots, {0: "a" * 64}, "playing")
 

@@ -22,6 +22,7 @@ from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import preset
+from italian_poker.server.event_payloads import action_payload, bot_payload
 from italian_poker.server.ledger import (
     CSV_COLUMNS,
     Holding,
@@ -34,7 +35,6 @@ from italian_poker.server.table_state import (
     LedgerEntry,
     TableState,
     TableStatus,
-    action_payload,
 )
 
 
@@ -172,10 +172,10 @@ class Table:
         self.state = TableState("T", preset(name, players=SEATS, **changes), options)
         self.rows: list[LedgerEntry] = []
 
-    def apply(self, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None) -> bool:
+    def apply(self, kind: EventKind, payload: dict[str, Any]) -> bool:
         """Apply the event if allowed now (a refused event changes nothing)."""
         try:
-            effects = self.state.apply(self.state.seq + 1, kind, payload, policy)
+            effects = self.state.apply(self.state.seq + 1, kind, payload)
         except ItalianPokerError:
             return False
         self.rows.extend(effects.ledger)
@@ -228,7 +228,9 @@ def _play(table: Table, moves: int, bot: Policy, seed: int) -> None:
             if not table.apply(EventKind.DEAL, {"seed": seed + move}):
                 return
         else:
-            assert table.apply(EventKind.ACTION, {"seat": actor}, bot)
+            view = state.view(actor)
+            assert view is not None
+            assert table.apply(EventKind.ACTION, bot_payload(actor, bot.act(view)))
         table.check()
 
 

@@ -35,7 +35,7 @@ def picture(state: TableState, *, whole: bool = False) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "seq": state.seq,
         "status": state.status.value,
-        "phase": None if match is None else match.phase.value,
+        "phase": match.phase.value if state.in_deal and match is not None else None,
         "hand": state.hand,
         "actor": state.actor_slot(),
         "legal": [[o.kind.value, o.min_amount, o.max_amount] for o in state.legal_actions()],

@@ -66,7 +66,7 @@ def test_live_tables_shuffle_with_the_csprng_and_record_no_seed(
     logged = events(database_url)
     deals = [payload for kind, payload in logged if kind == "deal"]
     assert deals and all("seed" not in payload for payload in deals), deals
-    assert deals[0]["players"] == [1, 2]
+    assert all(set(payload) <= {"taken"} for payload in deals), deals
     # The five cards each: with the deal, or once the blind is settled (Art. 2).
     dealt = [e for _, p in logged for e in p.get("taken", ()) if e[0] == "deal"]
     assert [[len(hand) for hand in e[1]] for e in dealt] == ([] if blinds else [[5, 5]])
@@ -194,8 +194,8 @@ def _unseeded_play(state: TableState, log: Log) -> Iterator[bool]:
     rng = random.Random(5)
 
     def apply(kind: EventKind, payload: dict[str, Any]) -> None:
-        state.apply(state.seq + 1, kind, payload)
-        log.append((state.seq, kind.value, payload))
+        effects = state.apply(state.seq + 1, kind, payload)
+        log.append((state.seq, kind.value, effects.record))
 
     for seat, name in enumerate(("Anna", "Bruno", "Carla", "Dario", "Elena")):
         apply(EventKind.SEAT, {"seat": seat, "nickname": name, "bot": None})
@@ -206,6 +206,7 @@ def _unseeded_play(state: TableState, log: Log) -> Iterator[bool]:
         if reshuffled >= 2 and begun_by_action >= 2:
             break
         match = state.match
+        asked = match is not None and match.phase is MatchPhase.MAKE_UP
         seat = state.actor_slot()
         if seat is None:
             assert match is None or match.phase is not MatchPhase.OVER, "all but one busted"
@@ -216,10 +217,10 @@ def _unseeded_play(state: TableState, log: Log) -> Iterator[bool]:
                 apply(EventKind.ACTION, {"seat": seat, "split": False, **move})
             except ItalianPokerError:
                 continue  # e.g. discards the rules refuse: nothing changed, try again
-        _, kind, payload = log[-1]
+        kind = log[-1][1]
         deal = state.match.deal if state.match is not None else None
         now = len(deal.reshuffles) if deal is not None and not deal.is_over else 0
-        began = kind == "action" and "players" in payload  # it began a deal (5.5 answers)
+        began = asked and state.match is not None and state.match.phase is MatchPhase.IN_DEAL
         notable = kind == "action" and (now > shuffles or began)
         reshuffled += kind == "action" and now > shuffles
         shuffles = now

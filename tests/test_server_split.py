@@ -14,8 +14,9 @@ from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.rules import preset
+from italian_poker.server.event_payloads import action_payload
 from italian_poker.server.protocol import Clock, LogText, public_state, state_text
-from italian_poker.server.table_state import EventKind, TableState, action_payload
+from italian_poker.server.table_state import EventKind, TableState
 from italian_poker.table.narration import cards_text
 
 NAMES = ("Anna", "Bruno", "Carla")

@@ -86,10 +86,10 @@ def statements(engine: Engine) -> list[str]:
 
 def test_seats_rows_follow_every_change_of_the_slots(engine: Engine, store: Store) -> None:
     table = new_table(store)
-    anna = Slot("Anna", None, 100)
+    anna = Slot("Anna", None)
     commit(store, table, 1, [anna, None, None, None], {0: "a" * 64})
     assert seat_rows(engine, table) == {0: ("Anna", None, False, "a" * 64)}
-    bot = Slot("Bot 1", "simple", 100)
+    bot = Slot("Bot 1", "simple")
     commit(store, table, 2, [anna, None, bot, None], {0: "a" * 64})
     assert seat_rows(engine, table)[2] == ("Bot 1", "simple", False, None)
     anna.sitting_out = True
@@ -97,7 +97,7 @@ def test_seats_rows_follow_every_change_of_the_slots(engine: Engine, store: Stor
     assert seat_rows(engine, table)[0] == ("Anna", None, True, "a" * 64)
     assert status_of(engine, table) == "playing"
     # The bot leaves and Bruno takes its seat; Anna's token is voided (a kick).
-    bruno = Slot("Bruno", None, 100)
+    bruno = Slot("Bruno", None)
     commit(store, table, 4, [anna, None, bruno, None], {2: "b" * 64}, status="paused")
     assert seat_rows(engine, table) == {
         0: ("Anna", None, True, None),
@@ -113,7 +113,7 @@ def test_seats_rows_follow_every_change_of_the_slots(engine: Engine, store: Stor
 
 def test_an_action_that_changes_no_seat_writes_only_the_event(engine: Engine, store: Store) -> None:
     table = new_table(store)
-    slots: list[Slot | None] = [Slot("Anna", None, 100), Slot("Bot", "simple", 100)]
+    slots: list[Slot | None] = [Slot("Anna", None), Slot("Bot", "simple")]
     commit(store, table, 1, slots, {0: "a" * 64}, status="playing")
     sent = statements(engine)
     for seq in range(2, 6):
@@ -126,7 +126,7 @@ def test_an_action_that_changes_no_seat_writes_only_the_event(engine: Engine, st
 
 def test_a_deal_result_writes_its_ledger_rows(engine: Engine, store: Store) -> None:
     table = new_table(store)
-    slots: list[Slot | None] = [Slot("Anna", None, 100), Slot("Bot", "simple", 100)]
+    slots: list[Slot | None] = [Slot("Anna", None), Slot("Bot", "simple")]
     result = (
         LedgerEntry("Anna", 1, "result", 40, hand=1),
         LedgerEntry("Bot", 2, "result", -40, 1),
@@ -144,10 +144,10 @@ def test_a_failed_commit_leaves_nothing_and_the_next_one_reads_the_rows(
     engine: Engine, store: Store
 ) -> None:
     table = new_table(store)
-    anna = Slot("Anna", None, 100)
+    anna = Slot("Anna", None)
     commit(store, table, 1, [anna], {0: "a" * 64})
     # Event 1 again: refused by the log's (table, seq) key, with a new seat that must not count.
-    bruno = Slot("Bruno", None, 100)
+    bruno = Slot("Bruno", None)
     with pytest.raises(IntegrityError):
         commit(store, table, 1, [anna, bruno], {0: "a" * 64, 1: "b" * 64}, status="playing")
     assert seat_rows(engine, table) == {0: ("Anna", None, False, "a" * 64)}
@@ -168,7 +168,7 @@ def test_a_failed_commit_leaves_nothing_and_the_next_one_reads_the_rows(
 def test_a_second_store_on_the_same_database_starts_from_the_rows(engine: Engine) -> None:
     first = Store(engine)
     table = new_table(first)
-    slots: list[Slot | None] = [Slot("Anna", None, 100), None, Slot("Bot", "strong", 100)]
+    slots: list[Slot | None] = [Slot("Anna", None), None, Slot("Bot", "strong", 100)]
     commit(first, table, 1, slots, {0: "a" * 64}, status="playing")
     # A restarted server: its store knows nothing until it loads the table or commits.
     second = Store(engine)

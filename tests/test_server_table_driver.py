@@ -1,8 +1,7 @@
-"""The server's table runs on the one table driver (table/driver.py): a turn that ran out plays
-the driver's default action, a bot's illegal answer is replaced by it, the public part of the
-state is the observer's public view, and every person is the match's player of their own id
-(a newcomer who takes a departed player's name is someone else). Logs written before the ids
-were stable still replay as they were played."""
+"""The server's table runs on the table machine (table/machine.py): a turn that ran out plays
+the machine's default action, a bot's illegal answer is replaced by it, the public part of the
+state is the observer's public view, and every person is the machine's player of their own id
+(a newcomer who takes a departed player's name is someone else)."""
 
 from __future__ import annotations
 
@@ -19,14 +18,10 @@ from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.rules import preset
 from italian_poker.server.app import create_app
+from italian_poker.server.event_payloads import action_payload, bot_payload
 from italian_poker.server.protocol import Clock, LogText, public_state, state_text
 from italian_poker.server.settings import ServerSettings
-from italian_poker.server.table_state import (
-    SEATED_BY_ID,
-    EventKind,
-    TableState,
-    action_payload,
-)
+from italian_poker.server.table_state import EventKind, TableState
 from italian_poker.table.defaults import default_action
 
 NAMES = ("Anna", "Bruno", "Carla", "Dino")
@@ -77,7 +72,7 @@ def _muck_or_show(state: TableState) -> bool:
     return {ActionKind.SHOW, ActionKind.MUCK} <= kinds
 
 
-def test_a_turn_that_ran_out_plays_the_drivers_default_action() -> None:
+def test_a_turn_that_ran_out_plays_the_machines_default_action() -> None:
     state = _table()
     rng = random.Random(5)
     played = 0
@@ -88,10 +83,12 @@ def test_a_turn_that_ran_out_plays_the_drivers_default_action() -> None:
             continue
         expected = default_action(state.legal_actions())
         payload: dict[str, Any] = {"seat": actor, "auto": True, "bank": 3.5}
-        effects = _apply(state, EventKind.ACTION, payload)
-        assert payload["kind"] == expected.kind.value and payload["auto"] is True
-        assert payload["default"] == "timeout" and payload["bank"] == 3.5
+        effects = _apply(state, EventKind.ACTION, dict(payload))
+        assert {k: v for k, v in effects.record.items() if k != "taken"} == payload
+        assert state.bank(actor) == 3.5
         assert effects.lines and "(automatic)" in effects.lines[0].en
+        assert state.match is not None
+        assert any(r.action == expected for r in state.match.deal.actions[-3:])  # type: ignore[union-attr]
         played += 1
     assert played > 100
 
@@ -100,9 +97,10 @@ def test_at_the_showdown_the_default_shows_where_the_old_default_mucked() -> Non
     state = _table()
     _until(state, _muck_or_show)
     assert default_action(state.legal_actions()).kind is ActionKind.SHOW
-    payload: dict[str, Any] = {"seat": state.actor_slot(), "auto": True}
-    _apply(state, EventKind.ACTION, payload)
-    assert payload["kind"] == "show"
+    actor = state.actor_slot()
+    assert actor is not None
+    effects = _apply(state, EventKind.ACTION, {"seat": actor, "auto": True})
+    assert effects.lines[0].en.startswith(f"{NAMES[actor]}: Show")
 
 
 class _Illegal:
@@ -124,11 +122,10 @@ def test_a_bot_answering_illegally_gets_the_default_action() -> None:
         actor = state.actor_slot()
         if actor is None:
             break
-        expected = default_action(state.legal_actions())
-        payload: dict[str, Any] = {"seat": actor}
-        effects = _apply(state, EventKind.ACTION, payload, policy=bot)
-        assert payload["kind"] == expected.kind.value
-        assert payload["auto"] is True and payload["default"] == "illegal"
+        view = state.view(actor)
+        assert view is not None
+        effects = _apply(state, EventKind.ACTION, bot_payload(actor, bot.act(view)))
+        assert effects.refused is not None and "raise" in effects.refused
         assert "(automatic)" in effects.lines[0].en
     assert bot.asked >= 1
 
@@ -140,9 +137,12 @@ def test_a_bot_playing_legally_is_recorded_as_its_own_move() -> None:
 
     state = _table()
     _apply(state, EventKind.DEAL, {"seed": 3})
-    payload: dict[str, Any] = {"seat": state.actor_slot()}
-    effects = _apply(state, EventKind.ACTION, payload, policy=Checker())
-    assert "auto" not in payload and "default" not in payload and "kind" in payload
+    actor = state.actor_slot()
+    assert actor is not None
+    view = state.view(actor)
+    assert view is not None
+    effects = _apply(state, EventKind.ACTION, bot_payload(actor, Checker().act(view)))
+    assert effects.refused is None and effects.record["bot"]["kind"] in ("check", "pass", "decline")
     assert "(automatic)" not in effects.lines[0].en
 
 
@@ -205,8 +205,8 @@ def _parol_then_a_newcomer() -> tuple[TableState, list[tuple[int, str, dict[str,
     events: list[tuple[int, str, dict[str, Any]]] = []
 
     def record(kind: EventKind, payload: dict[str, Any]) -> None:
-        _apply(state, kind, payload)
-        events.append((state.seq, kind.value, json.loads(json.dumps(payload))))
+        effects = _apply(state, kind, payload)
+        events.append((state.seq, kind.value, json.loads(json.dumps(effects.record))))
 
     for seat in range(3):
         record(EventKind.SEAT, {"seat": seat, "nickname": NAMES[seat], "bot": None})
@@ -236,7 +236,7 @@ def _replayed(events: list[tuple[int, str, dict[str, Any]]]) -> TableState:
     return state
 
 
-def test_parol_dues_survive_a_newcomer_and_old_logs_replay_as_they_were_played() -> None:
+def test_parol_dues_survive_a_newcomer() -> None:
     state, events = _parol_then_a_newcomer()
     match = state.match
     assert match is not None
@@ -247,20 +247,10 @@ def test_parol_dues_survive_a_newcomer_and_old_logs_replay_as_they_were_played()
     assert match.phase is MatchPhase.IN_DEAL and deal is not None
     owed = dict(zip(deal.start.names, deal.start.makeups, strict=True))
     assert owed == {"Anna": 0, "Bruno": 0, "Carla": 0, "Dino": owed["Dino"]} and owed["Dino"] > 0
-    assert events[-1][2][SEATED_BY_ID] is True
     again = _replayed(events)
     same = public_state(again, invite="i", connected=set(), clock=Clock(None, None), log=LogText())
     live = public_state(state, invite="i", connected=set(), clock=Clock(None, None), log=LogText())
     assert same.seat_texts == live.seat_texts and same.before_seats == live.before_seats
-    # The same log as written before the ids were stable: its deal events lack the key, and
-    # it replays as the server played it then, every player owing the stake again.
-    old = [
-        (seq, kind, {k: v for k, v in payload.items() if k != SEATED_BY_ID})
-        for seq, kind, payload in events
-    ]
-    legacy = _replayed(old).match
-    assert legacy is not None and legacy.phase is MatchPhase.IN_DEAL and legacy.deal is not None
-    assert legacy.deal.start.makeups == (owed["Dino"],) * 4
 
 
 def test_a_live_bot_answering_illegally_is_played_the_default(settings: ServerSettings) -> None:

@@ -18,6 +18,7 @@ from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
+from italian_poker.server.event_payloads import action_payload
 from italian_poker.server.i18n import page_strings
 from italian_poker.server.protocol import (
     Clock,
@@ -27,7 +28,6 @@ from italian_poker.server.protocol import (
     public_state,
     state_text,
 )
-from italian_poker.server.table_runtime import _action_payload
 from italian_poker.server.table_state import (
     EventKind,
     LogLine,
@@ -74,7 +74,7 @@ def _played(state: TableState, steps: int, seed: int) -> Iterator[int]:
         live = match is not None and match.phase is MatchPhase.IN_DEAL
         action = bots[actor].act(view) if view is not None and live else None
         action = action or default_action(state.legal_actions())
-        _apply(state, EventKind.ACTION, _action_payload(actor, action, auto=False))
+        _apply(state, EventKind.ACTION, action_payload(actor, action))
 
 
 def _public(state: TableState, log: LogText) -> PublicState:

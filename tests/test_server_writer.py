@@ -31,7 +31,7 @@ def _tables(store: Store, count: int) -> list[int]:
 
 
 def _event(table_id: int, seq: int = 1) -> EventWrite:
-    slots = (Slot("Anna", None, None, player=1),)
+    slots = (Slot("Anna", None, player=1),)
     return EventWrite(table_id, seq, "action", ACTION, (), slots, {0: "t" * 64}, "playing")
 
 

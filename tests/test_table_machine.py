@@ -226,7 +226,9 @@ def test_everyone_may_leave_while_a_parol_pot_is_carried() -> None:
     assert machine.dealer == 7
 
 
-@pytest.mark.parametrize(("seat", "error"), [(99, SeatError), (-1, SeatError), (0, AlreadySeatedError)])
+@pytest.mark.parametrize(
+    ("seat", "error"), [(99, SeatError), (-1, SeatError), (0, AlreadySeatedError)]
+)
 def test_a_seat_number_off_the_table_or_taken_is_refused(seat: int, error: type) -> None:
     machine = TableMachine(STANDARD, [TakeSeat(0, "Ada", 9), TakeSeat(1, "Bea", 9)])
     refused(machine, TakeSeat(9, "Zoe", 10, seat=seat), error)

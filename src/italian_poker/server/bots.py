@@ -1,8 +1,9 @@
 """A table's bots: made on a bot seat's first turn (seeded from the server's seed, if it
-has one), and what guards their decisions. A bot's turn is an ``action`` event without an
-action, for the table's driver to play (:meth:`TableState.apply`); the bot's choice, or the
-default action (:func:`~italian_poker.table.defaults.default_action`) when it fails or the
-rules refuse it, is written into the event (:mod:`italian_poker.server.scheduler`)."""
+has one), and what guards their decisions. A bot's turn is an ``action`` event with the bot's
+choice (:func:`~italian_poker.server.event_payloads.bot_payload`), which the table machine
+plays, or plays the default action instead
+(:func:`~italian_poker.table.defaults.default_action`) when the rules refuse it; a bot that
+fails answers the default action (:mod:`italian_poker.server.scheduler`)."""
 
 from __future__ import annotations
 
@@ -45,17 +46,6 @@ class TableBots(dict[tuple[int, int], Policy]):
                 seed = derive_seed(self.seed, "bot", self.table_id, seat)
             bot = self[key] = self.factory(slot.bot or "", seed)
         return bot
-
-
-class Decided:
-    """A bot's decision made beforehand for ``view``; asked about another view (which the
-    table does not do), the bot itself answers."""
-
-    def __init__(self, view: SeatView, action: Action, bot: Policy) -> None:
-        self.view, self.action, self.bot = view, action, bot
-
-    def act(self, view: SeatView) -> Action:
-        return self.action if view == self.view else self.bot.act(view)
 
 
 class HasId(Protocol):

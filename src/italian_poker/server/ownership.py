@@ -21,15 +21,14 @@ from italian_poker.server.commands import (
     Sit,
     TakeSeat,
 )
+from italian_poker.server.event_payloads import action_payload, parse_action
 from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.presence import Presence
 from italian_poker.server.refusal import Refusal
 from italian_poker.server.table_chat import TableChat
 from italian_poker.server.table_core import TableCore, TablePart
-from italian_poker.server.table_state import EventKind, TableStatus, action_payload, parse_action
+from italian_poker.server.table_state import EventKind, TableStatus
 from italian_poker.server.turn_clock import TurnClock
-
-_action_payload = action_payload
 
 
 class LocalTable(TablePart):
@@ -131,7 +130,7 @@ class LocalTable(TablePart):
                 raise Refusal("bad_message", str(error)) from None
             bank = self._use_bank(seat)
             try:
-                await self._commit(EventKind.ACTION, _action_payload(seat, action, False, bank))
+                await self._commit(EventKind.ACTION, action_payload(seat, action, bank=bank))
             except ItalianPokerError as error:
                 raise Refusal("illegal", str(error)) from None
 

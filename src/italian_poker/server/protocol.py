@@ -384,7 +384,7 @@ def state_text(
 
 def _between(state: TableState) -> str:
     match = state.match
-    if state.status is TableStatus.LOBBY or match is None:
+    if state.status is TableStatus.LOBBY or match is None or state.hand is None:
         return "lobby"
     if match.phase is MatchPhase.MAKE_UP:
         return "make-up"

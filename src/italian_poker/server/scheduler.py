@@ -14,9 +14,8 @@ from italian_poker.engine.errors import SeatError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.seeds import derive_seed
-from italian_poker.server.bots import OFF_LOOP_BOTS, TableBots
-from italian_poker.server.bots import Decided as _Decided
-from italian_poker.server.bots import Guarded as _Guarded
+from italian_poker.server.bots import OFF_LOOP_BOTS, Guarded, TableBots
+from italian_poker.server.event_payloads import bot_payload, timeout_payload
 from italian_poker.server.table_core import TableCore, TablePart
 from italian_poker.server.table_state import EventKind, Slot, TableStatus
 from italian_poker.server.turn_clock import TurnClock
@@ -68,7 +67,7 @@ class Scheduler(TablePart):
         if state.match is not None and state.match.phase is MatchPhase.MAKE_UP:
             return
         if self._can_deal():
-            delay = self.settings.next_deal_seconds if state.match is not None else 0.0
+            delay = self.settings.next_deal_seconds if state.hand is not None else 0.0
             self._pending = self._spawn(self._next_deal(state.seq, delay))
 
     def _can_deal(self) -> bool:
@@ -91,22 +90,24 @@ class Scheduler(TablePart):
             slot = state.slots[seat]
             if state.seq != seq or state.actor_slot() != seat or slot is None or not slot.bot:
                 return
-            # The driver asks the bot (Table.step); a choice the rules refuse is replaced by
-            # the default action, and the event says so.
-            payload: dict[str, Any] = {"seat": seat}
-            bot: Policy = _Guarded(self, seat, self._bot(seat, slot))
+            # The bot decides from its view; the table plays its choice, or the default action
+            # when the rules refuse it (BotAct).
             view = state.view(seat)
-            if slot.bot in OFF_LOOP_BOTS and view is not None:
+            if view is None:
+                return
+            bot: Policy = Guarded(self, seat, self._bot(seat, slot))
+            if slot.bot in OFF_LOOP_BOTS:
                 # Decided on a thread, from the view alone (the lock held meanwhile: nothing
                 # changes the table until the decision is applied).
                 chosen = await asyncio.get_running_loop().run_in_executor(None, bot.act, view)
-                bot = _Decided(view, chosen, bot)
-            await self._commit(EventKind.ACTION, payload, bot)
-            if payload.get("default"):
+            else:
+                chosen = bot.act(view)
+            effects = await self._commit(EventKind.ACTION, bot_payload(seat, chosen))
+            if effects.refused is not None:
                 log.warning("table %s: bot %s chose an action not allowed", self.id, seat)
 
     async def _auto_turn(self, seq: int, seat: int, delay: float, expired: bool = False) -> None:
-        """The driver's default action for ``seat`` after ``delay`` (check, pass, decline,
+        """The table's default action for ``seat`` after ``delay`` (check, pass, decline,
         stand pat, show, sit out, fold: :func:`~italian_poker.table.defaults.default_action`).
         The time the turn took is charged to the bank as for any move; a turn whose seconds
         and bank ran out (``expired``) leaves no bank."""
@@ -119,10 +120,7 @@ class Scheduler(TablePart):
             bank = self._use_bank(seat)
             if expired and bank is not None:
                 bank = 0.0
-            payload: dict[str, Any] = {"seat": seat, "auto": True}
-            if bank is not None:
-                payload["bank"] = bank
-            await self._commit(EventKind.ACTION, payload)
+            await self._commit(EventKind.ACTION, timeout_payload(seat, bank))
 
     async def _next_deal(self, seq: int, delay: float) -> None:
         if delay:

@@ -9,7 +9,6 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, TypeVar
 
-from italian_poker.engine.policy import Policy
 from italian_poker.server.peers import TablePeers
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.spectators import Spectators
@@ -41,9 +40,7 @@ class TableCore(Protocol):
         """Whether this process owns the table."""
         ...
 
-    async def commit(
-        self, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None
-    ) -> Effects:
+    async def commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
         """Check, apply, write, then tell: the one way to change the table (lock held)."""
         ...
 
@@ -104,10 +101,8 @@ class TablePart:
         """Whether this process owns the table."""
         return self.table.owning
 
-    async def _commit(
-        self, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None
-    ) -> Effects:
-        return await self.table.commit(kind, payload, policy)
+    async def _commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
+        return await self.table.commit(kind, payload)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         return self.table.spawn(coro)

@@ -24,7 +24,6 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
 from italian_poker.server.bots import BotFactory, TableBots
 from italian_poker.server.broadcast import Broadcast
@@ -45,7 +44,7 @@ from italian_poker.server.shutdown import cancel_and_wait
 from italian_poker.server.spectators import Spectators
 from italian_poker.server.store import EventWrite, StaleOwner, Store, StoredTable
 from italian_poker.server.table_chat import TableChat
-from italian_poker.server.table_state import Effects, EventKind, TableState, action_payload
+from italian_poker.server.table_state import Effects, EventKind, TableState
 from italian_poker.server.turn_clock import TurnClock
 from italian_poker.server.writer import EventWriter
 from italian_poker.table.advice import Advisor
@@ -54,7 +53,6 @@ __all__ = ["BotFactory", "Refusal", "TableRuntime", "rules_from"]
 
 T = TypeVar("T")
 
-_action_payload = action_payload
 
 log = logging.getLogger(__name__)
 
@@ -179,24 +177,22 @@ class TableRuntime:
 
     # --- the one way to change a table ----------------------------------------------------
 
-    async def _commit(
-        self, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None
-    ) -> Effects:
-        """Check and apply an event (``policy``: the bot whose turn an ``action`` without an
-        action is), persist it, then tell everyone. Caller holds the lock, so the table's
-        events are written one at a time and in order; the writing is done on the
-        database's threads (:attr:`writer`), so that the event loop, and every other table,
-        goes on meanwhile."""
+    async def _commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
+        """Check and apply an event, persist it (as the state records it:
+        :attr:`~italian_poker.server.table_state.Effects.record`), then tell everyone.
+        Caller holds the lock, so the table's events are written one at a time and in
+        order; the writing is done on the database's threads (:attr:`writer`), so that the
+        event loop, and every other table, goes on meanwhile."""
         state = self.state
         seq = state.seq + 1
         before = self.spectators.snapshot(state, kind, self.connected_seats)
-        effects = state.apply(seq, kind, payload, policy)
+        effects = state.apply(seq, kind, payload)
         self.spectators.applied(state, before)
         event = EventWrite(
             self.id,
             seq,
             kind.value,
-            payload,
+            effects.record,
             tuple(effects.ledger),
             tuple(state.slots),
             dict(self.tokens),
@@ -230,11 +226,9 @@ class TableRuntime:
             self.collector.freeze_soon()
         return effects
 
-    async def commit(
-        self, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None
-    ) -> Effects:
+    async def commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
         """:meth:`_commit`, for the table's parts."""
-        return await self._commit(kind, payload, policy)
+        return await self._commit(kind, payload)
 
     async def _reload(self) -> None:
         """Go back to what the log holds (all of it: the store remembers the seats it read)."""

@@ -1,16 +1,17 @@
-"""A table's state as its event log builds it: seats, status, the match, the public log.
+"""A table's state as its event log builds it: the seats' people, the status, the table
+machine, the public log.
 
 Everything that changes a table is an event ``(seq, kind, payload)``; :meth:`TableState.apply`
-applies one, with the engine checking every action, and is the only way the state changes.
-A restarted server replays a table's events in order and arrives exactly where it was. No
-I/O here: the runtime persists each event before anyone hears of it.
-
-The match is played through the table driver (:class:`~italian_poker.table.driver.Table`):
-a person's action through :meth:`Table.act`, a bot's decision through :meth:`Table.step`
-and a turn that ran out through :meth:`Table.play_default`, the action played then being
-written into the event, so that a replay plays exactly what was played. Each seated person
-is the match's player of the same id (:attr:`Slot.player` is their ``player_id``): a seat, a
-player of the match and a seat of a deal are matched by that id, never by a name.
+applies one and is the only way the state changes. The seats, the stacks and the deals are the
+table machine's (:class:`~italian_poker.table.machine.TableMachine`): each event is one of its
+commands (a seat taken, a deal started, a player's action, a bot's choice, a turn that ran out,
+...), which it checks and carries out, and whose events the state reads back: the narration,
+the ledger rows, who busted or left. The state keeps what the machine does not know: who sits
+in each numbered seat (nickname, bot, the person's id, the seq of their ``seat`` event), the
+table's status, its options and its public log. A restarted server replays a table's events
+in order and arrives exactly where it was: each event gives back the cards it took
+(:mod:`italian_poker.server.recorded_cards`). No I/O here: the runtime persists each event
+(:attr:`Effects.record`) before anyone hears of it.
 """
 
 from __future__ import annotations
@@ -24,30 +25,36 @@ from typing import Any
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.card_source import SECURE, SeededSource
-from italian_poker.engine.cards import Card, parse_card
-from italian_poker.engine.deal import Deal
-from italian_poker.engine.errors import ItalianPokerError, SeatError
-from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
+from italian_poker.engine.errors import SeatError
+from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe, sees_discards
 from italian_poker.engine.opening import OpeningRequirement, opening_requirement
-from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import Rules
+from italian_poker.server.event_payloads import bank_of, play_command
 from italian_poker.server.i18n import line
-from italian_poker.server.limits import MAX_CHIPS, whole_number
 from italian_poker.server.nicknames import nickname_key
 from italian_poker.server.recorded_cards import TAKEN, DealCards, card_entries
 from italian_poker.server.recorded_cards import recorded as recorded_cards
-from italian_poker.table.driver import (
+from italian_poker.table.commands import (
+    Command,
+    Leave,
+    SetChips,
+    SitIn,
+    SitOut,
+    StartDeal,
+    TakeSeat,
+)
+from italian_poker.table.events import Event, FinishedDeal
+from italian_poker.table.machine import TableMachine
+from italian_poker.table.machine_events import (
     ActionTaken,
     DealFinished,
     DealStarted,
-    DefaultReason,
     MakeUpAnswered,
     NoDeal,
-    Table,
+    SeatLeft,
     TableEvent,
 )
-from italian_poker.table.events import Event, FinishedDeal
 from italian_poker.table.narration import Line, action_line, award_lines, event_line, report_lines
 
 TurnKey = tuple[int | None, int, int]
@@ -68,12 +75,14 @@ class EventKind(StrEnum):
     SEAT = "seat"
     """A player or a bot takes a seat: ``{seat, nickname, bot}``."""
     UNSEAT = "unseat"
-    """A seat is emptied (kick, bot removed): ``{seat}``; during a deal, at its end."""
+    """A seat is emptied (kick, bot removed): ``{seat}``; for a player dealt in, at the end
+    of the deal."""
     START = "start"
     PAUSE = "pause"
     RESUME = "resume"
     STACK = "stack"
-    """The host sets a seat's chips for the next deal: ``{seat, amount}``."""
+    """The host sets a seat's chips, between deals: ``{seat, amount}`` (a busted player is
+    back with them)."""
     SIT_OUT = "sit_out"
     SIT_IN = "sit_in"
     LEDGER_VISIBILITY = "ledger_visibility"
@@ -86,20 +95,12 @@ class EventKind(StrEnum):
     delay of one deal: ``{hash, delay}``, ``hash`` the sha256 of the watch link's secret
     (null: no link), ``delay`` a bool (spectators see each deal once it has ended)."""
     DEAL = "deal"
-    """The next deal begins: ``{players}`` once dealt (the person in each seat) and the cards
-    it dealt (``taken``, server/recorded_cards.py); ``seed`` only on tables set up with
-    ``settings.seed`` (tests, replays) and in logs written before live tables shuffled without
-    one."""
+    """The next deal begins: the cards it dealt (``taken``); ``seed`` only on tables set up
+    with ``settings.seed`` (tests, replays)."""
     ACTION = "action"
-    """``{seat, kind, amount, cards, split, auto, bank}``; ``players`` when it began a deal
-    (after the 5.5 make-ups); ``taken``, the cards the deal took with it
-    (server/recorded_cards.py). ``bank``: the seat's time bank left after
-    the action (seats on the turn timer only; logs written before it was recorded lack it,
-    and the bank then stays as it was). An event the runtime makes without ``kind`` has the
-    table choose: the seat's bot (:meth:`TableState.apply`'s ``policy``), or else the default
-    action (:func:`~italian_poker.table.defaults.default_action`, the turn ran out); the action
-    played is then written into it, with ``auto`` and ``default`` (``"timeout"`` or
-    ``"illegal"``: the bot's choice was not allowed) when it was the default."""
+    """A command of the seat to act (:mod:`italian_poker.server.event_payloads`): their own
+    action, a bot's choice or a turn the table plays for them; ``taken``, the cards it took;
+    ``bank``, the seat's time bank left after it (seats on the turn timer only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,15 +126,13 @@ class LedgerEntry:
 
 @dataclass(slots=True)
 class Slot:
-    """A taken seat. ``chips_due`` is what the player (re)joins the match with at the next
-    deal (a new seat, or the host's adjustment); ``leaving`` empties the seat when the deal
-    under way ends. ``player`` tells the person (or bot) apart from anyone who sat here or
+    """A taken seat. ``player`` tells the person (or bot) apart from anyone who sat here or
     had this nickname before: the seq of the ``seat`` event that seated them, which also
-    issued their token."""
+    issued their token, and their id at the table machine. ``leaving`` empties the seat when
+    the deal under way ends."""
 
     nickname: str
     bot: str | None
-    chips_due: int | None
     player: int = 0
     sitting_out: bool = False
     leaving: bool = False
@@ -152,16 +151,15 @@ class DealOutcome:
 
 @dataclass(slots=True)
 class Effects:
-    """What applying an event produced: public log lines and ledger rows."""
+    """What applying an event produced: public log lines, ledger rows, the event as the log
+    records it (its payload, with the cards it took) and whether the table played the
+    default action for a bot whose choice the rules refused."""
 
     lines: list[Line] = field(default_factory=list)
     ledger: list[LedgerEntry] = field(default_factory=list)
+    record: dict[str, Any] = field(default_factory=dict)
+    refused: str | None = None
 
-
-SEATED_BY_ID = "player_ids"
-"""The key a ``deal`` event gets (``true``) once its table seats the match's players by
-their stable id. A ``deal`` event of a log written before, which lacks it, seats them as the
-server did then (:meth:`TableState._reseat_as_before`), so that old logs replay alike."""
 
 PLAYERS_SEE_LEDGER = "players_see_ledger"
 """The table's option (``options``) that lets the players read the ledger from the start;
@@ -175,12 +173,10 @@ advisor, has no hint."""
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 """A ``watch`` event's ``hash``: a sha256 hex digest, as ``store.token_hash`` writes it."""
 
-_LEGACY_IDS = 1 << 40
-"""Match ids given when re-seating as before: above any :attr:`Slot.player` (a seq)."""
-
 
 class TableState:
-    """One table, rebuilt from its events. Seats are numbered 0..players-1 in table order."""
+    """One table, rebuilt from its events. Seats are numbered 0..players-1 in table order,
+    as at the table machine."""
 
     def __init__(self, name: str, rules: Rules, options: dict[str, Any], log_size: int = 50):
         self.name = name
@@ -188,15 +184,15 @@ class TableState:
         self.options = options
         self.slots: list[Slot | None] = [None] * rules.players
         self.status = TableStatus.LOBBY
-        self.table: Table | None = None
-        """The driver playing the match (from the first deal)."""
+        self.machine = TableMachine(rules, audiences=False)
+        """The seats, the stacks and the deals."""
         self.cards: DealCards | None = None
         """The card source of the deal under way (or about to begin): the cards the log
         recorded, then the live source."""
-        self._ids: dict[int, int] = {}
-        """The match id of a :attr:`Slot.player` where it is not that number (tables whose
-        log was written before the ids were stable, re-seated as then)."""
-        self._reseated = 0
+        self._forced: deque[tuple[int, ActionKind]] = deque()
+        """In a deal of a version 1 log, the shows the table played because the rules left
+        no choice (seat, kind), which that log records as the players' own events."""
+        self._seats_to_come: dict[int, int] | None = None
         self.seq = 0
         self.log: deque[LogLine] = deque(maxlen=log_size)
         self.outcome: DealOutcome | None = None
@@ -205,8 +201,8 @@ class TableState:
         self.deal_players: tuple[int, ...] = ()
         """The person (:attr:`Slot.player`) in each seat of the current (or last) deal."""
         self.hand_players: dict[int, tuple[int, ...]] = {}
-        """Per deal number, the person in each of its seats (the ``players`` its first
-        event recorded): histories belong to them, whatever their name or seat now."""
+        """Per deal number, the person in each of its seats: histories belong to them,
+        whatever their name or seat now."""
         self.banks: dict[int, float] = {}
         """Time bank left per seat, as its last ``action`` event recorded it; a seat missing
         here has the full bank (:meth:`bank`)."""
@@ -214,11 +210,9 @@ class TableState:
         """Seq of the event that began the turn under way (None: nobody is on the clock)."""
         self._turn: TurnKey | None = None
         self.left_with: dict[int, int] = {}
-        """The chips each person (:attr:`Slot.player`) still seated had when the match let
+        """The chips each person (:attr:`Slot.player`) still seated had when the table let
         them go for want of an ante (000 Art. 1): theirs until the host gives them chips or
         they leave the table, with them."""
-        self._departed = 0
-        """How many players had left the match when the current (or last) deal began."""
         self.players_see_ledger = bool(options.get(PLAYERS_SEE_LEDGER, False))
         """Whether the players may read the ledger (the host always may): the table's option
         at creation, then as the last ``ledger_visibility`` event set it."""
@@ -236,27 +230,8 @@ class TableState:
 
     @property
     def match(self) -> Match | None:
-        """The match (from the first deal)."""
-        return self.table.match if self.table is not None else None
-
-    def match_id(self, slot: Slot) -> int:
-        """The match's ``player_id`` of the person in ``slot``."""
-        return self._ids.get(slot.player, slot.player)
-
-    def _slot_of_id(self, player_id: int) -> int | None:
-        """The seat of the match's player ``player_id``, if seated."""
-        for i, slot in enumerate(self.slots):
-            if slot is not None and self.match_id(slot) == player_id:
-                return i
-        return None
-
-    def _match_seat(self, slot: Slot) -> Seat | None:
-        """The match's seat of the person in ``slot``, if they have one."""
-        match = self.match
-        if match is None:
-            return None
-        player_id = self.match_id(slot)
-        return next((s for s in match.seats if s.player_id == player_id), None)
+        """The engine's match (once two players have sat down), to read only."""
+        return self.machine.match
 
     @property
     def stack_default(self) -> int:
@@ -267,6 +242,13 @@ class TableState:
         """The seat of ``nickname``, if seated."""
         for i, slot in enumerate(self.slots):
             if slot is not None and slot.nickname == nickname:
+                return i
+        return None
+
+    def _seat_of(self, player: int) -> int | None:
+        """The seat of the person ``player``, if seated."""
+        for i, slot in enumerate(self.slots):
+            if slot is not None and slot.player == player:
                 return i
         return None
 
@@ -303,10 +285,7 @@ class TableState:
     @property
     def in_deal(self) -> bool:
         """Whether a deal (or its 5.5 make-up decisions) is under way."""
-        return self.match is not None and self.match.phase in (
-            MatchPhase.IN_DEAL,
-            MatchPhase.MAKE_UP,
-        )
+        return self.machine.phase in (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP)
 
     @property
     def hand(self) -> int | None:
@@ -319,11 +298,8 @@ class TableState:
 
     def actor_slot(self) -> int | None:
         """The seat to act, if any."""
-        match = self.match
-        actor = None if match is None else match.actor
-        if match is None or actor is None:
-            return None
-        return self._slot_of_id(match.seat(actor).player_id)
+        player = self.machine.to_act
+        return None if player is None else self._seat_of(player)
 
     def turn_key(self) -> TurnKey | None:
         """The turn under way: (deal, seat to act, moves so far in the deal, or -1 during
@@ -344,7 +320,7 @@ class TableState:
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the seat to act may do."""
-        return self.match.legal_actions() if self.match is not None else ()
+        return self.machine.legal_actions()
 
     def deal_index(self, slot: int) -> int | None:
         """The seat number of ``slot`` in the current (or last) deal, if the person seated
@@ -386,40 +362,47 @@ class TableState:
     def public_view(self) -> PublicView | None:
         """What everyone may know of the current (or last) deal (the observer's public view,
         which has no hidden card); None before the first deal."""
-        return self.table.public_view() if self.table is not None else None
+        return self.machine.public_view()
+
+    def _planned(self) -> dict[int, int]:
+        """The chips of each person with a seat at the machine, now or once the waiting
+        changes are made (a newcomer's buy-in during a deal, say; a player leaving at the end
+        of the deal still has theirs)."""
+        if self._seats_to_come is None:
+            chips = {s.player: s.chips for s in self.machine.seats}
+            chips.update((s.player, s.chips) for s in self.machine.seats_to_come)
+            self._seats_to_come = chips
+        return self._seats_to_come
+
+    def _handle(self, command: Command) -> list[TableEvent]:
+        """Hand ``command`` to the machine."""
+        try:
+            return self.machine.handle(command)
+        finally:
+            self._seats_to_come = None
 
     def stack(self, slot: int) -> int:
-        """The chips in front of ``slot`` now: those due at the next deal (a newcomer's
-        buy-in, also while a deal goes on; the host's adjustment), else the match's."""
+        """The chips in front of ``slot`` now: in the deal under way, else the machine's
+        (a newcomer's buy-in during a deal included), else what a busted player kept."""
         seat = self.slots[slot]
         if seat is None:
             return 0
-        if seat.chips_due is not None:
-            return seat.chips_due
         match = self.match
-        if match is not None:
-            deal = match.deal
-            player_id = self.match_id(seat)
-            if match.phase is MatchPhase.IN_DEAL and deal is not None:
-                ids = deal.start.player_ids
-                if player_id in ids:
-                    return deal.stacks[ids.index(player_id)]
-            in_match = self._match_seat(seat)
-            if in_match is not None:
-                return in_match.stack
-            return self.left_with.get(seat.player, 0)
-        return seat.chips_due or 0
+        deal = None if match is None else match.deal
+        if match is not None and match.phase is MatchPhase.IN_DEAL and deal is not None:
+            ids = deal.start.player_ids
+            if seat.player in ids:
+                return deal.stacks[ids.index(seat.player)]
+        planned = self._planned().get(seat.player)
+        if planned is not None:
+            return planned
+        return self.left_with.get(seat.player, 0)
 
     def busted(self, slot: int) -> bool:
-        """Whether the person in ``slot`` left the match for want of an ante (000 Art. 1) and
+        """Whether the person in ``slot`` left the game for want of an ante (000 Art. 1) and
         has not been given chips since: they are not dealt in until the host does."""
         seat = self.slots[slot]
-        return (
-            seat is not None
-            and seat.chips_due is None
-            and self.match is not None
-            and self._match_seat(seat) is None
-        )
+        return seat is not None and seat.player not in self._planned()
 
     def requirement(self) -> OpeningRequirement:
         """What opens the current (or next) deal."""
@@ -432,16 +415,14 @@ class TableState:
     def dealable(self) -> list[int]:
         """The seats that would be dealt in at the next deal (chips for an ante, not out)."""
         limit = self.rules.chips_to_be_dealt_in
-        out = []
-        for i, slot in enumerate(self.slots):
-            if slot is None or slot.leaving or slot.sitting_out:
-                continue
-            if self.stack(i) >= limit and (slot.chips_due is not None or self._in_match(slot)):
-                out.append(i)
-        return out
-
-    def _in_match(self, slot: Slot) -> bool:
-        return self._match_seat(slot) is not None
+        planned = self._planned()
+        return [
+            i
+            for i, slot in enumerate(self.slots)
+            if slot is not None
+            and not (slot.leaving or slot.sitting_out)
+            and planned.get(slot.player, 0) >= limit
+        ]
 
     def completed(self, hand: int) -> CompletedDeal | None:
         """The finished deal ``hand``."""
@@ -470,27 +451,16 @@ class TableState:
         for seq, kind, payload in events:
             self.apply(seq, EventKind(kind), payload)
 
-    def apply(
-        self, seq: int, kind: EventKind, payload: dict[str, Any], policy: Policy | None = None
-    ) -> Effects:
+    def apply(self, seq: int, kind: EventKind, payload: dict[str, Any]) -> Effects:
         """Apply event ``seq``. Raises a specific error (state unchanged) when the event is
-        not allowed now. A live ``deal`` or ``action`` event that made the deal take cards gets
-        them added to ``payload`` (``taken``), so that the log records them; an
-        ``action`` without ``kind`` gets the action played: ``policy``'s (the seat's bot),
-        or the default action."""
+        not allowed now. ``payload`` is not changed: :attr:`Effects.record` is the event as
+        the log keeps it, with the cards a live event took (``taken``)."""
         if seq != self.seq + 1:
             raise ValueError(f"event {seq} out of order after {self.seq}")
-        if kind is EventKind.ACTION or kind is EventKind.DEAL:
-            mark = self._card_mark()
-            effects = (
-                self._on_action(payload, policy)
-                if kind is EventKind.ACTION
-                else (self._on_deal(payload))
-            )
-            self._record_cards(mark, payload)
-        else:
-            handler = getattr(self, f"_on_{kind.value}")
-            effects = handler(payload)
+        handler = getattr(self, f"_on_{kind.value}")
+        effects: Effects = handler(payload)
+        if not effects.record:
+            effects.record = dict(payload)
         self.seq = seq
         key = self.turn_key()
         if key != self._turn:
@@ -501,24 +471,12 @@ class TableState:
             self.log.append(LogLine(seq, said))
         return effects
 
-    def _card_mark(self) -> tuple[Deal | None, int]:
-        """The deal under way (or the last) and how long its operations log is."""
-        deal = self.match.deal if self.match is not None else None
-        return deal, len(deal.operations) if deal is not None else 0
-
-    def _record_cards(self, mark: tuple[Deal | None, int], payload: dict[str, Any]) -> None:
-        """Record in a live event's ``payload`` the cards the deal took since ``mark`` (the
-        end of one deal, the start of the next); a replayed event has them already."""
-        if TAKEN in payload or "deck" in payload or "reshuffles" in payload:
-            return
-        before, logged = mark
-        deal = self.match.deal if self.match is not None else None
-        taken = [] if before is None else list(before.operations[logged:])
-        if deal is not None and deal is not before:
-            taken += deal.operations
-        entries = card_entries(taken)
-        if entries:
-            payload[TAKEN] = entries
+    def _slot(self, payload: dict[str, Any]) -> tuple[int, Slot]:
+        seat = int(payload["seat"])
+        slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
+        if slot is None:
+            raise SeatError(f"seat {seat + 1} is empty")
+        return seat, slot
 
     def _on_seat(self, payload: dict[str, Any]) -> Effects:
         seat, nickname, bot = int(payload["seat"]), str(payload["nickname"]), payload["bot"]
@@ -529,42 +487,37 @@ class TableState:
             self.in_deal and match is not None and nickname in match.deal_seats
         ):
             raise SeatError(f"the nickname {nickname!r} is taken at this table")
-        stack = self.stack_default
-        slot = self.slots[seat] = Slot(nickname, bot, chips_due=stack, player=self.seq + 1)
+        stack, player = self.stack_default, self.seq + 1
+        self._handle(TakeSeat(player, nickname, stack, seat))
+        self.slots[seat] = Slot(nickname, bot, player)
         self.banks.pop(seat, None)  # a newcomer has the full time bank
         said = line("table_seat", name=nickname, seat=seat + 1)
-        return Effects([said], [LedgerEntry(nickname, slot.player, "buy_in", stack)])
+        return Effects([said], [LedgerEntry(nickname, player, "buy_in", stack)])
 
     def _on_unseat(self, payload: dict[str, Any]) -> Effects:
-        seat = int(payload["seat"])
-        slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
-        if slot is None:
-            raise SeatError(f"seat {seat + 1} is empty")
-        match = self.match
-        deal = None if match is None else match.deal
-        asking = match is not None and match.phase is MatchPhase.MAKE_UP
-        if (asking and self._match_seat(slot) is not None) or (
-            self.in_deal and deal is not None and self.match_id(slot) in deal.start.player_ids
-        ):
-            # A deal (or its 5.5 questions) is under way: the match's seats change between
-            # deals only, so the player leaves when it ends (answered for meanwhile).
+        seat, slot = self._slot(payload)
+        if slot.leaving:
+            return Effects([line("table_leave_after_deal", name=slot.nickname)])
+        if slot.player not in self._planned():  # busted: the machine let them go already
+            return self._remove(seat, self.left_with.get(slot.player, 0))
+        events = self._handle(Leave(slot.player))
+        left = next((e for e in events if isinstance(e, SeatLeft)), None)
+        if left is None:
+            # A deal (or its 5.5 questions) is under way: the player leaves when it ends
+            # (answered for meanwhile).
             slot.leaving = True
             return Effects([line("table_leave_after_deal", name=slot.nickname)])
-        return self._remove(seat)
+        return self._remove(seat, left.chips)
 
-    def _remove(self, seat: int) -> Effects:
+    def _remove(self, seat: int, chips: int) -> Effects:
         slot = self.slots[seat]
         assert slot is not None
-        amount = self.stack(seat)
-        in_match = self._match_seat(slot)
-        if self.match is not None and in_match is not None:
-            self.match.leave(in_match.name)
         self.slots[seat] = None
         self.banks.pop(seat, None)
         self.left_with.pop(slot.player, None)
         said = line("table_leave", name=slot.nickname)
         return Effects(
-            [said], [LedgerEntry(slot.nickname, slot.player, "cash_out", amount, self.hand)]
+            [said], [LedgerEntry(slot.nickname, slot.player, "cash_out", chips, self.hand)]
         )
 
     def _on_start(self, payload: dict[str, Any]) -> Effects:
@@ -590,27 +543,40 @@ class TableState:
         return Effects([line("table_resume")])
 
     def _on_stack(self, payload: dict[str, Any]) -> Effects:
-        seat, amount = int(payload["seat"]), int(payload["amount"])
-        slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
-        if slot is None:
-            raise SeatError(f"seat {seat + 1} is empty")
+        seat, slot = self._slot(payload)
+        amount = int(payload["amount"])
         if self.in_deal:
             raise SeatError("stacks can be adjusted only between deals")
         if amount < 1:
             raise SeatError("a stack must be at least 1 chip")
         before = self.stack(seat)
-        slot.chips_due = amount
+        if slot.player in self._planned():
+            self._handle(SetChips(slot.player, amount))
+        else:  # busted: back at the table with the chips the host gives
+            self._handle(TakeSeat(slot.player, slot.nickname, amount, seat))
+            self.left_with.pop(slot.player, None)
+            self._sit(slot)
         said = line("table_stack", name=slot.nickname, amount=amount)
         return Effects([said], [LedgerEntry(slot.nickname, slot.player, "adjust", amount - before)])
 
+    def _sit(self, slot: Slot) -> None:
+        """Tell the machine whether ``slot`` sits out, if it does not know yet (a change
+        during a deal takes effect when it ends)."""
+        planned = next((s for s in self.machine.seats_to_come if s.player == slot.player), None)
+        if planned is None or planned.sitting_out == slot.sitting_out:
+            return
+        self._handle(SitOut(slot.player) if slot.sitting_out else SitIn(slot.player))
+
     def _on_sit_out(self, payload: dict[str, Any]) -> Effects:
-        slot = self._slot(payload)
+        _, slot = self._slot(payload)
         slot.sitting_out = True
+        self._sit(slot)
         return Effects([line("table_sit_out", name=slot.nickname)])
 
     def _on_sit_in(self, payload: dict[str, Any]) -> Effects:
-        slot = self._slot(payload)
+        _, slot = self._slot(payload)
         slot.sitting_out = False
+        self._sit(slot)
         return Effects([line("table_sit_in", name=slot.nickname)])
 
     def _on_ledger_visibility(self, payload: dict[str, Any]) -> Effects:
@@ -648,108 +614,81 @@ class TableState:
                 lines.append(line("table_watch_delay_on" if delay else "table_watch_delay_off"))
         return Effects(lines)
 
-    def _slot(self, payload: dict[str, Any]) -> Slot:
-        seat = int(payload["seat"])
-        slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
-        if slot is None:
-            raise SeatError(f"seat {seat + 1} is empty")
-        return slot
+    # --- dealing ----------------------------------------------------------------------------
 
     def _on_deal(self, payload: dict[str, Any]) -> Effects:
         if self.status is not TableStatus.PLAYING:
             raise SeatError("the game is not in play")
         if self.in_deal:
             raise SeatError("a deal is already under way")
-        # A deal event stored before the match's ids were stable (a dealt deal's event, with
-        # its deck or its players, and not the key) seats the players as the server did then.
-        if ("deck" in payload or "players" in payload) and not payload.get(SEATED_BY_ID):
-            self._reseat_as_before()
-        else:
-            if self.match is not None and len(self.dealable()) < self.rules.min_players:
-                # Refused before the seats change: a refused event changes nothing.
-                raise SeatError(
-                    f"fewer than {self.rules.min_players} players can be dealt in: the match waits"
-                )
-            self._reconcile()
-            payload[SEATED_BY_ID] = True
-        table = self.table
-        assert table is not None
-        match = table.match
+        if len(self.dealable()) < self.rules.min_players:
+            # Refused before anything changes: a refused event changes nothing.
+            raise SeatError(
+                f"fewer than {self.rules.min_players} players can be dealt in: the match waits"
+            )
         seed = payload.get("seed")
         cards = DealCards(SECURE if seed is None else SeededSource(int(seed)))
+        start = StartDeal(source=cards.source)
+        self.machine.verify(start)
         cards.give(recorded_cards(payload))
-        # A version 1 deal (its deck recorded) was played when every show was the player's
-        # own event: the table replays those shows as they come.
-        table.forced_shows = "deck" not in payload
-        events = table.start_deal(cards.source)
         self.cards = cards
+        self._forced.clear()
+        events = self._handle(start)
         self.outcome = None
         for slot in self.slots:
             if slot is not None:
                 slot.last_action, slot.changed = None, None
-        effects = Effects()
-        number = len(match.completed) + 1
-        effects.lines.append(line("report_title", number=number))
+        effects = Effects([line("report_title", number=len(self.machine.completed) + 1)])
         self._after(events, payload, effects)
         return effects
 
-    def _on_action(self, payload: dict[str, Any], policy: Policy | None = None) -> Effects:
-        table = self.table
-        if table is None or not self.in_deal:
+    def _on_action(self, payload: dict[str, Any]) -> Effects:
+        if self._repeats_a_forced_show(payload):
+            return Effects()
+        seat, slot = self._slot(payload)
+        if not self.in_deal:
             raise SeatError("no deal is under way")
-        match = table.match
-        seat = int(payload["seat"])
-        slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
-        in_match = None if slot is None else self._match_seat(slot)
-        if slot is None or in_match is None:
-            raise SeatError(f"seat {seat + 1} is empty")
-        bank = _bank(payload)
-        chosen = "kind" not in payload
-        action = None if chosen else _payload_action(payload)
-        if chosen and match.actor != in_match.name:
-            raise SeatError(f"it is not seat {seat + 1}'s turn")
+        command = play_command(slot.player, payload)
+        bank = bank_of(payload)
+        self.machine.verify(command)
         if self.cards is not None:
             self.cards.give(recorded_cards(payload))
-        if "deck" in payload:  # a version 1 deal begun by this 5.5 answer: see _on_deal
-            table.forced_shows = False
-        if action is not None:
-            events = table.act(in_match.name, action)
-        elif policy is not None:
-            table.policies = {in_match.name: policy}
-            try:
-                events = table.step()
-            finally:
-                table.policies = {}
-        else:
-            events = table.play_default(DefaultReason.TIMEOUT)
+        events = self._handle(command)
         played = events[0]
         assert isinstance(played, ActionTaken | MakeUpAnswered)
-        if action is None:
-            # Written into the event, which a replay plays as it is.
-            action = played.action
-            auto = played.default is not None or bool(payload.get("auto"))
-            filled = _action_payload(seat, action, auto, bank)
-            if played.default is not None:
-                filled["default"] = played.default.value
-            payload.clear()
-            payload.update(filled)
         if bank is not None:
             self.banks[seat] = bank
-        effects = Effects()
-        recorded = played.action if isinstance(played, ActionTaken) else action
+        effects = Effects(refused=played.refused)
+        auto = played.default is not None or bool(payload.get("auto"))
         drawer = played.seat if isinstance(played, ActionTaken) else None
         added = played.added if isinstance(played, ActionTaken) else None
-        self._describe(
-            slot, recorded, effects, auto=bool(payload.get("auto")), seat=drawer, added=added
-        )
+        self._describe(slot, played.action, effects, auto=auto, seat=drawer, added=added)
         for forced in events[1:]:
             # The shows the rules left no choice about, played by the table (5.4).
-            at = forced.seat if isinstance(forced, ActionTaken) else len(self.deal_slots)
-            shower = self.slots[self.deal_slots[at]] if at < len(self.deal_slots) else None
-            if isinstance(forced, ActionTaken) and shower is not None:
-                self._describe(shower, forced.action, effects, auto=False, seat=forced.seat)
+            if isinstance(forced, ActionTaken) and forced.seat < len(self.deal_slots):
+                at = self.deal_slots[forced.seat]
+                shower = self.slots[at]
+                if shower is not None:
+                    self._describe(shower, forced.action, effects, auto=False, seat=forced.seat)
+                if self._version_1:
+                    self._forced.append((at, forced.action.kind))
         self._after(events, payload, effects)
         return effects
+
+    @property
+    def _version_1(self) -> bool:
+        """Whether the deal under way was dealt from a version 1 log's deck."""
+        return self.cards is not None and self.cards.stacked is not None
+
+    def _repeats_a_forced_show(self, payload: dict[str, Any]) -> bool:
+        """Whether an ``action`` event of a version 1 log repeats a show the table played
+        already, the rules leaving no choice (that log records it as the player's own)."""
+        if not self._forced or "kind" not in payload:
+            return False
+        if (int(payload["seat"]), ActionKind(payload["kind"])) != self._forced[0]:
+            return False
+        self._forced.popleft()
+        return True
 
     def _describe(
         self,
@@ -780,42 +719,48 @@ class TableState:
             slot.changed = changed
 
     def _after(self, events: list[TableEvent], payload: dict[str, Any], effects: Effects) -> None:
-        """After a deal or an action, what the driver reported: record the deck of a deal
-        that began, settle one that ended; when the 5.5 answers left too few to deal (no
-        deal), who was to leave at the end of the deal leaves now."""
-        match = self.match
-        assert match is not None
+        """What the machine reported after a deal or an action: a deal that began, one that
+        ended, no deal after the 5.5 answers; players who busted and players who left once
+        the deal was over. The cards the event took go into its record."""
+        taken: list[object] = []
+        leaving: dict[int, int] = {}
         for event in events:
             if isinstance(event, DealStarted):
-                self._began(match, payload)
+                self._began()
+                taken.extend(event.operations)
+            elif isinstance(event, ActionTaken):
+                taken.extend(event.operations)
             elif isinstance(event, DealFinished):
-                completed = event.completed
-                if self.deal_slots and len(self.deal_slots) == len(completed.start.names):
-                    self._settle(completed, effects)
+                self._settle(event.completed, effects)
             elif isinstance(event, NoDeal):
                 effects.lines.append(line("no_deal", pot=event.carried))
-                self._remove_leavers(effects)
+            elif isinstance(event, SeatLeft):
+                if event.busted:
+                    self.left_with[event.player] = event.chips
+                else:
+                    leaving[event.player] = event.chips
+        for seat, slot in enumerate(self.slots):
+            if slot is not None and slot.leaving and slot.player not in self._planned():
+                chips = leaving.get(slot.player, self.left_with.get(slot.player, 0))
+                removed = self._remove(seat, chips)
+                effects.ledger.extend(removed.ledger)
+                effects.lines.extend(removed.lines)
+        entries = card_entries(taken)
+        effects.record = dict(payload)
+        if entries and not (TAKEN in payload or "deck" in payload or "reshuffles" in payload):
+            effects.record[TAKEN] = entries
 
-    def _began(self, match: Match, payload: dict[str, Any]) -> None:
-        """A deal began with this event: which slot and which person holds each of its
-        seats; the event records the persons (a replay reads them)."""
-        deal = match.deal
-        assert deal is not None
-        slots = [self._slot_of_id(player_id) for player_id in deal.start.player_ids]
-        self.deal_slots = [s for s in slots if s is not None]
-        players = tuple(slot.player for s in self.deal_slots if (slot := self.slots[s]))
-        recorded = payload.get("players")
-        if isinstance(recorded, list) and len(recorded) == len(players):
-            players = tuple(int(p) for p in recorded)
-        self.deal_players = players
-        self.hand_players[len(match.completed) + 1] = players
-        self._departed = len(match.departed)
-        payload.setdefault("players", list(players))
-
-    def _settle(self, completed: CompletedDeal, effects: Effects) -> None:
-        """A deal ended: its narration, the ledger results, and seats leaving."""
+    def _began(self) -> None:
+        """A deal began: which slot and which person holds each of its seats."""
         match = self.match
         assert match is not None and match.deal is not None
+        players = match.deal.start.player_ids
+        self.deal_slots = [s for p in players if (s := self._seat_of(p)) is not None]
+        self.deal_players = players
+        self.hand_players[len(match.completed) + 1] = players
+
+    def _settle(self, completed: CompletedDeal, effects: Effects) -> None:
+        """A deal ended: its narration and the ledger results."""
         view = self.public_view()
         assert view is not None
         finished = FinishedDeal(completed.number, view, False, self.requirement())
@@ -838,170 +783,3 @@ class TableState:
             net = result.stacks[i] - completed.start.stacks[i]
             player = self.deal_players[i]
             effects.ledger.append(LedgerEntry(name, player, "result", net, completed.number))
-        self._keep_left_chips(match)
-        self._remove_leavers(effects)
-
-    def _keep_left_chips(self, match: Match) -> None:
-        """The players the match let go at the end of the deal (too few chips for an ante)
-        keep what they had on their seats (:attr:`left_with`)."""
-        for name, chips in match.departed[self._departed :]:
-            seat = self.slot_of(name)
-            slot = None if seat is None else self.slots[seat]
-            if slot is not None and self._match_seat(slot) is None:
-                self.left_with[slot.player] = chips
-
-    def _remove_leavers(self, effects: Effects) -> None:
-        """Between deals: empty the seats of the players who were to leave."""
-        for seat, slot in enumerate(self.slots):
-            if slot is not None and slot.leaving:
-                removed = self._remove(seat)
-                effects.ledger.extend(removed.ledger)
-                effects.lines.extend(removed.lines)
-
-    def _target(self) -> list[tuple[int, Slot, int]]:
-        """Who is to be seated in the match for the next deal, in seat order: (seat, slot,
-        chips); a busted player is back only when the host gives them chips."""
-        target: list[tuple[int, Slot, int]] = []
-        for i, slot in enumerate(self.slots):
-            if slot is None or slot.leaving:
-                continue
-            if slot.chips_due is None and not self._in_match(slot):
-                continue
-            target.append((i, slot, self.stack(i)))
-        return target
-
-    def _reconcile(self) -> None:
-        """Bring the match's seats in line with the table's (between deals), through the
-        match's seating: newcomers join where they sit, each by their own id; stacks the host
-        set and sitting out follow; the dealer button stays where it is."""
-        target = self._target()
-        table = self.table
-        if table is None:
-            if len(target) < 2:
-                raise SeatError("at least two players are needed")
-            seats = [(slot.nickname, chips, self.match_id(slot)) for _, slot, chips in target]
-            table = self.table = Table(Match(self.rules, seats))
-        match = table.match
-        wanted = {self.match_id(slot) for _, slot, _ in target}
-        for gone in [s for s in match.seats if s.player_id not in wanted]:
-            match.leave(gone.name)
-        for index, (_, slot, chips) in enumerate(target):
-            seat = self._match_seat(slot)
-            if seat is None:
-                match.join(slot.nickname, chips, player_id=self.match_id(slot), position=index)
-                seat = match.seats[index]
-            if seat.stack != chips:  # the host's adjustment
-                match.set_stack(seat.name, chips)
-            if slot.sitting_out and not seat.sitting_out:
-                match.sit_out(seat.name)
-            elif seat.sitting_out and not slot.sitting_out:
-                match.sit_in(seat.name)
-        self._chips_settled()
-
-    def _chips_settled(self) -> None:
-        """Every seat's chips are the match's now."""
-        for taken in self.slots:
-            if taken is not None:
-                taken.chips_due = None
-
-    def _reseat_as_before(self) -> None:
-        """:meth:`_reconcile` as the server did it before the match's ids were stable, for a
-        ``deal`` event of such a log: any change seated everyone again under new ids (so a
-        parol pot's 5.5 dues, kept by id, were forgotten) and put the button back by hand.
-        Kept so that those logs replay to the same state; live deals never come here."""
-        target = self._target()
-        wanted = [(slot, chips, slot.sitting_out) for _, slot, chips in target]
-        table = self.table
-        if table is None:
-            if len(wanted) < 2:
-                raise SeatError("at least two players are needed")
-            seats = [(slot.nickname, chips, self.match_id(slot)) for slot, chips, _ in wanted]
-            table = self.table = Table(Match(self.rules, seats))
-        match = table.match
-        current = [(s.name, s.stack, s.sitting_out) for s in match.seats]
-        if current != [(slot.nickname, chips, out) for slot, chips, out in wanted]:
-            dealer = match.dealer_name
-            names = [slot.nickname for slot, _, _ in wanted]
-            if dealer not in names:
-                order = [slot.nickname if slot else None for slot in self.slots]
-                start = order.index(dealer) if dealer in order else 0
-                ring = order[start:] + order[:start]
-                dealer = next((n for n in ring if n in names), names[0] if names else dealer)
-            for seat in list(match.seats):
-                match.leave(seat.name)
-            for slot, chips, out in wanted:
-                self._ids[slot.player] = _LEGACY_IDS + self._reseated
-                self._reseated += 1
-                match.join(slot.nickname, chips, player_id=self.match_id(slot))
-                if out:
-                    match.sit_out(slot.nickname)
-            if dealer in names:
-                match.dealer_name = dealer
-        self._chips_settled()
-
-
-def _bank(payload: dict[str, Any]) -> float | None:
-    """The ``bank`` of an ``action`` payload: seconds, at least 0; None when absent."""
-    value = payload.get("bank")
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"a time bank is a number of seconds, not {value!r}")
-    return max(0.0, float(value))
-
-
-def _payload_action(payload: dict[str, Any]) -> Action:
-    """The action an ``action`` event's payload records."""
-    return Action(
-        ActionKind(payload["kind"]),
-        None if payload.get("amount") is None else int(payload["amount"]),
-        tuple(parse_card(c) for c in payload.get("cards") or ()),
-        bool(payload.get("split", False)),
-    )
-
-
-def action_payload(
-    seat: int, action: Action, auto: bool, bank: float | None = None
-) -> dict[str, Any]:
-    """The ``action`` event's payload; ``bank``: the seat's time bank left after it."""
-    payload: dict[str, Any] = {
-        "seat": seat,
-        "kind": action.kind.value,
-        "amount": action.amount,
-        "cards": [str(c) for c in action.cards],
-        "split": action.split,
-    }
-    if auto:
-        payload["auto"] = True
-    if bank is not None:
-        payload["bank"] = bank
-    return payload
-
-
-_action_payload = action_payload
-
-
-def parse_action(data: dict[str, Any]) -> Action:
-    """An :class:`Action` from the client's ``action`` object; raises ``ValueError``."""
-    try:
-        kind = ActionKind(str(data.get("kind")))
-    except ValueError:
-        raise ValueError(f"unknown action kind {data.get('kind')!r}") from None
-    amount = data.get("amount")
-    if amount is not None:
-        whole_number(amount, 0, MAX_CHIPS, "amount (a number of chips, or null)")
-    raw_cards = data.get("cards") or []
-    if not isinstance(raw_cards, list) or len(raw_cards) > 5:
-        raise ValueError("cards must be a list of at most 5 card codes")
-    cards: list[Card] = []
-    for text in raw_cards:
-        if not isinstance(text, str) or len(text) > 3:
-            raise ValueError("each card is a code like 'Ah' or 'Td'")
-        try:
-            cards.append(parse_card(text))
-        except ItalianPokerError as error:
-            raise ValueError(str(error)) from None
-    split = data.get("split", False)
-    if not isinstance(split, bool):
-        raise ValueError("split must be true or false")
-    return Action(kind, amount, tuple(cards), split)

@@ -162,7 +162,11 @@ class TableMachine:
         dealt = set(match.deal_seats) if match.phase is MatchPhase.IN_DEAL else set()
         return tuple(
             SeatState(
-                self._numbers[s.player_id], s.player_id, s.name, s.stack, s.sitting_out,
+                self._numbers[s.player_id],
+                s.player_id,
+                s.name,
+                s.stack,
+                s.sitting_out,
                 s.name in dealt,
             )
             for s in match.seats

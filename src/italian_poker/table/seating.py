@@ -174,8 +174,10 @@ __all__ = [
     "UnknownPlayerError",
     "apply_to_plan",
     "check_seating",
+    "free_seat",
     "insert",
-    "position_among",
+    "planned_seat",
+    "position",
     "rebuying",
     "seat_in",
 ]
