@@ -22,7 +22,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Markdown, RichLog, Static
 from typer.testing import CliRunner
 
-from italian_poker import cli
+from italian_poker.cli.app import app as cli_app
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Rank
 from italian_poker.engine.deal import Outcome, Phase
@@ -110,7 +110,7 @@ async def test_full_deal_through_the_keys(tmp_path: Path) -> None:
     (saved,) = tmp_path.glob("*/deal-0001.phh")
     assert "Anna" in (tmp_path / "table.svg").read_text(encoding="utf-8")
     # The session's folder replays with the command line.
-    replayed = CliRunner().invoke(cli.app, ["replay", str(saved.parent)])
+    replayed = CliRunner().invoke(cli_app, ["replay", str(saved.parent)])
     assert replayed.exit_code == 0, replayed.output
     assert "Verified: every action replays and the result matches (deal-0001.phh)" in (
         replayed.output
