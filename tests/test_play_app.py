@@ -26,9 +26,11 @@ from italian_poker.cli.app import app as cli_app
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Rank
 from italian_poker.engine.deal import Outcome, Phase
-from italian_poker.play.app import HelpScreen, PokerApp, SummaryScreen, TableScreen
+from italian_poker.play.app import PokerApp
+from italian_poker.play.screens import HelpScreen, SummaryScreen
 from italian_poker.play.session import Session, SessionState
 from italian_poker.play.storage import HistoryStore
+from italian_poker.play.table_screen import TableScreen
 from italian_poker.play.widgets import FOUR_COLOURS, ActionButton, CardBox
 from italian_poker.table.commands import SitOut
 from italian_poker.table.events import SessionSummary, hand_rank

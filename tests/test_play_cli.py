@@ -16,6 +16,7 @@ from italian_poker.engine.cards import Card
 from italian_poker.engine.observer import SeatView
 from italian_poker.play import app as play_app
 from italian_poker.play.session import Session
+from italian_poker.play.table_screen import TableScreen
 from italian_poker.table.events import SessionSummary
 from italian_poker.table.paths import DATA_DIR_VARIABLE
 from italian_poker.table.vocabulary import Language
@@ -164,10 +165,10 @@ def test_crash_of_the_game_exits_non_zero_and_says_so(
         # The keys are handled in the app's own loop, where a real crash happens.
         for _ in range(100):  # until the table is mounted and the first deal begun
             table = pilot.app.screen_stack[0]
-            if isinstance(table, play_app.TableScreen) and table.session.legal_actions():
+            if isinstance(table, TableScreen) and table.session.legal_actions():
                 break
             await pilot.pause(0.05)
-        assert isinstance(table, play_app.TableScreen)
+        assert isinstance(table, TableScreen)
         pilot.app.call_later(table.press, "n")
         pilot.app.call_later(table.press, "p")
 
