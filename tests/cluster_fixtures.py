@@ -101,7 +101,7 @@ def serve_command() -> list[str]:
     found = shutil.which("italian-poker")
     if found:
         return [found, "serve"]
-    return [sys.executable, "-c", "from italian_poker.cli import main; main()", "serve"]
+    return [sys.executable, "-c", "from italian_poker.cli.app import main; main()", "serve"]
 
 
 # --- the databases -----------------------------------------------------------------------

@@ -91,7 +91,7 @@ class FakeClock:
 
 
 def bot_factory(level: str, seed: int | None) -> Policy:
-    """The real bots, as ``cli.py`` passes them."""
+    """The real bots, as ``italian-poker serve`` passes them."""
     return make_bot(level, seed=seed)
 
 

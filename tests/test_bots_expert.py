@@ -25,7 +25,7 @@ from italian_poker.analysis.bots.expert import (
 )
 from italian_poker.analysis.bots.styles import READ_FLOOR, STRONG_ONLY
 from italian_poker.analysis.simulation import simulate
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.card_source import StackedSource
 from italian_poker.engine.deal import Deal, DealStart, Phase

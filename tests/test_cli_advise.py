@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from italian_poker.analysis.advisor import advise as advise_hand
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deck import Deck
 from italian_poker.engine.hand_rank import Category

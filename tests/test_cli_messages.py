@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from italian_poker.analysis.simulation import head_to_head, seat_levels, simulate
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.deal import Deal, DealStart
 from italian_poker.engine.history import HandHistory, HistoryError, describe, loads, replay

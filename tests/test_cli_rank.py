@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner, Result
 
-from italian_poker.cli import app, main
+from italian_poker.cli.app import app, main
 
 runner = CliRunner()
 

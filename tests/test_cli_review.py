@@ -12,7 +12,7 @@ from review_fixtures import bot_session, flush_deal, write
 from typer.testing import CliRunner, Result
 
 from italian_poker.analysis.review import review, review_lines
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 from italian_poker.engine.history import dumps_redacted, loads
 from italian_poker.table.vocabulary import Language
 

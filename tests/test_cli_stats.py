@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from italian_poker.analysis.bots import make_bot
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.deal import Deal, DealStart

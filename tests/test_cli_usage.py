@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 
 runner = CliRunner()
 

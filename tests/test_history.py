@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.card_source import SeededSource
 from italian_poker.engine.cards import Card, parse_cards

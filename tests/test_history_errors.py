@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 from italian_poker.engine.history import HistoryError, loads, replay
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "hand-history.md"

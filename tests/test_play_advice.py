@@ -12,9 +12,12 @@ from test_play_session import new_session, session_at_human_draw
 
 from italian_poker.analysis.advisor import advise_view
 from italian_poker.engine.cards import Card, parse_cards
-from italian_poker.play.app import ADVICE_KEY, PokerApp, advice_text, help_markdown
+from italian_poker.play.app import PokerApp
 from italian_poker.play.i18n import tr
+from italian_poker.play.keys import ADVICE_KEY
+from italian_poker.play.screens import help_markdown
 from italian_poker.play.session import SessionState
+from italian_poker.play.table_screen import advice_text
 from italian_poker.table.vocabulary import Language
 
 

@@ -22,13 +22,15 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Markdown, RichLog, Static
 from typer.testing import CliRunner
 
-from italian_poker import cli
+from italian_poker.cli.app import app as cli_app
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Rank
 from italian_poker.engine.deal import Outcome, Phase
-from italian_poker.play.app import HelpScreen, PokerApp, SummaryScreen, TableScreen
+from italian_poker.play.app import PokerApp
+from italian_poker.play.screens import HelpScreen, SummaryScreen
 from italian_poker.play.session import Session, SessionState
 from italian_poker.play.storage import HistoryStore
+from italian_poker.play.table_screen import TableScreen
 from italian_poker.play.widgets import FOUR_COLOURS, ActionButton, CardBox
 from italian_poker.table.commands import SitOut
 from italian_poker.table.events import SessionSummary, hand_rank
@@ -110,7 +112,7 @@ async def test_full_deal_through_the_keys(tmp_path: Path) -> None:
     (saved,) = tmp_path.glob("*/deal-0001.phh")
     assert "Anna" in (tmp_path / "table.svg").read_text(encoding="utf-8")
     # The session's folder replays with the command line.
-    replayed = CliRunner().invoke(cli.app, ["replay", str(saved.parent)])
+    replayed = CliRunner().invoke(cli_app, ["replay", str(saved.parent)])
     assert replayed.exit_code == 0, replayed.output
     assert "Verified: every action replays and the result matches (deal-0001.phh)" in (
         replayed.output

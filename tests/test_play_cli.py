@@ -9,12 +9,14 @@ import pytest
 from textual.pilot import Pilot
 from typer.testing import CliRunner
 
-from italian_poker import cli
+from italian_poker.cli import play as play_command
+from italian_poker.cli.app import app
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import Card
 from italian_poker.engine.observer import SeatView
 from italian_poker.play import app as play_app
 from italian_poker.play.session import Session
+from italian_poker.play.table_screen import TableScreen
 from italian_poker.table.events import SessionSummary
 from italian_poker.table.paths import DATA_DIR_VARIABLE
 from italian_poker.table.vocabulary import Language
@@ -39,13 +41,13 @@ runner = CliRunner()
     ],
 )
 def test_bad_options_exit_with_code_2(args: list[str], message: str) -> None:
-    result = runner.invoke(cli.app, ["play", *args])
+    result = runner.invoke(app, ["play", *args])
     assert result.exit_code == 2
     assert message in result.output
 
 
 def test_without_a_terminal_the_game_explains_instead_of_crashing() -> None:
-    result = runner.invoke(cli.app, ["play"])
+    result = runner.invoke(app, ["play"])
     assert result.exit_code == 1
     assert "needs an interactive terminal" in result.output
 
@@ -67,7 +69,7 @@ def capture_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[dict[s
         )
         return session.summary()
 
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setattr(play_command, "_interactive", lambda: True)
     monkeypatch.setattr(play_app, "run_game", fake_run_game)
     monkeypatch.setenv(DATA_DIR_VARIABLE, str(tmp_path))
     return calls
@@ -78,7 +80,7 @@ def test_defaults_you_and_three_bots(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     monkeypatch.setenv("LANG", "it_IT.UTF-8")
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LC_MESSAGES", raising=False)
-    result = runner.invoke(cli.app, ["play", "--bots", "simple"])
+    result = runner.invoke(app, ["play", "--bots", "simple"])
     assert result.exit_code == 0, result.output
     (call,) = calls
     session = call["session"]
@@ -96,7 +98,7 @@ def test_options_reach_the_session(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     calls = capture_game(monkeypatch, tmp_path)
     args = ["play", "--players", "6", "--rules", "002", "--stack", "50", "--ante", "2"]
     args += ["--lang", "en", "--four-colour", "--name", "Zoe", "--seed", "7", "--bots", "random"]
-    result = runner.invoke(cli.app, args)
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     session = calls[0]["session"]
     assert isinstance(session, Session)
@@ -111,7 +113,7 @@ def test_advice_option_passes_the_advisor(monkeypatch: pytest.MonkeyPatch, tmp_p
     from italian_poker.analysis.advisor import advise_view
 
     calls = capture_game(monkeypatch, tmp_path)
-    result = runner.invoke(cli.app, ["play", "--advice", "--lang", "en"])
+    result = runner.invoke(app, ["play", "--advice", "--lang", "en"])
     assert result.exit_code == 0, result.output
     assert calls[0]["advisor"] is advise_view
 
@@ -119,7 +121,7 @@ def test_advice_option_passes_the_advisor(monkeypatch: pytest.MonkeyPatch, tmp_p
 def first_deal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: str) -> list[Card]:
     """The human's first five cards in a session started with ``--seed seed``."""
     calls = capture_game(monkeypatch, tmp_path)
-    result = runner.invoke(cli.app, ["play", "--seed", seed, "--bots", "simple"])
+    result = runner.invoke(app, ["play", "--seed", seed, "--bots", "simple"])
     assert result.exit_code == 0, result.output
     session = calls[0]["session"]
     assert isinstance(session, Session)
@@ -153,7 +155,7 @@ def test_crash_of_the_game_exits_non_zero_and_says_so(
     command must not exit 0 as if the session had ended normally."""
     from italian_poker.analysis import bots
 
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setattr(play_command, "_interactive", lambda: True)
     monkeypatch.setenv(DATA_DIR_VARIABLE, str(tmp_path))
     monkeypatch.setattr(bots, "make_bot", lambda level, seed=None: CrashingBot())
     run = play_app.PokerApp.run
@@ -163,10 +165,10 @@ def test_crash_of_the_game_exits_non_zero_and_says_so(
         # The keys are handled in the app's own loop, where a real crash happens.
         for _ in range(100):  # until the table is mounted and the first deal begun
             table = pilot.app.screen_stack[0]
-            if isinstance(table, play_app.TableScreen) and table.session.legal_actions():
+            if isinstance(table, TableScreen) and table.session.legal_actions():
                 break
             await pilot.pause(0.05)
-        assert isinstance(table, play_app.TableScreen)
+        assert isinstance(table, TableScreen)
         pilot.app.call_later(table.press, "n")
         pilot.app.call_later(table.press, "p")
 
@@ -174,7 +176,7 @@ def test_crash_of_the_game_exits_non_zero_and_says_so(
         return run(self, headless=True, size=(120, 40), auto_pilot=decline_and_pass)
 
     monkeypatch.setattr(play_app.PokerApp, "run", headless_run)
-    result = runner.invoke(cli.app, ["play", "--seed", "1", "--lang", "en"])
+    result = runner.invoke(app, ["play", "--seed", "1", "--lang", "en"])
     assert result.exit_code == 1, result.output
     assert "RuntimeError: the bot fell over" in result.output
     assert "The game stopped on an error" in result.output

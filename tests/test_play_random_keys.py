@@ -21,9 +21,11 @@ from textual.widgets import Static
 
 from italian_poker.analysis.bots import make_bot
 from italian_poker.engine.rules import preset
-from italian_poker.play.app import HelpScreen, PokerApp, SummaryScreen, TableScreen
+from italian_poker.play.app import PokerApp
 from italian_poker.play.i18n import HUMAN_NAMES, tr
+from italian_poker.play.screens import HelpScreen, SummaryScreen
 from italian_poker.play.session import Session, SessionState, default_stack
+from italian_poker.play.table_screen import TableScreen
 from italian_poker.table.events import SessionSummary
 from italian_poker.table.names import BOT_NAMES
 from italian_poker.table.vocabulary import ACTION_KEYS, Language

@@ -275,7 +275,7 @@ def test_serve_hands_in_the_advisor_unless_no_advice(
     from typer.testing import CliRunner
 
     import italian_poker.server.app as server_app
-    from italian_poker.cli import app
+    from italian_poker.cli.app import app
 
     handed: list[Any] = []
 

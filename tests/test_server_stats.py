@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from server_fixtures import bearer, connect, create_table, hello, join, play_until
 from typer.testing import CliRunner
 
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.history import dumps
 from italian_poker.table.statistics import statistics_of

@@ -23,7 +23,7 @@ from italian_poker import (
 )
 from italian_poker.analysis.bots import RandomPolicy, SimplePolicy, draw_keep
 from italian_poker.analysis.simulation import SimulationReport, head_to_head, simulate
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 from italian_poker.engine.actions import AMOUNT_KINDS
 from italian_poker.engine.policy import Policy, makeup_due
 

@@ -34,7 +34,7 @@ from italian_poker.analysis.parallel import (
     simulate_matches,
 )
 from italian_poker.analysis.simulation import simulate
-from italian_poker.cli import app
+from italian_poker.cli.app import app
 
 HAS_RAY = importlib.util.find_spec("ray") is not None
 REQUIRE_RAY = os.environ.get("ITALIAN_POKER_REQUIRE_RAY") == "1"
@@ -255,7 +255,7 @@ def test_ray_cluster_gives_the_local_report(ray_head: str) -> None:
     source = Path(italian_poker.__file__).resolve().parents[1]
     # Ray reads RAY_AUTH_MODE and the token when it loads: the driver is a fresh process.
     env = {**os.environ, **RAY_TOKEN_ENV, "PYTHONPATH": str(source)}
-    command = [sys.executable, "-c", "from italian_poker.cli import main; main()", *args]
+    command = [sys.executable, "-c", "from italian_poker.cli.app import main; main()", *args]
     on_ray = subprocess.run(
         [*command, "--ray", ray_head],
         env=env,

@@ -1,0 +1,92 @@
+"""``italian-poker serve``: host online tables."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL, e.g. postgresql://user@host/db "
+            "(default: SQLite in the data directory)."
+        ),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(help="The URL players open, when it differs (e.g. behind a proxy)."),
+    ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis shared by several server processes on one PostgreSQL database, e.g. "
+            "redis://host:6379/0 (default: this process is the only one)."
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.5,
+            help="With --redis-url: how long a process's hold on a table lasts unless renewed "
+            "(how long a table waits for another process when its owner dies).",
+        ),
+    ] = 10.0,
+    node: Annotated[
+        str | None,
+        typer.Option(help="With --redis-url: this process's name (default: host name and pid)."),
+    ] = None,
+    no_advice: Annotated[
+        bool,
+        typer.Option(
+            "--no-advice",
+            help="Run without the draw hint (by default each table may offer it to the "
+            "player whose draw it is; the host can turn it off per table).",
+        ),
+    ] = False,
+) -> None:
+    """Host an online table: friends play from their browsers, bots fill the seats
+    (docs/server.md). With --redis-url, any number of such processes behind one address
+    share the tables."""
+    import uvicorn
+
+    from italian_poker.analysis.advisor import advise_view
+    from italian_poker.analysis.bots import make_bot
+    from italian_poker.engine.policy import Policy
+    from italian_poker.server.app import create_app
+    from italian_poker.server.settings import ServerSettings
+
+    def bot_factory(level: str, seed: int | None) -> Policy:
+        return make_bot(level, seed=seed)
+
+    settings = ServerSettings(
+        database_url=database_url or "",
+        host=host,
+        port=port,
+        public_url=public_url,
+        redis_url=redis_url,
+        lease_seconds=lease_seconds,
+        node=node,
+    )
+    if redis_url is not None and settings.resolved_database_url().startswith("sqlite"):
+        typer.echo(
+            "--redis-url: several processes share one database server; give --database-url "
+            "postgresql://... as well",
+            err=True,
+        )
+        raise typer.Exit(2)
+    typer.echo(f"Italian Poker server: open {settings.base_url}/ to create a table")
+    typer.echo(f"Database: {settings.resolved_database_url()}")
+    if redis_url is not None:
+        typer.echo(f"Process {settings.resolved_node()}, one of several sharing a Redis")
+    uvicorn.run(
+        create_app(settings, bot_factory, advisor=None if no_advice else advise_view),
+        host=host,
+        port=port,
+        ws_max_size=65_536,
+        log_level="info",
+    )
