@@ -65,6 +65,9 @@ SPLIT_BASE: Final = DRAW_BASE + MASKS
 NUM_ACTIONS: Final = SPLIT_BASE + MASKS
 """How many player action ids there are."""
 
+CARDS: Final = 52
+"""Chance outcomes: a card, by index (``Card.index``)."""
+
 _SIMPLE_IDS: Final = {kind: i for i, kind in enumerate(SIMPLE_KINDS)}
 
 

@@ -21,8 +21,9 @@ from typing import Any
 import pyspiel
 
 from italian_poker.ai.config import DEFAULTS, GameConfig, game_config
-from italian_poker.ai.encoding import NUM_ACTIONS, describe, legal_ids, to_action
+from italian_poker.ai.encoding import CARDS, NUM_ACTIONS, describe, legal_ids, to_action
 from italian_poker.ai.observation import ItalianPokerObserver
+from italian_poker.ai.players import player_name, player_of
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.card_source import CHANCE, CardsDue
 from italian_poker.engine.cards import Card
@@ -33,9 +34,6 @@ from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDe
 
 GAME_NAME = "python_italian_poker"
 """The short name the game is registered under."""
-
-CARDS = 52
-"""Chance outcomes: a card, by index."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -54,12 +52,6 @@ _GAME_TYPE = pyspiel.GameType(
     provides_factored_observation_string=False,
     parameter_specification=DEFAULTS,
 )
-
-
-def player_name(player: int) -> str:
-    """The name of OpenSpiel player ``player`` at the engine's table (its player id is
-    ``player``)."""
-    return f"P{player}"
 
 
 def _game_info(config: GameConfig) -> pyspiel.GameInfo:
@@ -161,7 +153,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         for seat in match.seats:
             chips[seat.player_id] = seat.stack
         for name, taken in match.departed:
-            chips[int(name[1:])] = taken
+            chips[player_of(name)] = taken
         return tuple(chips)
 
     # --- pyspiel.State -----------------------------------------------------------------------
@@ -178,7 +170,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         else:
             actor = self.match.actor
             assert actor is not None
-            player = int(actor[1:])
+            player = player_of(actor)
         self._player = player
         return player
 
