@@ -79,6 +79,36 @@ def test_random_sim_test_presets_structures_and_deals(params: dict[str, object])
     pyspiel.random_sim_test(load(**params), num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize(("players", "deals"), [(2, 3), (4, 1), (9, 1)])
+def test_the_states_own_methods_answer_as_pyspiels(players: int, deals: int) -> None:
+    """``legal_actions`` and ``is_chance_node``, answered in Python without the call
+    through C++, are what ``pyspiel.State``'s own (the C++ path) answer, for every player."""
+    game = load(players=players, deals=deals, stack=30)
+    rng = random.Random(players)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for player in range(players):
+                assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+            if state.is_terminal():
+                break
+            state.apply_action(play(state, rng))
+
+
+def test_a_card_chance_cannot_pick_changes_nothing() -> None:
+    state = load(players=4).new_initial_state()
+    while not state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])  # the blinds (Art. 2), declined
+    first = state.chance_outcomes()[0][0]
+    state.apply_action(first)
+    before = (str(state), state.chance_outcomes())
+    with pytest.raises(ValueError):
+        state.apply_action(first)  # picked already
+    assert (str(state), state.chance_outcomes()) == before
+
+
 @pytest.mark.parametrize(("players", "deals"), [(2, 1), (4, 1), (9, 1), (3, 4)])
 def test_python_game_checks(players: int, deals: int) -> None:
     game = load(players=players, deals=deals, stack=30)

@@ -95,7 +95,12 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
-    """One episode: the engine's match, and the cards chance picked for the cards due."""
+    """One episode: the engine's match, and the cards chance picked for the cards due.
+
+    What the engine says between two steps is read once per step and kept: who is to act
+    (chance, a player, or nobody), the cards due and the candidates not picked yet, and what
+    the engine offers the player to act (with their hand when it is to draw), so that the
+    current player, the chance outcomes and the legal actions cost no engine call."""
 
     def __init__(self, game: ItalianPokerGame) -> None:
         super().__init__(game)
@@ -106,15 +111,17 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         """The engine's match, its deals dealt by chance."""
         self._picked: list[Card] = []
         """The cards chance picked for the cards due, in order (dealt once all are picked)."""
-        self._taken: set[int] = set()
-        """Their indices."""
         self._due: CardsDue | None = None
-        self._due_indices: tuple[int, ...] = ()
-        """The cards due last read, and their candidates' indices."""
-        self._player: int | None = None
+        """The cards due now (``match.cards_due()``), or ``None``."""
+        self._left: list[int] = []
+        """The indices of the candidates of the cards due not picked yet, in order."""
+        self._player = _TERMINAL
+        """The player to act, chance, or terminal."""
         self._offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None = None
         """What the engine offers the player to act, and their hand when it is to draw: read
         once per decision (the legal ids and the action applied both need them)."""
+        self._ids: list[int] | None = None
+        """The legal ids of the player to act, once asked for."""
         self._settled = (config.stack,) * config.players
         self._over = False
         self._start_next()
@@ -128,24 +135,50 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             match.start_deal(CHANCE)
         except SeatError:
             self._over = True  # fewer than two players can be dealt in
+            self._read()
             return
         self._after(done, started=True)
 
     def _after(self, done: int, *, started: bool = False) -> None:
-        """After a step: note a settled pot, end the episode or start the next deal."""
+        """After a step: note a settled pot, end the episode or start the next deal; then
+        read who is to act."""
         match = self.match
         if match.phase not in (MatchPhase.BETWEEN_DEALS, MatchPhase.OVER):
+            self._read()
             return
         if len(match.completed) > done:
             if match.completed[-1].result.carried == 0:
                 self._settled = self._chips(match)
         elif started or match.phase is MatchPhase.BETWEEN_DEALS:
             self._over = True  # no deal could begin
+            self._read()
             return
         if len(match.completed) >= self._config.deals or match.phase is MatchPhase.OVER:
             self._over = True
+            self._read()
             return
         self._start_next()
+
+    def _read(self) -> None:
+        """Read who is to act now: nobody once the episode is over, chance while cards are
+        due (and which candidates are left), else the engine's actor and its offer."""
+        self._offered = None
+        self._ids = None
+        if self._over:
+            self._due, self._player = None, _TERMINAL
+            return
+        match = self.match
+        due = match.cards_due()
+        if due is not None:
+            self._left = [c.index for c in due.candidates]
+            self._due, self._player = due, _CHANCE
+            return
+        self._due = None
+        actor = match.actor
+        assert actor is not None
+        self._player = player_of(actor)
+        legal = match.legal_actions()
+        self._offered = (legal, self._actor_hand(legal))
 
     def _chips(self, match: Match) -> tuple[int, ...]:
         """Each player's chips, seated or gone."""
@@ -156,24 +189,6 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             chips[player_of(name)] = taken
         return tuple(chips)
 
-    # --- pyspiel.State -----------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        """The player to act, chance, or terminal."""
-        player = self._player
-        if player is not None:
-            return player
-        if self._over:
-            player = _TERMINAL
-        elif self.match.cards_due() is not None:
-            player = _CHANCE
-        else:
-            actor = self.match.actor
-            assert actor is not None
-            player = player_of(actor)
-        self._player = player
-        return player
-
     def _actor_hand(self, legal: tuple[LegalAction, ...]) -> tuple[Card, ...]:
         """The hand of the player to act, as its view shows it, when it is to draw (the
         draw masks read it); else no cards are needed."""
@@ -183,44 +198,63 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             return ()
         return match.view(actor).hand
 
+    # --- pyspiel.State -----------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The player to act, chance, or terminal."""
+        return self._player
+
+    def is_chance_node(self) -> bool:
+        """Whether chance is to pick a card (as ``pyspiel.State.is_chance_node``, without the
+        call through C++)."""
+        return self._player == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of the one to act, as ``pyspiel.State.legal_actions`` gives
+        them, without the call through C++: the ids the player may play, sorted; at a chance
+        node, the cards chance may pick; none at the end. For another ``player``, pyspiel's
+        own answer."""
+        current = self._player
+        if player is not None and player != current:
+            return list(pyspiel.State.legal_actions(self, player))
+        if current == _CHANCE:
+            return list(self._left)
+        if current == _TERMINAL:
+            return []
+        return self._legal_actions(current)
+
     def _legal_actions(self, player: int) -> list[int]:
-        offer = self._offered
-        if offer is None:
-            legal = self.match.legal_actions()
-            offer = self._offered = (legal, self._actor_hand(legal))
-        return legal_ids(offer[0], offer[1], self._config.rules.opener_may_split)
+        ids = self._ids
+        if ids is None:
+            offer = self._offered
+            assert offer is not None
+            ids = self._ids = legal_ids(offer[0], offer[1], self._config.rules.opener_may_split)
+        return list(ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards chance may pick next, each as likely: the candidates of the cards due
         not picked yet."""
-        due = self.match.cards_due()
-        assert due is not None
-        if due is not self._due:  # one due stands for all the cards of a deal, or of a draw
-            self._due, self._due_indices = due, tuple([c.index for c in due.candidates])
-        picked = self._taken
-        left = [i for i in self._due_indices if i not in picked]
+        assert self._player == _CHANCE, "chance is not to pick now"
+        left = self._left
         p = 1.0 / len(left)
         return [(index, p) for index in left]
 
     def _apply_action(self, action: int) -> None:
-        self._player = None
-        offered, self._offered = self._offered, None
         match = self.match
         done = len(match.completed)
-        due = match.cards_due()
+        due = self._due
         if due is not None:
+            self._left.remove(action)
             picked = self._picked
             picked.append(Card.from_index(action))
-            self._taken.add(action)
             if len(picked) < due.number:
                 return
-            self._picked, self._taken = [], set()
+            self._picked = []
             match.deal_cards(picked)
             self._after(done)
             return
-        if offered is None:
-            legal = match.legal_actions()
-            offered = (legal, self._actor_hand(legal))
+        offered = self._offered
+        assert offered is not None
         match.apply(to_action(action, offered[0], offered[1]))
         self._after(done)
 
