@@ -16,6 +16,7 @@ passed, or parol, 5.4(a)) is void: those deals give nothing, so the game is zero
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
 import pyspiel
@@ -26,7 +27,7 @@ from italian_poker.ai.observation import ItalianPokerObserver
 from italian_poker.ai.players import player_name, player_of
 from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.card_source import CHANCE, CardsDue
-from italian_poker.engine.cards import Card
+from italian_poker.engine.cards import ALL_CARDS, Card
 from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS
 from italian_poker.engine.errors import SeatError
 from italian_poker.engine.match import Match, MatchPhase
@@ -236,25 +237,25 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         not picked yet."""
         assert self._player == _CHANCE, "chance is not to pick now"
         left = self._left
-        p = 1.0 / len(left)
-        return [(index, p) for index in left]
+        return list(zip(left, repeat(1.0 / len(left))))
 
     def _apply_action(self, action: int) -> None:
         match = self.match
-        done = len(match.completed)
         due = self._due
         if due is not None:
             self._left.remove(action)
             picked = self._picked
-            picked.append(Card.from_index(action))
+            picked.append(ALL_CARDS[action])
             if len(picked) < due.number:
                 return
             self._picked = []
+            done = len(match.completed)
             match.deal_cards(picked)
             self._after(done)
             return
         offered = self._offered
         assert offered is not None
+        done = len(match.completed)
         match.apply(to_action(action, offered[0], offered[1]))
         self._after(done)
 
