@@ -97,6 +97,34 @@ def test_the_states_own_methods_answer_as_pyspiels(players: int, deals: int) -> 
             state.apply_action(play(state, rng))
 
 
+@pytest.mark.parametrize(("players", "deals"), [(4, 1), (9, 1), (3, 3)])
+def test_a_clone_plays_on_as_the_state_and_apart_from_it(players: int, deals: int) -> None:
+    """A clone (made by replaying the engine's steps) at any node, in the middle of the
+    cards chance picks too, plays on as the state: the same nodes and returns; playing it
+    leaves the state as it was."""
+    game = load(players=players, deals=deals, stack=30)
+    rng = random.Random(players * 10 + deals)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            clone = state.clone()
+            before = (str(state), state.information_state_string(0))
+            tail = random.Random(rng.random())
+            while not clone.is_terminal():  # the clone played to the end, alone
+                clone.apply_action(play(clone, tail))
+            assert (str(state), state.information_state_string(0)) == before
+            twin, copy_of = state.clone(), state.clone()
+            for action in clone.history()[len(state.history()) :]:
+                assert twin.legal_actions() == copy_of.legal_actions()
+                assert action in twin.legal_actions()
+                twin.apply_action(action)
+                copy_of = copy_of.clone()
+                copy_of.apply_action(action)
+            assert twin.returns() == clone.returns() == copy_of.returns()
+            assert str(twin) == str(clone)
+            state.apply_action(play(state, rng))
+
+
 def test_a_card_chance_cannot_pick_changes_nothing() -> None:
     state = load(players=4).new_initial_state()
     while not state.is_chance_node():
@@ -183,7 +211,8 @@ def test_draws_and_reshuffles_are_chance_nodes() -> None:
             if state.is_chance_node() and due is not None and due.shuffled_in:
                 reshuffled += 1
                 outcomes = {Card.from_index(a) for a, _ in state.chance_outcomes()}
-                assert outcomes == set(due.candidates) - set(state._picked)
+                picked = {Card.from_index(i) for i in state._picked}  # by index
+                assert outcomes == set(due.candidates) - picked
             state.apply_action(play(state, rng))
     assert reshuffled > 0
 

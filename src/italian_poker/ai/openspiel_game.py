@@ -25,8 +25,8 @@ from italian_poker.ai.config import DEFAULTS, GameConfig, game_config
 from italian_poker.ai.encoding import CARDS, NUM_ACTIONS, describe, legal_ids, to_action
 from italian_poker.ai.observation import ItalianPokerObserver
 from italian_poker.ai.players import player_name, player_of
-from italian_poker.engine.actions import ActionKind, LegalAction
-from italian_poker.engine.card_source import CHANCE, CardsDue
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.card_source import CHANCE
 from italian_poker.engine.cards import ALL_CARDS, Card
 from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS
 from italian_poker.engine.errors import SeatError
@@ -95,37 +95,98 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
         )
 
 
+class _Engine:
+    """The engine's match an episode drives, the steps it was given (a clone replays them:
+    the engine is deterministic once the cards are given, and replaying costs less than
+    copying every object of the match), and what it offers the player to act."""
+
+    __slots__ = ("config", "ids", "match", "offered", "steps")
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        seats = [(player_name(p), config.stack, p) for p in range(config.players)]
+        self.match = Match(config.rules, seats, dealer=0)
+        self.steps: list[tuple[Card, ...] | Action | None] = []
+        """The deals started (``None``), cards dealt and actions applied, in order."""
+        self.offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None = None
+        """What the engine offers the player to act, and their hand when it is to draw: read
+        once per decision (the legal ids and the action applied both need them)."""
+        self.ids: list[int] | None = None
+        """The legal ids of the player to act, once asked for."""
+
+    def start_deal(self) -> None:
+        """The next deal, its cards given by chance."""
+        self.match.start_deal(CHANCE)
+        self.steps.append(None)
+
+    def deal_cards(self, cards: tuple[Card, ...]) -> None:
+        """Deal ``cards``, the cards due."""
+        self.match.deal_cards(cards)
+        self.steps.append(cards)
+
+    def apply(self, action: Action) -> None:
+        """Apply the action of the player to act."""
+        self.match.apply(action)
+        self.steps.append(action)
+
+    def read_offer(self) -> None:
+        """Read what the engine offers the player to act, and their hand when it is to draw
+        (as their view shows it: the draw masks read it)."""
+        match = self.match
+        legal = match.legal_actions()
+        actor = match.actor
+        hand: tuple[Card, ...] = ()
+        if actor is not None and legal and legal[0].kind is ActionKind.DRAW:
+            hand = match.view(actor).hand
+        self.offered, self.ids = (legal, hand), None
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Engine:
+        copy = _Engine(self.config)
+        match = copy.match
+        for step in self.steps:
+            if step is None:
+                match.start_deal(CHANCE)
+            elif isinstance(step, tuple):
+                match.deal_cards(step)
+            else:
+                match.apply(step)
+        copy.steps = self.steps[:]
+        if self.offered is not None:
+            copy.read_offer()
+            copy.ids = self.ids
+        memo[id(self)] = copy
+        return copy
+
+
 class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
     """One episode: the engine's match, and the cards chance picked for the cards due.
 
     What the engine says between two steps is read once per step and kept: who is to act
-    (chance, a player, or nobody), the cards due and the candidates not picked yet, and what
-    the engine offers the player to act (with their hand when it is to draw), so that the
-    current player, the chance outcomes and the legal actions cost no engine call."""
+    (chance, a player, or nobody), how many cards are due and the candidates not picked yet,
+    and what the engine offers the player to act (with their hand when it is to draw), so
+    that the current player, the chance outcomes and the legal actions cost no engine call."""
 
     def __init__(self, game: ItalianPokerGame) -> None:
         super().__init__(game)
         self._config = game.config
-        config = self._config
-        seats = [(player_name(p), config.stack, p) for p in range(config.players)]
-        self.match = Match(config.rules, seats, dealer=0)
-        """The engine's match, its deals dealt by chance."""
-        self._picked: list[Card] = []
-        """The cards chance picked for the cards due, in order (dealt once all are picked)."""
-        self._due: CardsDue | None = None
-        """The cards due now (``match.cards_due()``), or ``None``."""
+        self._engine = _Engine(self._config)
+        self._picked: list[int] = []
+        """The cards chance picked for the cards due, by index, in order (dealt once all
+        are picked)."""
+        self._due = 0
+        """How many cards are due now (``match.cards_due()``), or 0."""
         self._left: list[int] = []
         """The indices of the candidates of the cards due not picked yet, in order."""
         self._player = _TERMINAL
         """The player to act, chance, or terminal."""
-        self._offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None = None
-        """What the engine offers the player to act, and their hand when it is to draw: read
-        once per decision (the legal ids and the action applied both need them)."""
-        self._ids: list[int] | None = None
-        """The legal ids of the player to act, once asked for."""
-        self._settled = (config.stack,) * config.players
+        self._settled = (self._config.stack,) * self._config.players
         self._over = False
         self._start_next()
+
+    @property
+    def match(self) -> Match:
+        """The engine's match, its deals dealt by chance."""
+        return self._engine.match
 
     # --- the engine, driven ------------------------------------------------------------------
 
@@ -133,7 +194,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         match = self.match
         done = len(match.completed)
         try:
-            match.start_deal(CHANCE)
+            self._engine.start_deal()
         except SeatError:
             self._over = True  # fewer than two players can be dealt in
             self._read()
@@ -163,23 +224,22 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
     def _read(self) -> None:
         """Read who is to act now: nobody once the episode is over, chance while cards are
         due (and which candidates are left), else the engine's actor and its offer."""
-        self._offered = None
-        self._ids = None
+        engine = self._engine
+        engine.offered = engine.ids = None
+        self._due = 0
         if self._over:
-            self._due, self._player = None, _TERMINAL
+            self._player = _TERMINAL
             return
-        match = self.match
+        match = engine.match
         due = match.cards_due()
         if due is not None:
             self._left = [c.index for c in due.candidates]
-            self._due, self._player = due, _CHANCE
+            self._due, self._player = due.number, _CHANCE
             return
-        self._due = None
         actor = match.actor
         assert actor is not None
         self._player = player_of(actor)
-        legal = match.legal_actions()
-        self._offered = (legal, self._actor_hand(legal))
+        engine.read_offer()
 
     def _chips(self, match: Match) -> tuple[int, ...]:
         """Each player's chips, seated or gone."""
@@ -189,15 +249,6 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         for name, taken in match.departed:
             chips[player_of(name)] = taken
         return tuple(chips)
-
-    def _actor_hand(self, legal: tuple[LegalAction, ...]) -> tuple[Card, ...]:
-        """The hand of the player to act, as its view shows it, when it is to draw (the
-        draw masks read it); else no cards are needed."""
-        match = self.match
-        actor = match.actor
-        if actor is None or not legal or legal[0].kind is not ActionKind.DRAW:
-            return ()
-        return match.view(actor).hand
 
     # --- pyspiel.State -----------------------------------------------------------------------
 
@@ -225,11 +276,12 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         return self._legal_actions(current)
 
     def _legal_actions(self, player: int) -> list[int]:
-        ids = self._ids
+        engine = self._engine
+        ids = engine.ids
         if ids is None:
-            offer = self._offered
+            offer = engine.offered
             assert offer is not None
-            ids = self._ids = legal_ids(offer[0], offer[1], self._config.rules.opener_may_split)
+            ids = engine.ids = legal_ids(offer[0], offer[1], self._config.rules.opener_may_split)
         return list(ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -240,23 +292,22 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         return list(zip(left, repeat(1.0 / len(left))))
 
     def _apply_action(self, action: int) -> None:
-        match = self.match
-        due = self._due
-        if due is not None:
+        engine = self._engine
+        if self._due:
             self._left.remove(action)
             picked = self._picked
-            picked.append(ALL_CARDS[action])
-            if len(picked) < due.number:
+            picked.append(action)
+            if len(picked) < self._due:
                 return
             self._picked = []
-            done = len(match.completed)
-            match.deal_cards(picked)
+            done = len(engine.match.completed)
+            engine.deal_cards(tuple([_ALL_CARDS[i] for i in picked]))
             self._after(done)
             return
-        offered = self._offered
+        offered = engine.offered
         assert offered is not None
-        done = len(match.completed)
-        match.apply(to_action(action, offered[0], offered[1]))
+        done = len(engine.match.completed)
+        engine.apply(to_action(action, offered[0], offered[1]))
         self._after(done)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -284,7 +335,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             taken = [c for op in operations for c in _cards_of(op)]
             parts.append(f"deal {k + 1}: {' '.join(str(c) for c in taken)}")
         if self._picked:
-            parts.append(f"picked: {' '.join(str(c) for c in self._picked)}")
+            parts.append(f"picked: {' '.join(str(ALL_CARDS[i]) for i in self._picked)}")
         return "\n".join([*parts, f"history: {self.history()}"])
 
 
@@ -299,6 +350,7 @@ def _cards_of(op: object) -> tuple[Card, ...]:
     return ()
 
 
+_ALL_CARDS = ALL_CARDS
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 
