@@ -125,6 +125,30 @@ def test_a_clone_plays_on_as_the_state_and_apart_from_it(players: int, deals: in
             state.apply_action(play(state, rng))
 
 
+def test_the_tensors_and_strings_are_pyspiels() -> None:
+    """The state's tensors and strings, read with the game's observers, are what pyspiel's
+    own methods (a new observer at every call) give, for every player at every node; a
+    player out of range raises as pyspiel does."""
+    game = load(players=3, deals=2, stack=20)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    while True:
+        for player in range(3):
+            for name in (
+                "observation_tensor",
+                "information_state_tensor",
+                "observation_string",
+                "information_state_string",
+            ):
+                ours = getattr(state, name)(player)
+                assert ours == getattr(pyspiel.State, name)(state, player), name
+        if state.is_terminal():
+            break
+        state.apply_action(play(state, rng))
+    with pytest.raises(pyspiel.SpielError):
+        state.observation_tensor(3)
+
+
 def test_a_card_chance_cannot_pick_changes_nothing() -> None:
     state = load(players=4).new_initial_state()
     while not state.is_chance_node():

@@ -79,6 +79,18 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
         given = dict(params or {})
         self.config = game_config(given)
         super().__init__(_GAME_TYPE, _game_info(self.config), {**DEFAULTS, **given})
+        self._observers: dict[bool, ItalianPokerObserver] = {}
+
+    def observer(self, perfect_recall: bool) -> ItalianPokerObserver:
+        """The game's one observer of the information state (``perfect_recall``) or of the
+        observation, which the states' tensors and strings are read with (its buffer is
+        refilled at every use)."""
+        observer = self._observers.get(perfect_recall)
+        if observer is None:
+            observer = self._observers[perfect_recall] = self.make_py_observer(
+                pyspiel.IIGObservationType(perfect_recall=perfect_recall)
+            )
+        return observer
 
     def new_initial_state(self) -> ItalianPokerState:
         """The start of an episode: chance is to deal."""
@@ -309,6 +321,46 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         done = len(engine.match.completed)
         engine.apply(to_action(action, offered[0], offered[1]))
         self._after(done)
+
+    # The tensors and strings, as pyspiel's State gives them, read with the game's observers
+    # (pyspiel's own make an observer at every call); a player out of range goes to pyspiel,
+    # which says what is wrong.
+
+    def _observed(self, player: int | None, perfect_recall: bool) -> ItalianPokerObserver | None:
+        if player is None or not 0 <= player < self._config.players:
+            return None
+        game: ItalianPokerGame = self.get_game()  # the game itself, not a copy
+        return game.observer(perfect_recall)
+
+    def observation_tensor(self, *args: int) -> list[float]:
+        """The observation tensor of ``player`` (default: the one to act)."""
+        observer = self._observed(args[0] if args else None, perfect_recall=False)
+        if observer is None:
+            return list(pyspiel.State.observation_tensor(self, *args))
+        observer.set_from(self, args[0])
+        return observer.tensor.tolist()  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, *args: int) -> list[float]:
+        """The information state tensor of ``player`` (default: the one to act)."""
+        observer = self._observed(args[0] if args else None, perfect_recall=True)
+        if observer is None:
+            return list(pyspiel.State.information_state_tensor(self, *args))
+        observer.set_from(self, args[0])
+        return observer.tensor.tolist()  # type: ignore[no-any-return]
+
+    def observation_string(self, *args: int) -> str:
+        """The observation string of ``player`` (default: the one to act)."""
+        observer = self._observed(args[0] if args else None, perfect_recall=False)
+        if observer is None:
+            return str(pyspiel.State.observation_string(self, *args))
+        return observer.string_from(self, args[0])
+
+    def information_state_string(self, *args: int) -> str:
+        """The information state string of ``player`` (default: the one to act)."""
+        observer = self._observed(args[0] if args else None, perfect_recall=True)
+        if observer is None:
+            return str(pyspiel.State.information_state_string(self, *args))
+        return observer.string_from(self, args[0])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
