@@ -338,7 +338,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         if observer is None:
             return list(pyspiel.State.observation_tensor(self, *args))
         observer.set_from(self, args[0])
-        return observer.tensor.tolist()  # type: ignore[no-any-return]
+        return observer.tensor.tolist()
 
     def information_state_tensor(self, *args: int) -> list[float]:
         """The information state tensor of ``player`` (default: the one to act)."""
@@ -346,7 +346,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         if observer is None:
             return list(pyspiel.State.information_state_tensor(self, *args))
         observer.set_from(self, args[0])
-        return observer.tensor.tolist()  # type: ignore[no-any-return]
+        return observer.tensor.tolist()
 
     def observation_string(self, *args: int) -> str:
         """The observation string of ``player`` (default: the one to act)."""
