@@ -79,6 +79,88 @@ def test_random_sim_test_presets_structures_and_deals(params: dict[str, object])
     pyspiel.random_sim_test(load(**params), num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize(("players", "deals"), [(2, 3), (4, 1), (9, 1)])
+def test_the_states_own_methods_answer_as_pyspiels(players: int, deals: int) -> None:
+    """``legal_actions`` and ``is_chance_node``, answered in Python without the call
+    through C++, are what ``pyspiel.State``'s own (the C++ path) answer, for every player."""
+    game = load(players=players, deals=deals, stack=30)
+    rng = random.Random(players)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for player in range(players):
+                assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+            if state.is_terminal():
+                break
+            state.apply_action(play(state, rng))
+
+
+@pytest.mark.parametrize(("players", "deals"), [(4, 1), (9, 1), (3, 3)])
+def test_a_clone_plays_on_as_the_state_and_apart_from_it(players: int, deals: int) -> None:
+    """A clone (made by replaying the engine's steps) at any node, in the middle of the
+    cards chance picks too, plays on as the state: the same nodes and returns; playing it
+    leaves the state as it was."""
+    game = load(players=players, deals=deals, stack=30)
+    rng = random.Random(players * 10 + deals)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            clone = state.clone()
+            before = (str(state), state.information_state_string(0))
+            tail = random.Random(rng.random())
+            while not clone.is_terminal():  # the clone played to the end, alone
+                clone.apply_action(play(clone, tail))
+            assert (str(state), state.information_state_string(0)) == before
+            twin, copy_of = state.clone(), state.clone()
+            for action in clone.history()[len(state.history()) :]:
+                assert twin.legal_actions() == copy_of.legal_actions()
+                assert action in twin.legal_actions()
+                twin.apply_action(action)
+                copy_of = copy_of.clone()
+                copy_of.apply_action(action)
+            assert twin.returns() == clone.returns() == copy_of.returns()
+            assert str(twin) == str(clone)
+            state.apply_action(play(state, rng))
+
+
+def test_the_tensors_and_strings_are_pyspiels() -> None:
+    """The state's tensors and strings, read with the game's observers, are what pyspiel's
+    own methods (a new observer at every call) give, for every player at every node; a
+    player out of range raises as pyspiel does."""
+    game = load(players=3, deals=2, stack=20)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    while True:
+        for player in range(3):
+            for name in (
+                "observation_tensor",
+                "information_state_tensor",
+                "observation_string",
+                "information_state_string",
+            ):
+                ours = getattr(state, name)(player)
+                assert ours == getattr(pyspiel.State, name)(state, player), name
+        if state.is_terminal():
+            break
+        state.apply_action(play(state, rng))
+    with pytest.raises(pyspiel.SpielError):
+        state.observation_tensor(3)
+
+
+def test_a_card_chance_cannot_pick_changes_nothing() -> None:
+    state = load(players=4).new_initial_state()
+    while not state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])  # the blinds (Art. 2), declined
+    first = state.chance_outcomes()[0][0]
+    state.apply_action(first)
+    before = (str(state), state.chance_outcomes())
+    with pytest.raises(ValueError):
+        state.apply_action(first)  # picked already
+    assert (str(state), state.chance_outcomes()) == before
+
+
 @pytest.mark.parametrize(("players", "deals"), [(2, 1), (4, 1), (9, 1), (3, 4)])
 def test_python_game_checks(players: int, deals: int) -> None:
     game = load(players=players, deals=deals, stack=30)
@@ -153,7 +235,8 @@ def test_draws_and_reshuffles_are_chance_nodes() -> None:
             if state.is_chance_node() and due is not None and due.shuffled_in:
                 reshuffled += 1
                 outcomes = {Card.from_index(a) for a, _ in state.chance_outcomes()}
-                assert outcomes == set(due.candidates) - set(state._picked)
+                picked = {Card.from_index(i) for i in state._picked}  # by index
+                assert outcomes == set(due.candidates) - picked
             state.apply_action(play(state, rng))
     assert reshuffled > 0
 

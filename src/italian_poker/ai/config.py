@@ -36,6 +36,10 @@ class GameConfig:
     deals: int
     history: int
 
+    def __deepcopy__(self, memo: dict[int, object]) -> GameConfig:
+        """The configuration itself: it is immutable (a state's clone shares it)."""
+        return self
+
     @property
     def total_chips(self) -> int:
         """All the chips at the table."""

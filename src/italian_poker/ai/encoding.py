@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 
 SIMPLE_KINDS: Final = (
@@ -64,6 +64,9 @@ SPLIT_BASE: Final = DRAW_BASE + MASKS
 
 NUM_ACTIONS: Final = SPLIT_BASE + MASKS
 """How many player action ids there are."""
+
+CARDS: Final = 52
+"""Chance outcomes: a card, by index (``Card.index``)."""
 
 _SIMPLE_IDS: Final = {kind: i for i, kind in enumerate(SIMPLE_KINDS)}
 
@@ -139,24 +142,35 @@ def legal_ids(
     legal: Sequence[LegalAction], hand: Sequence[Card], opener_may_split: bool
 ) -> list[int]:
     """The ids of the actions ``legal`` offers, sorted; the draws by :func:`draw_ids`
-    (``hand`` is the actor's, needed for a draw only)."""
+    (``hand`` is the actor's, needed for a draw only). An amount slot is left out when the
+    slot below gives the same amount (slot amounts never decrease)."""
     ids: list[int] = []
     for offer in legal:
         kind = offer.kind
-        if kind in AMOUNT_KINDS:
+        base = _AMOUNT_BASE_OF(kind)
+        if base is not None:
             low, high = offer.min_amount, offer.max_amount
             assert low is not None and high is not None
-            seen: set[int] = set()
-            for slot in range(AMOUNT_SLOTS):
-                amount = slot_amount(slot, low, high)
-                if amount not in seen:
-                    seen.add(amount)
-                    ids.append(AMOUNT_BASES[kind] + slot)
+            ids.append(base)
+            last, span = low, high - low
+            for slot in _UPPER_SLOTS:
+                amount = low + span * slot // _QUARTERS
+                if amount != last:
+                    ids.append(base + slot)
+                    last = amount
         elif kind is ActionKind.DRAW:
             ids.extend(draw_ids(offer, hand, opener_may_split))
         else:
             ids.append(_SIMPLE_IDS[kind])
-    return sorted(ids)
+    ids.sort()
+    return ids
+
+
+_AMOUNT_BASE_OF: Final = AMOUNT_BASES.get
+_UPPER_SLOTS: Final = range(1, AMOUNT_SLOTS)
+_QUARTERS: Final = AMOUNT_SLOTS - 1
+_SIMPLE_ACTIONS: Final = tuple(Action(kind) for kind in SIMPLE_KINDS)
+"""The action of each simple id (actions are immutable: one object serves every use)."""
 
 
 def to_action(action_id: int, legal: Sequence[LegalAction], hand: Sequence[Card]) -> Action:
@@ -164,7 +178,7 @@ def to_action(action_id: int, legal: Sequence[LegalAction], hand: Sequence[Card]
     if not 0 <= action_id < NUM_ACTIONS:
         raise ValueError(f"an action id is 0 to {NUM_ACTIONS - 1}, not {action_id}")
     if action_id < len(SIMPLE_KINDS):
-        return Action(SIMPLE_KINDS[action_id])
+        return _SIMPLE_ACTIONS[action_id]
     if action_id < DRAW_BASE:
         offset = action_id - len(SIMPLE_KINDS)
         kind = (ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE)[offset // AMOUNT_SLOTS]

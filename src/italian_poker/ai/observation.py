@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import fields, is_dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyspiel
 
 from italian_poker.ai.config import GameConfig
+from italian_poker.ai.encoding import CARDS
+from italian_poker.ai.players import MatchHolder, player_name
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card, Rank
 from italian_poker.engine.deal import Phase
@@ -32,10 +34,6 @@ from italian_poker.engine.observer import (
     observe_operations,
 )
 
-if TYPE_CHECKING:
-    from italian_poker.ai.openspiel_game import ItalianPokerState
-
-CARDS = 52
 PHASES = (*Phase, MatchPhase.MAKE_UP)
 """The phases a view is in: the deal's, or the 5.5 make-up questions before a deal."""
 KINDS = tuple(ActionKind)
@@ -123,7 +121,7 @@ def view_of(match: Match, player: int) -> SeatView | PublicView | None:
     deal = match.deal
     if deal is None:
         return None
-    name = f"P{player}"
+    name = player_name(player)
     if name in match.deal_seats:
         return match.view(name)
     return observe(deal, PUBLIC)
@@ -150,7 +148,7 @@ class ItalianPokerObserver:
             self.dict[name] = self.tensor[offset : offset + width].reshape(shape)
             offset += width
 
-    def set_from(self, state: ItalianPokerState, player: int) -> None:
+    def set_from(self, state: MatchHolder, player: int) -> None:
         """Fill the tensor with what ``player`` knows in ``state``."""
         self.tensor.fill(0)
         pieces = self.dict
@@ -210,11 +208,11 @@ class ItalianPokerObserver:
         assert phases
         self.dict["history_overflow"][0] = len(actions) > len(rows)
 
-    def string_from(self, state: ItalianPokerState, player: int) -> str:
+    def string_from(self, state: MatchHolder, player: int) -> str:
         """What ``player`` knows in ``state``, as text: with perfect recall every deal's
         operations as the player saw them and the current view, else the current view."""
         match = state.match
-        head = f"P{player} deals done {len(match.completed)} {match.phase.value}"
+        head = f"{player_name(player)} deals done {len(match.completed)} {match.phase.value}"
         if match.actor is not None:
             head += f" to act {match.actor}"
         if not self.perfect_recall:
@@ -226,7 +224,7 @@ class ItalianPokerObserver:
         if deal is not None and deal.result is None:
             deals.append((deal.names, tuple(deal.operations)))
         for number, (names, operations) in enumerate(deals, 1):
-            name = f"P{player}"
+            name = player_name(player)
             viewer = names.index(name) if name in names else PUBLIC
             seen = observe_operations(operations, viewer, self.config.rules)
             lines.append(f"deal {number} as {viewer if viewer is PUBLIC else f'seat {viewer}'}")
@@ -263,7 +261,7 @@ def _cards(row: np.ndarray[Any, Any], cards: Sequence[Card]) -> None:
 def _view_text(view: SeatView | PublicView) -> str:
     hand = " ".join(str(c) for c in view.hand) if isinstance(view, SeatView) else "-"
     seats = ", ".join(
-        f"P{p} {stack}{' folded' if folded else ''} bet {bet} changed "
+        f"{player_name(p)} {stack}{' folded' if folded else ''} bet {bet} changed "
         f"{'-' if changed is None else changed}"
         for p, stack, folded, bet, changed in zip(
             view.player_ids,
@@ -275,7 +273,7 @@ def _view_text(view: SeatView | PublicView) -> str:
         )
     )
     shown = "; ".join(
-        f"P{view.player_ids[s]} " + " ".join(str(c) for c in cards)
+        f"{player_name(view.player_ids[s])} " + " ".join(str(c) for c in cards)
         for s, cards in view.shown.items()
     )
     return (

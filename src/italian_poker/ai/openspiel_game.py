@@ -16,16 +16,18 @@ passed, or parol, 5.4(a)) is void: those deals give nothing, so the game is zero
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
 import pyspiel
 
 from italian_poker.ai.config import DEFAULTS, GameConfig, game_config
-from italian_poker.ai.encoding import NUM_ACTIONS, describe, legal_ids, to_action
+from italian_poker.ai.encoding import CARDS, NUM_ACTIONS, describe, legal_ids, to_action
 from italian_poker.ai.observation import ItalianPokerObserver
-from italian_poker.engine.actions import ActionKind, LegalAction
-from italian_poker.engine.card_source import CHANCE, CardsDue
-from italian_poker.engine.cards import Card
+from italian_poker.ai.players import player_name, player_of
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.card_source import CHANCE
+from italian_poker.engine.cards import ALL_CARDS, Card
 from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS
 from italian_poker.engine.errors import SeatError
 from italian_poker.engine.match import Match, MatchPhase
@@ -33,9 +35,6 @@ from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDe
 
 GAME_NAME = "python_italian_poker"
 """The short name the game is registered under."""
-
-CARDS = 52
-"""Chance outcomes: a card, by index."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -54,12 +53,6 @@ _GAME_TYPE = pyspiel.GameType(
     provides_factored_observation_string=False,
     parameter_specification=DEFAULTS,
 )
-
-
-def player_name(player: int) -> str:
-    """The name of OpenSpiel player ``player`` at the engine's table (its player id is
-    ``player``)."""
-    return f"P{player}"
 
 
 def _game_info(config: GameConfig) -> pyspiel.GameInfo:
@@ -86,6 +79,18 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
         given = dict(params or {})
         self.config = game_config(given)
         super().__init__(_GAME_TYPE, _game_info(self.config), {**DEFAULTS, **given})
+        self._observers: dict[bool, ItalianPokerObserver] = {}
+
+    def observer(self, perfect_recall: bool) -> ItalianPokerObserver:
+        """The game's one observer of the information state (``perfect_recall``) or of the
+        observation, which the states' tensors and strings are read with (its buffer is
+        refilled at every use)."""
+        observer = self._observers.get(perfect_recall)
+        if observer is None:
+            observer = self._observers[perfect_recall] = self.make_py_observer(
+                pyspiel.IIGObservationType(perfect_recall=perfect_recall)
+            )
+        return observer
 
     def new_initial_state(self) -> ItalianPokerState:
         """The start of an episode: chance is to deal."""
@@ -102,30 +107,98 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
         )
 
 
+class _Engine:
+    """The engine's match an episode drives, the steps it was given (a clone replays them:
+    the engine is deterministic once the cards are given, and replaying costs less than
+    copying every object of the match), and what it offers the player to act."""
+
+    __slots__ = ("config", "ids", "match", "offered", "steps")
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        seats = [(player_name(p), config.stack, p) for p in range(config.players)]
+        self.match = Match(config.rules, seats, dealer=0)
+        self.steps: list[tuple[Card, ...] | Action | None] = []
+        """The deals started (``None``), cards dealt and actions applied, in order."""
+        self.offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None = None
+        """What the engine offers the player to act, and their hand when it is to draw: read
+        once per decision (the legal ids and the action applied both need them)."""
+        self.ids: list[int] | None = None
+        """The legal ids of the player to act, once asked for."""
+
+    def start_deal(self) -> None:
+        """The next deal, its cards given by chance."""
+        self.match.start_deal(CHANCE)
+        self.steps.append(None)
+
+    def deal_cards(self, cards: tuple[Card, ...]) -> None:
+        """Deal ``cards``, the cards due."""
+        self.match.deal_cards(cards)
+        self.steps.append(cards)
+
+    def apply(self, action: Action) -> None:
+        """Apply the action of the player to act."""
+        self.match.apply(action)
+        self.steps.append(action)
+
+    def read_offer(self) -> None:
+        """Read what the engine offers the player to act, and their hand when it is to draw
+        (as their view shows it: the draw masks read it)."""
+        match = self.match
+        legal = match.legal_actions()
+        actor = match.actor
+        hand: tuple[Card, ...] = ()
+        if actor is not None and legal and legal[0].kind is ActionKind.DRAW:
+            hand = match.view(actor).hand
+        self.offered, self.ids = (legal, hand), None
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Engine:
+        copy = _Engine(self.config)
+        match = copy.match
+        for step in self.steps:
+            if step is None:
+                match.start_deal(CHANCE)
+            elif isinstance(step, tuple):
+                match.deal_cards(step)
+            else:
+                match.apply(step)
+        copy.steps = self.steps[:]
+        if self.offered is not None:
+            copy.read_offer()
+            copy.ids = self.ids
+        memo[id(self)] = copy
+        return copy
+
+
 class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
-    """One episode: the engine's match, and the cards chance picked for the cards due."""
+    """One episode: the engine's match, and the cards chance picked for the cards due.
+
+    What the engine says between two steps is read once per step and kept: who is to act
+    (chance, a player, or nobody), how many cards are due and the candidates not picked yet,
+    and what the engine offers the player to act (with their hand when it is to draw), so
+    that the current player, the chance outcomes and the legal actions cost no engine call."""
 
     def __init__(self, game: ItalianPokerGame) -> None:
         super().__init__(game)
         self._config = game.config
-        config = self._config
-        seats = [(player_name(p), config.stack, p) for p in range(config.players)]
-        self.match = Match(config.rules, seats, dealer=0)
-        """The engine's match, its deals dealt by chance."""
-        self._picked: list[Card] = []
-        """The cards chance picked for the cards due, in order (dealt once all are picked)."""
-        self._taken: set[int] = set()
-        """Their indices."""
-        self._due: CardsDue | None = None
-        self._due_indices: tuple[int, ...] = ()
-        """The cards due last read, and their candidates' indices."""
-        self._player: int | None = None
-        self._offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None = None
-        """What the engine offers the player to act, and their hand when it is to draw: read
-        once per decision (the legal ids and the action applied both need them)."""
-        self._settled = (config.stack,) * config.players
+        self._engine = _Engine(self._config)
+        self._picked: list[int] = []
+        """The cards chance picked for the cards due, by index, in order (dealt once all
+        are picked)."""
+        self._due = 0
+        """How many cards are due now (``match.cards_due()``), or 0."""
+        self._left: list[int] = []
+        """The indices of the candidates of the cards due not picked yet, in order."""
+        self._player = _TERMINAL
+        """The player to act, chance, or terminal."""
+        self._settled = (self._config.stack,) * self._config.players
         self._over = False
         self._start_next()
+
+    @property
+    def match(self) -> Match:
+        """The engine's match, its deals dealt by chance."""
+        return self._engine.match
 
     # --- the engine, driven ------------------------------------------------------------------
 
@@ -133,27 +206,52 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         match = self.match
         done = len(match.completed)
         try:
-            match.start_deal(CHANCE)
+            self._engine.start_deal()
         except SeatError:
             self._over = True  # fewer than two players can be dealt in
+            self._read()
             return
         self._after(done, started=True)
 
     def _after(self, done: int, *, started: bool = False) -> None:
-        """After a step: note a settled pot, end the episode or start the next deal."""
+        """After a step: note a settled pot, end the episode or start the next deal; then
+        read who is to act."""
         match = self.match
         if match.phase not in (MatchPhase.BETWEEN_DEALS, MatchPhase.OVER):
+            self._read()
             return
         if len(match.completed) > done:
             if match.completed[-1].result.carried == 0:
                 self._settled = self._chips(match)
         elif started or match.phase is MatchPhase.BETWEEN_DEALS:
             self._over = True  # no deal could begin
+            self._read()
             return
         if len(match.completed) >= self._config.deals or match.phase is MatchPhase.OVER:
             self._over = True
+            self._read()
             return
         self._start_next()
+
+    def _read(self) -> None:
+        """Read who is to act now: nobody once the episode is over, chance while cards are
+        due (and which candidates are left), else the engine's actor and its offer."""
+        engine = self._engine
+        engine.offered = engine.ids = None
+        self._due = 0
+        if self._over:
+            self._player = _TERMINAL
+            return
+        match = engine.match
+        due = match.cards_due()
+        if due is not None:
+            self._left = [c.index for c in due.candidates]
+            self._due, self._player = due.number, _CHANCE
+            return
+        actor = match.actor
+        assert actor is not None
+        self._player = player_of(actor)
+        engine.read_offer()
 
     def _chips(self, match: Match) -> tuple[int, ...]:
         """Each player's chips, seated or gone."""
@@ -161,76 +259,108 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         for seat in match.seats:
             chips[seat.player_id] = seat.stack
         for name, taken in match.departed:
-            chips[int(name[1:])] = taken
+            chips[player_of(name)] = taken
         return tuple(chips)
 
     # --- pyspiel.State -----------------------------------------------------------------------
 
     def current_player(self) -> int:
         """The player to act, chance, or terminal."""
-        player = self._player
-        if player is not None:
-            return player
-        if self._over:
-            player = _TERMINAL
-        elif self.match.cards_due() is not None:
-            player = _CHANCE
-        else:
-            actor = self.match.actor
-            assert actor is not None
-            player = int(actor[1:])
-        self._player = player
-        return player
+        return self._player
 
-    def _actor_hand(self, legal: tuple[LegalAction, ...]) -> tuple[Card, ...]:
-        """The hand of the player to act, as its view shows it, when it is to draw (the
-        draw masks read it); else no cards are needed."""
-        match = self.match
-        actor = match.actor
-        if actor is None or not legal or legal[0].kind is not ActionKind.DRAW:
-            return ()
-        return match.view(actor).hand
+    def is_chance_node(self) -> bool:
+        """Whether chance is to pick a card (as ``pyspiel.State.is_chance_node``, without the
+        call through C++)."""
+        return self._player == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of the one to act, as ``pyspiel.State.legal_actions`` gives
+        them, without the call through C++: the ids the player may play, sorted; at a chance
+        node, the cards chance may pick; none at the end. For another ``player``, pyspiel's
+        own answer."""
+        current = self._player
+        if player is not None and player != current:
+            return list(pyspiel.State.legal_actions(self, player))
+        if current == _CHANCE:
+            return list(self._left)
+        if current == _TERMINAL:
+            return []
+        return self._legal_actions(current)
 
     def _legal_actions(self, player: int) -> list[int]:
-        offer = self._offered
-        if offer is None:
-            legal = self.match.legal_actions()
-            offer = self._offered = (legal, self._actor_hand(legal))
-        return legal_ids(offer[0], offer[1], self._config.rules.opener_may_split)
+        engine = self._engine
+        ids = engine.ids
+        if ids is None:
+            offer = engine.offered
+            assert offer is not None
+            ids = engine.ids = legal_ids(offer[0], offer[1], self._config.rules.opener_may_split)
+        return list(ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards chance may pick next, each as likely: the candidates of the cards due
         not picked yet."""
-        due = self.match.cards_due()
-        assert due is not None
-        if due is not self._due:  # one due stands for all the cards of a deal, or of a draw
-            self._due, self._due_indices = due, tuple([c.index for c in due.candidates])
-        picked = self._taken
-        left = [i for i in self._due_indices if i not in picked]
-        p = 1.0 / len(left)
-        return [(index, p) for index in left]
+        assert self._player == _CHANCE, "chance is not to pick now"
+        left = self._left
+        return list(zip(left, repeat(1.0 / len(left))))
 
     def _apply_action(self, action: int) -> None:
-        self._player = None
-        offered, self._offered = self._offered, None
-        match = self.match
-        done = len(match.completed)
-        due = match.cards_due()
-        if due is not None:
+        engine = self._engine
+        if self._due:
+            self._left.remove(action)
             picked = self._picked
-            picked.append(Card.from_index(action))
-            self._taken.add(action)
-            if len(picked) < due.number:
+            picked.append(action)
+            if len(picked) < self._due:
                 return
-            self._picked, self._taken = [], set()
-            match.deal_cards(picked)
+            self._picked = []
+            done = len(engine.match.completed)
+            engine.deal_cards(tuple([_ALL_CARDS[i] for i in picked]))
             self._after(done)
             return
-        if offered is None:
-            legal = match.legal_actions()
-            offered = (legal, self._actor_hand(legal))
-        match.apply(to_action(action, offered[0], offered[1]))
+        offered = engine.offered
+        assert offered is not None
+        done = len(engine.match.completed)
+        engine.apply(to_action(action, offered[0], offered[1]))
         self._after(done)
+
+    # The tensors and strings, as pyspiel's State gives them, read with the game's observers
+    # (pyspiel's own make an observer at every call); a player out of range goes to pyspiel,
+    # which says what is wrong.
+
+    def _observed(self, player: int | None, perfect_recall: bool) -> ItalianPokerObserver | None:
+        if player is None or not 0 <= player < self._config.players:
+            return None
+        game: ItalianPokerGame = self.get_game()  # the game itself, not a copy
+        return game.observer(perfect_recall)
+
+    def observation_tensor(self, *args: int) -> list[float]:
+        """The observation tensor of ``player`` (default: the one to act)."""
+        observer = self._observed(args[0] if args else None, perfect_recall=False)
+        if observer is None:
+            return list(pyspiel.State.observation_tensor(self, *args))
+        observer.set_from(self, args[0])
+        return observer.tensor.tolist()
+
+    def information_state_tensor(self, *args: int) -> list[float]:
+        """The information state tensor of ``player`` (default: the one to act)."""
+        observer = self._observed(args[0] if args else None, perfect_recall=True)
+        if observer is None:
+            return list(pyspiel.State.information_state_tensor(self, *args))
+        observer.set_from(self, args[0])
+        return observer.tensor.tolist()
+
+    def observation_string(self, *args: int) -> str:
+        """The observation string of ``player`` (default: the one to act)."""
+        observer = self._observed(args[0] if args else None, perfect_recall=False)
+        if observer is None:
+            return str(pyspiel.State.observation_string(self, *args))
+        return observer.string_from(self, args[0])
+
+    def information_state_string(self, *args: int) -> str:
+        """The information state string of ``player`` (default: the one to act)."""
+        observer = self._observed(args[0] if args else None, perfect_recall=True)
+        if observer is None:
+            return str(pyspiel.State.information_state_string(self, *args))
+        return observer.string_from(self, args[0])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -257,7 +387,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             taken = [c for op in operations for c in _cards_of(op)]
             parts.append(f"deal {k + 1}: {' '.join(str(c) for c in taken)}")
         if self._picked:
-            parts.append(f"picked: {' '.join(str(c) for c in self._picked)}")
+            parts.append(f"picked: {' '.join(str(ALL_CARDS[i]) for i in self._picked)}")
         return "\n".join([*parts, f"history: {self.history()}"])
 
 
@@ -272,6 +402,7 @@ def _cards_of(op: object) -> tuple[Card, ...]:
     return ()
 
 
+_ALL_CARDS = ALL_CARDS
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 
