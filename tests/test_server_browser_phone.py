@@ -228,7 +228,7 @@ def test_two_players_play_whole_deals_and_see_their_turns(
             acted = True
         if not acted:
             state = table_state(server.app, invite)
-            if state.hand > hands + 1 or (
+            if (state.hand or 0) > hands + 1 or (
                 state.outcome is not None and not state.in_deal and state.outcome.hand == hands + 1
             ):
                 for page in pages.values():
