@@ -1,4 +1,4 @@
-"""The API's typed models (server/schemas.py, server/protocol.py): the OpenAPI schema
+"""The API's typed models (server/schemas/, server/protocol.py): the OpenAPI schema
 documents every route's response, the responses are written in their models' field order,
 and a client's WebSocket message is read into its model."""
 
