@@ -34,7 +34,7 @@ from italian_poker.engine.observer import SeatView, seat_view
 from italian_poker.engine.rules import BettingStructure, Rules
 from italian_poker.server import bots as server_bots
 from italian_poker.server.i18n import page_strings
-from italian_poker.server.schemas import BOT_LEVELS
+from italian_poker.server.schemas.host import BOT_LEVELS
 from italian_poker.table.vocabulary import Language
 
 SEARCHED = (Phase.OPENING, Phase.FIRST_ROUND, Phase.DRAW, Phase.SECOND_ROUND)

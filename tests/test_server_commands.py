@@ -11,6 +11,8 @@ from typing import Any, cast
 
 import pytest
 
+from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.cards import parse_cards
 from italian_poker.server.bus import NoOwner, Refused
 from italian_poker.server.commands import (
     Act,
@@ -34,9 +36,24 @@ from italian_poker.server.table_state import EventKind
 
 WIRE: list[tuple[Command, str, dict[str, Any]]] = [
     (
-        Act(1, 2, 17, {"kind": "raise", "amount": 30}),
+        Act(1, 2, 17, Action(ActionKind.RAISE, 30)),
         "act",
-        {"seat": 1, "hand": 2, "seq": 17, "action": {"kind": "raise", "amount": 30}},
+        {
+            "seat": 1,
+            "hand": 2,
+            "seq": 17,
+            "action": {"kind": "raise", "amount": 30, "cards": [], "split": False},
+        },
+    ),
+    (
+        Act(2, 3, 40, Action(ActionKind.DRAW, None, parse_cards("Ah Td"), True)),
+        "act",
+        {
+            "seat": 2,
+            "hand": 3,
+            "seq": 40,
+            "action": {"kind": "draw", "amount": None, "cards": ["Ah", "Td"], "split": True},
+        },
     ),
     (
         TakeSeat("Bruno", "abc", None, 3),
@@ -69,10 +86,23 @@ def test_a_command_travels_as_op_and_args_and_reads_back(
     assert decode(op, args) == command
 
 
+def test_an_action_with_members_left_out_reads_back_as_the_browser_meant_it() -> None:
+    args = {"seat": 1, "hand": 2, "seq": 17, "action": {"kind": "raise", "amount": 30}}
+    assert decode("act", args) == Act(1, 2, 17, Action(ActionKind.RAISE, 30))
+
+
 def test_an_unknown_command_is_a_bad_message() -> None:
     with pytest.raises(Refusal) as refused:
         decode("deal", {})
     assert (refused.value.code, refused.value.status) == ("bad_message", 400)
+
+
+def test_a_malformed_action_on_the_bus_is_a_bad_message() -> None:
+    args = {"seat": 1, "hand": 2, "seq": 17, "action": {"kind": "bet", "amount": "x"}}
+    with pytest.raises(Refusal) as refused:
+        decode("act", args)
+    assert (refused.value.code, refused.value.status) == ("bad_message", 400)
+    assert refused.value.message.startswith("amount (a number of chips, or null) must")
 
 
 class Peers:
@@ -126,7 +156,7 @@ def test_a_replica_forwards_what_its_player_asks_then_catches_up() -> None:
 def test_the_owners_refusal_is_the_players() -> None:
     play, table = forwarding(Peers(error=Refused("not_your_turn", "it is not your turn", 409)))
     with pytest.raises(Refusal) as refused:
-        asyncio.run(play.act(1, 1, 5, {"kind": "check"}))
+        asyncio.run(play.act(1, 1, 5, Action(ActionKind.CHECK)))
     assert (refused.value.code, refused.value.status) == ("not_your_turn", 409)
     assert table.synced == 0
 
@@ -190,7 +220,7 @@ class Seated:
     ) -> int:
         return 4
 
-    async def act(self, seat: int, hand: Any, seq: Any, data: dict[str, Any]) -> None:
+    async def act(self, seat: int, hand: int, seq: int, action: Action) -> None:
         raise Refusal("stale", "the table has moved on")
 
 

@@ -1,4 +1,4 @@
-"""The API's typed models (server/schemas.py, server/protocol.py): the OpenAPI schema
+"""The API's typed models (server/schemas/, server/protocol.py): the OpenAPI schema
 documents every route's response, the responses are written in their models' field order,
 and a client's WebSocket message is read into its model."""
 
@@ -11,6 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from server_fixtures import bearer, bot_factory, create_table, join
 
+from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.cards import parse_cards
 from italian_poker.server.app import create_app
 from italian_poker.server.protocol import (
     ActionMessage,
@@ -209,13 +211,21 @@ def test_a_client_message_is_read_into_its_model() -> None:
     assert parse_message('{"type": "hello", "token": "abc"}') == Hello(type="hello", token="abc")
     assert parse_message('{"type": "hello", "token": 5}') == Hello(type="hello", token=None)
     sent = parse_message(
-        '{"type": "action", "hand": 3, "seq": 17, "action": {"kind": "bet", "amount": "x"}}'
+        '{"type": "action", "hand": 3, "seq": 17, "action": {"kind": "bet", "amount": 20}}'
     )
     assert isinstance(sent, ActionMessage)
     assert (sent.hand, sent.seq) == (3, 17)
-    # Only the kind is checked here: the amount is read once the action is known to be on
-    # time and in turn (a stale action is "stale" whatever it holds).
-    assert sent.action == {"kind": "bet", "amount": "x"}
+    assert sent.action == Action(ActionKind.BET, 20)
+    drawn = parse_message(
+        '{"type": "action", "hand": 3, "seq": 17,'
+        ' "action": {"kind": "draw", "amount": null, "cards": ["Ah", "Td"], "split": true}}'
+    )
+    assert isinstance(drawn, ActionMessage)
+    assert drawn.action == Action(ActionKind.DRAW, None, parse_cards("Ah Td"), True)
+
+
+ACTION = '{"type": "action", "hand": 1, "seq": 1, "action": %s}'
+"""An action message on the state at seq 1: its action is read whether or not it is stale."""
 
 
 @pytest.mark.parametrize(
@@ -226,6 +236,12 @@ def test_a_client_message_is_read_into_its_model() -> None:
         ('{"type": "action", "hand": 1, "seq": -1}', "an action's 'seq' must be 0 to"),
         ('{"type": "action", "hand": 1, "seq": 1}', "an action needs an 'action' object"),
         ('{"type": "action", "hand": 1, "seq": 1, "action": {}}', "unknown action kind None"),
+        (ACTION % '{"kind": "bet", "amount": "x"}', "amount (a number of chips, or null) must"),
+        (ACTION % '{"kind": "bet", "amount": -1}', "amount (a number of chips, or null) must"),
+        (ACTION % '{"kind": "draw", "cards": "Ah"}', "cards must be a list of at most 5"),
+        (ACTION % '{"kind": "draw", "cards": [1]}', "each card is a code like 'Ah'"),
+        (ACTION % '{"kind": "draw", "cards": ["Zz"]}', "cannot read card 'Zz'"),
+        (ACTION % '{"kind": "draw", "split": 1}', "split must be true or false"),
         ('{"type": "shout"}', "unknown message type 'shout'; use one of ['action', 'chat'"),
         ('{"type": "chat"}', "a chat message needs its 'text', a string"),
         ('{"type": "chat", "text": ["hi"]}', "a chat message needs its 'text', a string"),

@@ -112,7 +112,7 @@ def test_out_of_turn_stale_and_bad_messages_change_nothing(client: TestClient) -
         acting_ws = wa if actor == 0 else wb
         seq = sa["seq"]
         sa = sa if actor == 0 else sb
-        # Out of turn (the engine's NotYourTurn is never reached: refused first).
+        # Out of turn: the table machine says so (NotYourTurnError).
         act(waiting_ws, sa, {"kind": "fold", "amount": None, "cards": [], "split": False})
         assert next_message(waiting_ws, "error")["code"] == "not_your_turn"
         # Stale sequence number and wrong hand id.

@@ -23,7 +23,7 @@ from italian_poker.server.logs import keep_tokens_out_of_logs
 from italian_poker.server.registry import Server
 from italian_poker.server.routes import ROUTERS
 from italian_poker.server.routes.pages import STATIC
-from italian_poker.server.schemas import BOT_LEVELS
+from italian_poker.server.schemas.host import BOT_LEVELS
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.table_runtime import BotFactory
 from italian_poker.table.advice import Advisor

@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from italian_poker.engine.actions import Action
+from italian_poker.server.event_payloads import action_json
+from italian_poker.server.protocol import parse_action
 from italian_poker.server.refusal import Refusal
 from italian_poker.server.table_state import EventKind
 
@@ -31,8 +34,8 @@ class Play(Protocol):
         """Sit a player out or back in."""
         ...
 
-    async def act(self, seat: int, hand: Any, seq: Any, data: dict[str, Any]) -> None:
-        """A player's action."""
+    async def act(self, seat: int, hand: int, seq: int, action: Action) -> None:
+        """A player's ``action`` on the state of deal ``hand`` at ``seq``."""
         ...
 
     async def host(self, kind: EventKind, payload: dict[str, Any] | None = None) -> None:
@@ -68,14 +71,21 @@ class Command(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Act:
+    """A player's action; on the bus as the browser sends it (:func:`action_json`)."""
+
     op: ClassVar[str] = "act"
     seat: int
-    hand: Any
-    seq: Any
-    action: dict[str, Any]
+    hand: int
+    seq: int
+    action: Action
 
     def args(self) -> dict[str, Any]:
-        return {"seat": self.seat, "hand": self.hand, "seq": self.seq, "action": self.action}
+        return {
+            "seat": self.seat,
+            "hand": self.hand,
+            "seq": self.seq,
+            "action": action_json(self.action),
+        }
 
     async def run(self, play: Play) -> Any:
         await play.act(self.seat, self.hand, self.seq, self.action)
@@ -183,9 +193,14 @@ def _optional(value: Any) -> int | None:
 
 def decode(op: str, args: dict[str, Any]) -> Command:
     """The command ``op`` with ``args``, as another process sent it; a ``bad_message``
-    refusal for an ``op`` no command has (a malformed ``args`` raises)."""
+    refusal for an ``op`` no command has, or an action :func:`parse_action` refuses (other
+    malformed ``args`` raise)."""
     if op == Act.op:
-        return Act(int(args["seat"]), args.get("hand"), args.get("seq"), args["action"])
+        try:
+            action = parse_action(args["action"])
+        except ValueError as error:
+            raise Refusal("bad_message", str(error), 400) from None
+        return Act(int(args["seat"]), int(args["hand"]), int(args["seq"]), action)
     if op == TakeSeat.op:
         return TakeSeat(
             str(args["nickname"]),

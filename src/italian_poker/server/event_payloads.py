@@ -1,4 +1,4 @@
-"""The payloads of a table's ``action`` events, and a player's action as the browser sends it.
+"""The payloads of a table's ``action`` events.
 
 An ``action`` event records one command of the player to act
 (:mod:`italian_poker.table.commands`), as it came:
@@ -20,10 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from italian_poker.engine.actions import Action, ActionKind
-from italian_poker.engine.cards import Card, parse_card
-from italian_poker.engine.deck import HAND_SIZE
-from italian_poker.engine.errors import ItalianPokerError
-from italian_poker.server.limits import MAX_CHIPS, whole_number
+from italian_poker.engine.cards import parse_card
 from italian_poker.table.commands import Act, BotAct, PlayCommand, TimeOut
 
 BOT = "bot"
@@ -94,29 +91,3 @@ def bank_of(payload: dict[str, Any]) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"a time bank is a number of seconds, not {value!r}")
     return max(0.0, float(value))
-
-
-def parse_action(data: dict[str, Any]) -> Action:
-    """An :class:`Action` from the client's ``action`` object; raises ``ValueError``."""
-    try:
-        kind = ActionKind(str(data.get("kind")))
-    except ValueError:
-        raise ValueError(f"unknown action kind {data.get('kind')!r}") from None
-    amount = data.get("amount")
-    if amount is not None:
-        whole_number(amount, 0, MAX_CHIPS, "amount (a number of chips, or null)")
-    raw_cards = data.get("cards") or []
-    if not isinstance(raw_cards, list) or len(raw_cards) > HAND_SIZE:
-        raise ValueError(f"cards must be a list of at most {HAND_SIZE} card codes")
-    cards: list[Card] = []
-    for text in raw_cards:
-        if not isinstance(text, str) or len(text) > 3:
-            raise ValueError("each card is a code like 'Ah' or 'Td'")
-        try:
-            cards.append(parse_card(text))
-        except ItalianPokerError as error:
-            raise ValueError(str(error)) from None
-    split = data.get("split", False)
-    if not isinstance(split, bool):
-        raise ValueError("split must be true or false")
-    return Action(kind, amount, tuple(cards), split)

@@ -1,6 +1,6 @@
 """The bounds of every whole number the server takes from outside, defined once: the request
-models (``schemas.py``), the path parameters and the WebSocket messages (``protocol.py``,
-``table_state.parse_action``) all check them with :func:`whole_number`.
+models (``schemas/``), the path parameters and the WebSocket messages (``protocol.py``,
+an action's amount included) all check them with :func:`whole_number`.
 
 Chip counts end up in the ledger's ``amount`` column and seq numbers in ``table_events.seq``,
 both SQL ``INTEGER``: 32-bit signed on PostgreSQL (SQLite's are 64-bit, so the smaller one

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from italian_poker.engine.errors import ItalianPokerError
+from italian_poker.engine.actions import Action
+from italian_poker.engine.errors import ItalianPokerError, NotYourTurnError
 from italian_poker.server.bus import NoOwner, Refused
 from italian_poker.server.commands import (
     Act,
@@ -21,7 +22,7 @@ from italian_poker.server.commands import (
     Sit,
     TakeSeat,
 )
-from italian_poker.server.event_payloads import action_payload, parse_action
+from italian_poker.server.event_payloads import action_payload
 from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.presence import Presence
 from italian_poker.server.refusal import Refusal
@@ -109,9 +110,9 @@ class LocalTable(TablePart):
             kind = EventKind.SIT_OUT if out else EventKind.SIT_IN
             await self._commit(kind, {"seat": seat})
 
-    async def act(self, seat: int, hand: Any, seq: Any, data: dict[str, Any]) -> None:
-        """A player's action from the WebSocket: refused (state unchanged) when stale, out of
-        turn, paused, malformed or illegal."""
+    async def act(self, seat: int, hand: int, seq: int, action: Action) -> None:
+        """A player's action from the WebSocket: refused (state unchanged) when stale,
+        paused, out of turn (the table machine's :class:`NotYourTurnError`) or illegal."""
         async with self.lock:
             state = self.state
             if seq != state.seq or hand != state.hand:
@@ -122,15 +123,11 @@ class LocalTable(TablePart):
                 )
             if state.status is TableStatus.PAUSED:
                 raise Refusal("paused", "the host has paused the game")
-            if state.actor_slot() != seat:
-                raise Refusal("not_your_turn", "it is not your turn")
-            try:
-                action = parse_action(data)
-            except ValueError as error:
-                raise Refusal("bad_message", str(error)) from None
             bank = self._use_bank(seat)
             try:
                 await self._commit(EventKind.ACTION, action_payload(seat, action, bank=bank))
+            except NotYourTurnError:
+                raise Refusal("not_your_turn", "it is not your turn") from None
             except ItalianPokerError as error:
                 raise Refusal("illegal", str(error)) from None
 
@@ -214,9 +211,9 @@ class ForwardingTable:
         """Have the owner sit a player out or back in."""
         await self._forward(Sit(seat, out))
 
-    async def act(self, seat: int, hand: Any, seq: Any, data: dict[str, Any]) -> None:
+    async def act(self, seat: int, hand: int, seq: int, action: Action) -> None:
         """Have the owner apply a player's action."""
-        await self._forward(Act(seat, hand, seq, data))
+        await self._forward(Act(seat, hand, seq, action))
 
     async def host(self, kind: EventKind, payload: dict[str, Any] | None = None) -> None:
         """Have the owner apply a host's event."""

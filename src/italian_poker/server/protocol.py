@@ -21,14 +21,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, PlainValidator, ValidationError
 
-from italian_poker.engine.actions import ActionKind, LegalAction
-from italian_poker.engine.cards import ALL_CARDS, Card
+from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.cards import ALL_CARDS, Card, parse_card
 from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.draw import MAX_DRAW
+from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
-from italian_poker.server.limits import MAX_INT, whole_number
+from italian_poker.server.limits import MAX_CHIPS, MAX_INT, whole_number
 from italian_poker.server.table_state import LogLine, TableState, TableStatus
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem
 from italian_poker.table.narration import shown_cards
@@ -434,16 +435,33 @@ def _wire_number(what: str) -> PlainValidator:
 _ACTION_KINDS = frozenset(kind.value for kind in ActionKind)
 
 
-def _action_object(value: Any) -> dict[str, Any]:
-    """The ``action`` object, as sent: only its ``kind`` is checked here. Its amount, cards
-    and split are read by ``table_state.parse_action`` once the action is known to be on the
-    latest state and in turn (a stale action is ``stale``, whatever it holds)."""
+def parse_action(value: Any) -> Action:
+    """The client's ``action`` object, ``{"kind", "amount", "cards", "split"}`` (only
+    ``kind`` is required), as an :class:`Action`; raises ``ValueError`` with what is wrong.
+    Whether the action is legal, and in turn, is the table's to say."""
     if not isinstance(value, dict):
         raise ValueError("an action needs an 'action' object")
     kind = value.get("kind")
     if not isinstance(kind, str) or kind not in _ACTION_KINDS:  # a list is not hashable
         raise ValueError(f"unknown action kind {kind!r}")
-    return value
+    amount = value.get("amount")
+    if amount is not None:
+        whole_number(amount, 0, MAX_CHIPS, "amount (a number of chips, or null)")
+    raw_cards = value.get("cards") or []
+    if not isinstance(raw_cards, list) or len(raw_cards) > HAND_SIZE:
+        raise ValueError(f"cards must be a list of at most {HAND_SIZE} card codes")
+    cards: list[Card] = []
+    for text in raw_cards:
+        if not isinstance(text, str) or len(text) > 3:
+            raise ValueError("each card is a code like 'Ah' or 'Td'")
+        try:
+            cards.append(parse_card(text))
+        except ItalianPokerError as error:
+            raise ValueError(str(error)) from None
+    split = value.get("split", False)
+    if not isinstance(split, bool):
+        raise ValueError("split must be true or false")
+    return Action(ActionKind(kind), amount, tuple(cards), split)
 
 
 def _token(value: Any) -> str | None:
@@ -460,7 +478,8 @@ class Hello(BaseModel):
 
 class ActionMessage(BaseModel):
     """``{"type": "action", "hand", "seq", "action": {"kind", "amount", "cards", "split"}}``:
-    a move on the state of deal ``hand`` at ``seq``."""
+    a move on the state of deal ``hand`` at ``seq``, its action read by
+    :func:`parse_action`."""
 
     type: Literal["action"]
     hand: Annotated[int, _wire_number("an action's 'hand'")] = Field(
@@ -469,7 +488,7 @@ class ActionMessage(BaseModel):
     seq: Annotated[int, _wire_number("an action's 'seq'")] = Field(
         default=None, validate_default=True
     )
-    action: Annotated[dict[str, Any], PlainValidator(_action_object)] = Field(
+    action: Annotated[Action, PlainValidator(parse_action)] = Field(
         default=None, validate_default=True
     )
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from italian_poker.server.dependencies import HostTableDep
 from italian_poker.server.errors import error_responses
 from italian_poker.server.limits import ChatMessageInPath, PlayerInPath
-from italian_poker.server.schemas import ChatRemoved
+from italian_poker.server.schemas.host import ChatRemoved
 
 router = APIRouter(
     prefix="/api/tables/{invite}",

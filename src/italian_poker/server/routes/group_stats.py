@@ -19,7 +19,7 @@ from italian_poker.engine.history import HandHistory
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.server.dependencies import ServerDep
 from italian_poker.server.errors import error_responses
-from italian_poker.server.schemas import GroupStats, GroupStatsQuery, GroupTable
+from italian_poker.server.schemas.stats import GroupStats, GroupStatsQuery, GroupTable
 from italian_poker.server.store import token_hash
 from italian_poker.table.statistics import Statistics, statistics_of
 

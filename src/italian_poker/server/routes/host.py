@@ -12,16 +12,16 @@ from italian_poker.server.dependencies import HostTableDep, ServerDep
 from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import SeatInPath
 from italian_poker.server.nicknames import nickname_key
-from italian_poker.server.schemas import (
+from italian_poker.server.schemas.host import (
     BOT_LEVELS,
     AddBot,
     AdviceSetting,
     BotAdded,
-    LobbyTable,
     SetStack,
     WatchLink,
     WatchSettings,
 )
+from italian_poker.server.schemas.lobby import LobbyTable
 from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import EventKind

@@ -12,13 +12,8 @@ from fastapi.responses import Response
 from italian_poker.server.dependencies import HostTableDep, LedgerReaderDep
 from italian_poker.server.errors import error_responses
 from italian_poker.server.ledger import ledger_csv, summarise
-from italian_poker.server.schemas import (
-    Ledger,
-    LedgerEntry,
-    LedgerSummary,
-    LedgerVisibility,
-    LobbyTable,
-)
+from italian_poker.server.schemas.ledger import Ledger, LedgerEntry, LedgerSummary, LedgerVisibility
+from italian_poker.server.schemas.lobby import LobbyTable
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import EventKind
 

@@ -15,7 +15,7 @@ from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.nicknames import BadName, check_nickname, check_text
 from italian_poker.server.routes.host import set_watch
-from italian_poker.server.schemas import (
+from italian_poker.server.schemas.lobby import (
     CreateTable,
     LobbyTable,
     SeatTaken,

@@ -14,7 +14,9 @@ from italian_poker.engine.history import HandHistory, dumps_redacted, redacted_r
 from italian_poker.server.dependencies import PlayerSeat, PlayerSeatDep
 from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import HandInPath
-from italian_poker.server.schemas import HandReplay, Hands, LobbyTable, TableStats
+from italian_poker.server.schemas.histories import HandReplay, Hands
+from italian_poker.server.schemas.lobby import LobbyTable
+from italian_poker.server.schemas.stats import TableStats
 from italian_poker.table.statistics import statistics_of
 
 router = APIRouter(
