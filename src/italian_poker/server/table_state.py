@@ -16,7 +16,6 @@ in order and arrives exactly where it was: each event gives back the cards it to
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,11 +26,15 @@ from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.card_source import SECURE, SeededSource
 from italian_poker.engine.errors import SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
-from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe, sees_discards
-from italian_poker.engine.opening import OpeningRequirement, opening_requirement
+from italian_poker.engine.observer import PublicView, SeatView
+from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.engine.rules import Rules
+from italian_poker.server.deal_narration import DealOutcome, narrate, settle
+from italian_poker.server.deal_records import DealRecords
 from italian_poker.server.event_payloads import bank_of, play_command
+from italian_poker.server.host_switches import HostSwitches
 from italian_poker.server.i18n import line
+from italian_poker.server.ledger import LedgerEntry
 from italian_poker.server.nicknames import nickname_key
 from italian_poker.server.recorded_cards import TAKEN, DealCards, card_entries
 from italian_poker.server.recorded_cards import recorded as recorded_cards
@@ -44,7 +47,6 @@ from italian_poker.table.commands import (
     StartDeal,
     TakeSeat,
 )
-from italian_poker.table.events import Event, FinishedDeal
 from italian_poker.table.machine import TableMachine
 from italian_poker.table.machine_events import (
     ActionTaken,
@@ -55,7 +57,7 @@ from italian_poker.table.machine_events import (
     SeatLeft,
     TableEvent,
 )
-from italian_poker.table.narration import Line, action_line, award_lines, event_line, report_lines
+from italian_poker.table.narration import Line
 
 TurnKey = tuple[int | None, int, int]
 """What tells one turn from the next: (deal, seat to act, moves so far)."""
@@ -111,19 +113,6 @@ class LogLine:
     line: Line
 
 
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
-    """A ledger row produced by an event. ``player`` is the person the chips belong to
-    (:attr:`Slot.player`), whatever their nickname: a newcomer who takes a departed player's
-    name has rows of their own."""
-
-    nickname: str
-    player: int
-    kind: str
-    amount: int
-    hand: int | None = None
-
-
 @dataclass(slots=True)
 class Slot:
     """A taken seat. ``player`` tells the person (or bot) apart from anyone who sat here or
@@ -138,15 +127,6 @@ class Slot:
     leaving: bool = False
     last_action: Line | None = None
     changed: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DealOutcome:
-    """The public result of the last deal: narration and pots (winners as seat numbers)."""
-
-    hand: int
-    lines: tuple[Line, ...]
-    awards: tuple[dict[str, Any], ...]
 
 
 @dataclass(slots=True)
@@ -169,9 +149,6 @@ ADVICE = "advice"
 """The table's option (``options``) with the draw hint on from the start (the host may turn
 it off and on again at any time); a table created without it, or on a server without an
 advisor, has no hint."""
-
-_SHA256 = re.compile(r"[0-9a-f]{64}")
-"""A ``watch`` event's ``hash``: a sha256 hex digest, as ``store.token_hash`` writes it."""
 
 
 class TableState:
@@ -196,13 +173,8 @@ class TableState:
         self.seq = 0
         self.log: deque[LogLine] = deque(maxlen=log_size)
         self.outcome: DealOutcome | None = None
-        self.deal_slots: list[int] = []
-        """Slot of each seat of the current (or last) deal."""
-        self.deal_players: tuple[int, ...] = ()
-        """The person (:attr:`Slot.player`) in each seat of the current (or last) deal."""
-        self.hand_players: dict[int, tuple[int, ...]] = {}
-        """Per deal number, the person in each of its seats: histories belong to them,
-        whatever their name or seat now."""
+        self.deals = DealRecords(self.machine, rules)
+        """Who held which seat of which deal."""
         self.banks: dict[int, float] = {}
         """Time bank left per seat, as its last ``action`` event recorded it; a seat missing
         here has the full bank (:meth:`bank`)."""
@@ -213,18 +185,12 @@ class TableState:
         """The chips each person (:attr:`Slot.player`) still seated had when the table let
         them go for want of an ante (000 Art. 1): theirs until the host gives them chips or
         they leave the table, with them."""
-        self.players_see_ledger = bool(options.get(PLAYERS_SEE_LEDGER, False))
-        """Whether the players may read the ledger (the host always may): the table's option
-        at creation, then as the last ``ledger_visibility`` event set it."""
-        self.advice_on = bool(options.get(ADVICE, False))
-        """Whether the drawing seat is sent the draw hint (when the server has an advisor):
-        the table's option at creation, then as the last ``advice`` event set it."""
-        self.watch_hash: str | None = None
-        """The sha256 hash of the spectators' watch link, as the last ``watch`` event set it;
-        None while the host offers none."""
-        self.watch_delay = False
-        """Whether spectators see each deal only once it has ended (the last ``watch``
-        event's ``delay``)."""
+        self.switches = HostSwitches(
+            players_see_ledger=bool(options.get(PLAYERS_SEE_LEDGER, False)),
+            advice_on=bool(options.get(ADVICE, False)),
+        )
+        """The host's switches: the table's options at creation, then as the last
+        ``ledger_visibility``, ``advice`` and ``watch`` events set them."""
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -322,42 +288,61 @@ class TableState:
         """What the seat to act may do."""
         return self.machine.legal_actions()
 
+    @property
+    def players_see_ledger(self) -> bool:
+        """Whether the players may read the ledger (the host always may)."""
+        return self.switches.players_see_ledger
+
+    @property
+    def advice_on(self) -> bool:
+        """Whether the drawing seat is sent the draw hint (when the server has an advisor)."""
+        return self.switches.advice_on
+
+    @property
+    def watch_hash(self) -> str | None:
+        """The sha256 hash of the spectators' watch link; None while the host offers none."""
+        return self.switches.watch_hash
+
+    @property
+    def watch_delay(self) -> bool:
+        """Whether spectators see each deal only once it has ended."""
+        return self.switches.watch_delay
+
+    @property
+    def deal_slots(self) -> list[int]:
+        """The seat (slot) of each seat of the current (or last) deal."""
+        return self.deals.deal_slots
+
     def deal_index(self, slot: int) -> int | None:
         """The seat number of ``slot`` in the current (or last) deal, if the person seated
         there now was dealt in (not someone who sat there before)."""
         seat = self.slots[slot] if 0 <= slot < len(self.slots) else None
-        if seat is None:
-            return None
-        try:
-            index = self.deal_slots.index(slot)
-        except ValueError:
-            return None
-        players = self.deal_players
-        if index < len(players) and players[index] != seat.player:
-            return None
-        return index
-
-    def hands_played(self, player: int) -> list[int]:
-        """The finished deals ``player`` (a :attr:`Slot.player`) was dealt in."""
-        match = self.match
-        done = len(match.completed) if match is not None else 0
-        return [n for n, players in self.hand_players.items() if n <= done and player in players]
-
-    def hand_seat(self, player: int, hand: int) -> tuple[CompletedDeal, int] | None:
-        """Finished deal ``hand`` and the seat ``player`` held in it, if dealt in."""
-        completed = self.completed(hand)
-        players = self.hand_players.get(hand, ())
-        if completed is None or player not in players:
-            return None
-        return completed, players.index(player)
+        return None if seat is None else self.deals.index(slot, seat.player)
 
     def view(self, slot: int) -> SeatView | None:
         """``slot``'s view of the current (or last) deal, if it was dealt in."""
-        match = self.match
         index = self.deal_index(slot)
-        if match is None or match.deal is None or index is None:
-            return None
-        return observe(match.deal, index)
+        return None if index is None else self.deals.view(index)
+
+    def hands_played(self, player: int) -> list[int]:
+        """The finished deals ``player`` (a :attr:`Slot.player`) was dealt in."""
+        return self.deals.hands_played(player)
+
+    def hand_seat(self, player: int, hand: int) -> tuple[CompletedDeal, int] | None:
+        """Finished deal ``hand`` and the seat ``player`` held in it, if dealt in."""
+        return self.deals.hand_seat(player, hand)
+
+    def completed(self, hand: int) -> CompletedDeal | None:
+        """The finished deal ``hand``."""
+        return self.deals.completed(hand)
+
+    def requirement(self) -> OpeningRequirement:
+        """What opens the current (or next) deal."""
+        return self.deals.requirement()
+
+    def requirement_after(self, hand: int) -> OpeningRequirement:
+        """What the deal after ``hand`` needs (needed) to open."""
+        return self.deals.requirement_after(hand)
 
     def public_view(self) -> PublicView | None:
         """What everyone may know of the current (or last) deal (the observer's public view,
@@ -404,14 +389,6 @@ class TableState:
         seat = self.slots[slot]
         return seat is not None and seat.player not in self._planned()
 
-    def requirement(self) -> OpeningRequirement:
-        """What opens the current (or next) deal."""
-        match = self.match
-        if match is not None and match.phase is MatchPhase.IN_DEAL and match.deal is not None:
-            return match.deal.requirement
-        min_pair = match.min_pair if match is not None else self.rules.min_pair
-        return opening_requirement(min_pair, self.rules.four_straight_flush_opens)
-
     def dealable(self) -> list[int]:
         """The seats that would be dealt in at the next deal (chips for an ante, not out)."""
         limit = self.rules.chips_to_be_dealt_in
@@ -423,23 +400,6 @@ class TableState:
             and not (slot.leaving or slot.sitting_out)
             and planned.get(slot.player, 0) >= limit
         ]
-
-    def completed(self, hand: int) -> CompletedDeal | None:
-        """The finished deal ``hand``."""
-        if self.match is None or not 1 <= hand <= len(self.match.completed):
-            return None
-        return self.match.completed[hand - 1]
-
-    def requirement_after(self, hand: int) -> OpeningRequirement:
-        """What the deal after ``hand`` needs (needed) to open: that of the next finished
-        deal, else of the deal under way or to come (:meth:`requirement`)."""
-        following = self.completed(hand + 1)
-        if following is None:
-            return self.requirement()
-        start = following.start
-        return opening_requirement(
-            start.min_pair or start.rules.min_pair, start.rules.four_straight_flush_opens
-        )
 
     # --- applying ---------------------------------------------------------------------------
 
@@ -580,38 +540,15 @@ class TableState:
         return Effects([line("table_sit_in", name=slot.nickname)])
 
     def _on_ledger_visibility(self, payload: dict[str, Any]) -> Effects:
-        players = payload.get("players")
-        if not isinstance(players, bool):
-            raise ValueError(f"'players' is true or false, not {players!r}")
-        self.players_see_ledger = players
-        return Effects([line("table_ledger_shown" if players else "table_ledger_hidden")])
+        self.switches, lines = self.switches.ledger_visibility(payload)
+        return Effects(lines)
 
     def _on_advice(self, payload: dict[str, Any]) -> Effects:
-        on = payload.get("on")
-        if not isinstance(on, bool):
-            raise ValueError(f"'on' is true or false, not {on!r}")
-        self.advice_on = on
-        return Effects([line("table_advice_on" if on else "table_advice_off")])
+        self.switches, lines = self.switches.advice(payload)
+        return Effects(lines)
 
     def _on_watch(self, payload: dict[str, Any]) -> Effects:
-        hashed, delay = payload.get("hash"), payload.get("delay")
-        if hashed is not None and not (isinstance(hashed, str) and _SHA256.fullmatch(hashed)):
-            raise ValueError("'hash' is a sha256 hex digest or null")
-        if not isinstance(delay, bool):
-            raise ValueError(f"'delay' is true or false, not {delay!r}")
-        before, delayed = self.watch_hash, self.watch_delay
-        self.watch_hash, self.watch_delay = hashed, delay
-        lines: list[Line] = []
-        if hashed is None:
-            if before is not None:
-                lines.append(line("table_watch_closed"))
-        elif before is None:
-            lines.append(line("table_watch_opened_delayed" if delay else "table_watch_opened"))
-        else:
-            if hashed != before:
-                lines.append(line("table_watch_new_link"))
-            if delay != delayed:
-                lines.append(line("table_watch_delay_on" if delay else "table_watch_delay_off"))
+        self.switches, lines = self.switches.watch(payload)
         return Effects(lines)
 
     # --- dealing ----------------------------------------------------------------------------
@@ -665,8 +602,8 @@ class TableState:
         self._describe(slot, played.action, effects, auto=auto, seat=drawer, added=added)
         for forced in events[1:]:
             # The shows the rules left no choice about, played by the table (5.4).
-            if isinstance(forced, ActionTaken) and forced.seat < len(self.deal_slots):
-                at = self.deal_slots[forced.seat]
+            if isinstance(forced, ActionTaken) and forced.seat < len(self.deals.deal_slots):
+                at = self.deals.deal_slots[forced.seat]
                 shower = self.slots[at]
                 if shower is not None:
                     self._describe(shower, forced.action, effects, auto=False, seat=forced.seat)
@@ -700,23 +637,13 @@ class TableState:
         seat: int | None,
         added: int | None = None,
     ) -> None:
-        """The public log's line for ``action`` of deal seat ``seat``: its discards only when
-        everyone sees them (the observer's rule, 003); ``added``, the chips a bet added."""
-        changed = len(action.cards) if action.kind is ActionKind.DRAW else None
-        public = seat is not None and sees_discards(PUBLIC, seat, self.rules)
-        event = Event(
-            player=slot.nickname,
-            kind=action.kind,
-            amount=action.amount,
-            cards_changed=changed,
-            discards=action.cards if public and action.kind is ActionKind.DRAW else (),
-            split=action.split,
-            added=added,
-        )
-        effects.lines.append(event_line(event, automatic=auto))
-        slot.last_action = action_line(action.kind, action.amount, added)
-        if changed is not None:
-            slot.changed = changed
+        """The public log's line for ``slot``'s ``action`` from deal seat ``seat``, and the
+        action shown at the seat (:func:`~italian_poker.server.deal_narration.narrate`)."""
+        told = narrate(slot.nickname, action, self.rules, auto=auto, seat=seat, added=added)
+        effects.lines.append(told.line)
+        slot.last_action = told.last_action
+        if told.changed is not None:
+            slot.changed = told.changed
 
     def _after(self, events: list[TableEvent], payload: dict[str, Any], effects: Effects) -> None:
         """What the machine reported after a deal or an action: a deal that began, one that
@@ -755,31 +682,15 @@ class TableState:
         match = self.match
         assert match is not None and match.deal is not None
         players = match.deal.start.player_ids
-        self.deal_slots = [s for p in players if (s := self._seat_of(p)) is not None]
-        self.deal_players = players
-        self.hand_players[len(match.completed) + 1] = players
+        slots = [s for p in players if (s := self._seat_of(p)) is not None]
+        self.deals.began(len(match.completed) + 1, players, slots)
 
     def _settle(self, completed: CompletedDeal, effects: Effects) -> None:
         """A deal ended: its narration and the ledger results."""
         view = self.public_view()
         assert view is not None
-        finished = FinishedDeal(completed.number, view, False, self.requirement())
-        lines = report_lines(finished)
-        result = completed.result
-        explained = award_lines(finished)
-        awards = tuple(
-            {
-                "amount": award.amount,
-                "winners": [self.deal_slots[w] for w in award.winners],
-                "shares": list(award.shares),
-                "reason": award.reason,
-                "line": explained[i].as_json() if i < len(explained) else None,
-            }
-            for i, award in enumerate(result.awards)
+        self.outcome, rows = settle(
+            completed, view, self.requirement(), self.deals.deal_slots, self.deals.deal_players
         )
-        self.outcome = DealOutcome(completed.number, tuple(lines), awards)
-        effects.lines.extend(lines[1:])
-        for i, name in enumerate(completed.start.names):
-            net = result.stacks[i] - completed.start.stacks[i]
-            player = self.deal_players[i]
-            effects.ledger.append(LedgerEntry(name, player, "result", net, completed.number))
+        effects.lines.extend(self.outcome.lines[1:])
+        effects.ledger.extend(rows)
