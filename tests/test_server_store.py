@@ -12,8 +12,8 @@ from sqlalchemy.exc import IntegrityError
 
 from italian_poker.server.ledger import LedgerEntry
 from italian_poker.server.models import LedgerRow, SeatRow, TableEventRow, TableRow
+from italian_poker.server.seats import Slot
 from italian_poker.server.store import NewTable, Store
-from italian_poker.server.table_state import Slot
 
 pytestmark = pytest.mark.every_database
 

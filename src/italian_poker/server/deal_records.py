@@ -6,6 +6,8 @@ person (:attr:`~italian_poker.server.table_state.Slot.player`) held each seat of
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from italian_poker.engine.match import CompletedDeal, MatchPhase
 from italian_poker.engine.observer import SeatView, observe
 from italian_poker.engine.opening import OpeningRequirement, opening_requirement
@@ -26,6 +28,39 @@ class DealRecords:
         self.hand_players: dict[int, tuple[int, ...]] = {}
         """Per deal number, the person in each of its seats: histories belong to them,
         whatever their name or seat now."""
+
+    @property
+    def in_deal(self) -> bool:
+        """Whether a deal (or its 5.5 make-up decisions) is under way."""
+        return self.machine.phase in (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP)
+
+    @property
+    def hand(self) -> int | None:
+        """The id of the current deal, else of the last one; None before the first."""
+        match = self.machine.match
+        if match is None:
+            return None
+        if self.in_deal:
+            return len(match.completed) + 1
+        return len(match.completed) or None
+
+    def pot(self) -> int:
+        """The chips in no one's stack: the pot of the deal under way (with what it carried
+        in), else the pot carried to the next deal (everyone passed, 3.5, or said parol,
+        5.4(a); 0 after a deal that was won)."""
+        match = self.machine.match
+        if match is None:
+            return 0
+        deal = match.deal
+        if match.phase is MatchPhase.IN_DEAL and deal is not None:
+            return sum(deal.start.stacks) + deal.start.carried - sum(deal.stacks)
+        return match.carried
+
+    def names_in_deal(self) -> Sequence[str]:
+        """The nicknames dealt in the deal under way (none between deals): a player who
+        left stays in it until it ends."""
+        match = self.machine.match
+        return match.deal_seats if self.in_deal and match is not None else ()
 
     def began(self, number: int, players: tuple[int, ...], slots: list[int]) -> None:
         """Deal ``number`` began: the person in each of its seats and their table's seats."""

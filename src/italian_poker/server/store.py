@@ -41,7 +41,7 @@ from italian_poker.server.models import (
     TableRow,
     utcnow,
 )
-from italian_poker.server.table_state import Slot
+from italian_poker.server.seats import Slot
 
 FENCE_MAX = 2_147_483_647
 """The largest fencing token the ``tables.fence`` column holds (SQL ``INTEGER``)."""
