@@ -1,5 +1,5 @@
 """A table's deals as the people at it held them: which numbered seat of the table and which
-person (:attr:`~italian_poker.server.table_state.Slot.player`) held each seat of the current
+person (:attr:`~italian_poker.server.seats.Slot.player`) held each seat of the current
 (or last) deal, the people dealt in each deal, and what the table machine keeps of the deals
 (the finished deals, what opens a deal, a seat's view of the deal).
 """

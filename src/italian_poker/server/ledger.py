@@ -66,7 +66,7 @@ class Row(Movement, Protocol):
 @dataclass(frozen=True, slots=True)
 class LedgerEntry:
     """A ledger row produced by an event. ``player`` is the person the chips belong to
-    (:attr:`~italian_poker.server.table_state.Slot.player`), whatever their nickname: a
+    (:attr:`~italian_poker.server.seats.Slot.player`), whatever their nickname: a
     newcomer who takes a departed player's name has rows of their own."""
 
     nickname: str

@@ -180,7 +180,7 @@ class TableRuntime:
 
     async def _commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
         """Check and apply an event, persist it (as the state records it:
-        :attr:`~italian_poker.server.table_state.Effects.record`), then tell everyone.
+        :attr:`~italian_poker.server.effects.Effects.record`), then tell everyone.
         Caller holds the lock, so the table's events are written one at a time and in
         order; the writing is done on the database's threads (:attr:`writer`), so that the
         event loop, and every other table, goes on meanwhile."""
