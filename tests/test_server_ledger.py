@@ -26,13 +26,13 @@ from italian_poker.server.event_payloads import action_payload, bot_payload
 from italian_poker.server.ledger import (
     CSV_COLUMNS,
     Holding,
+    LedgerEntry,
     Summary,
     ledger_csv,
     summarise,
 )
 from italian_poker.server.table_state import (
     EventKind,
-    LedgerEntry,
     TableState,
     TableStatus,
 )

@@ -48,7 +48,7 @@ def picture(state: TableState, *, whole: bool = False) -> dict[str, Any]:
         "pot": state.pot(),
         "dealable": state.dealable(),
         "hands": None if deal is None else [[str(c) for c in h] for h in deal.hands],
-        "deal_players": list(state.deal_players),
+        "deal_players": list(state.deals.deal_players),
         "log": [[said.seq, said.line.as_json()] for said in state.log if said.seq == state.seq],
     }
     if whole:

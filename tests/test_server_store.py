@@ -10,9 +10,10 @@ import pytest
 from sqlalchemy import Engine, event, select
 from sqlalchemy.exc import IntegrityError
 
+from italian_poker.server.ledger import LedgerEntry
 from italian_poker.server.models import LedgerRow, SeatRow, TableEventRow, TableRow
+from italian_poker.server.seats import Slot
 from italian_poker.server.store import NewTable, Store
-from italian_poker.server.table_state import LedgerEntry, Slot
 
 pytestmark = pytest.mark.every_database
 

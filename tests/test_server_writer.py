@@ -14,8 +14,8 @@ from sqlalchemy import Engine, func, select
 from italian_poker.server import writer as writer_module
 from italian_poker.server.database import make_engine
 from italian_poker.server.models import TableEventRow
+from italian_poker.server.seats import Slot
 from italian_poker.server.store import EventWrite, NewTable, Store
-from italian_poker.server.table_state import Slot
 from italian_poker.server.writer import EventWriter
 
 pytestmark = pytest.mark.every_database

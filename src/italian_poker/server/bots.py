@@ -15,7 +15,7 @@ from italian_poker.engine.actions import Action
 from italian_poker.engine.observer import SeatView
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.seeds import derive_seed
-from italian_poker.server.table_state import Slot
+from italian_poker.server.seats import Slot
 from italian_poker.table.defaults import default_action
 
 log = logging.getLogger(__name__)

@@ -148,7 +148,7 @@ class ChatRate:
 @dataclass(frozen=True, slots=True)
 class ChatMessage:
     """A stored chat message: its id (the table's messages in order), who wrote it (the
-    person's id, :attr:`~italian_poker.server.table_state.Slot.player`) under which
+    person's id, :attr:`~italian_poker.server.seats.Slot.player`) under which
     nickname, its text and when (UTC)."""
 
     id: int

@@ -64,6 +64,19 @@ class Row(Movement, Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """A ledger row produced by an event. ``player`` is the person the chips belong to
+    (:attr:`~italian_poker.server.seats.Slot.player`), whatever their nickname: a
+    newcomer who takes a departed player's name has rows of their own."""
+
+    nickname: str
+    player: int
+    kind: str
+    amount: int
+    hand: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Holding:
     """A seated person's chips now (from the live table)."""
 

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from italian_poker.server.chat import ChatMessage
 from italian_poker.server.database import session_factory
+from italian_poker.server.ledger import LedgerEntry
 from italian_poker.server.models import (
     Base,
     ChatMessageRow,
@@ -40,7 +41,7 @@ from italian_poker.server.models import (
     TableRow,
     utcnow,
 )
-from italian_poker.server.table_state import LedgerEntry, Slot
+from italian_poker.server.seats import Slot
 
 FENCE_MAX = 2_147_483_647
 """The largest fencing token the ``tables.fence`` column holds (SQL ``INTEGER``)."""

@@ -24,8 +24,8 @@ from italian_poker.server.protocol import (
     error_message,
 )
 from italian_poker.server.refusal import Refusal
+from italian_poker.server.seats import Slot
 from italian_poker.server.table_core import TableCore, TablePart
-from italian_poker.server.table_state import Slot
 
 T = TypeVar("T")
 

@@ -9,11 +9,12 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, TypeVar
 
+from italian_poker.server.effects import Effects
 from italian_poker.server.peers import TablePeers
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.spectators import Spectators
 from italian_poker.server.store import Store
-from italian_poker.server.table_state import Effects, EventKind, TableState
+from italian_poker.server.table_state import EventKind, TableState
 
 T = TypeVar("T")
 

@@ -30,6 +30,7 @@ from italian_poker.server.broadcast import Broadcast
 from italian_poker.server.collector import Collector
 from italian_poker.server.commands import Play
 from italian_poker.server.connections import Connections
+from italian_poker.server.effects import Effects
 from italian_poker.server.histories import Histories
 from italian_poker.server.lease import Lease
 from italian_poker.server.ownership import ForwardingTable, LocalTable
@@ -44,7 +45,7 @@ from italian_poker.server.shutdown import cancel_and_wait
 from italian_poker.server.spectators import Spectators
 from italian_poker.server.store import EventWrite, StaleOwner, Store, StoredTable
 from italian_poker.server.table_chat import TableChat
-from italian_poker.server.table_state import Effects, EventKind, TableState
+from italian_poker.server.table_state import EventKind, TableState
 from italian_poker.server.turn_clock import TurnClock
 from italian_poker.server.writer import EventWriter
 from italian_poker.table.advice import Advisor
@@ -179,7 +180,7 @@ class TableRuntime:
 
     async def _commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
         """Check and apply an event, persist it (as the state records it:
-        :attr:`~italian_poker.server.table_state.Effects.record`), then tell everyone.
+        :attr:`~italian_poker.server.effects.Effects.record`), then tell everyone.
         Caller holds the lock, so the table's events are written one at a time and in
         order; the writing is done on the database's threads (:attr:`writer`), so that the
         event loop, and every other table, goes on meanwhile."""

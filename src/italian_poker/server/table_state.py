@@ -8,43 +8,43 @@ commands (a seat taken, a deal started, a player's action, a bot's choice, a tur
 ...), which it checks and carries out, and whose events the state reads back: the narration,
 the ledger rows, who busted or left. The state keeps what the machine does not know: who sits
 in each numbered seat (nickname, bot, the person's id, the seq of their ``seat`` event), the
-table's status, its options and its public log. A restarted server replays a table's events
+table's status, its options and its public log. Its parts are modules of their own: the
+seats' people (:mod:`~italian_poker.server.seats`), who held which seat of which deal
+(:mod:`~italian_poker.server.deal_records`), the narration of the deals
+(:mod:`~italian_poker.server.deal_narration`) and the host's switches
+(:mod:`~italian_poker.server.host_switches`). A restarted server replays a table's events
 in order and arrives exactly where it was: each event gives back the cards it took
 (:mod:`italian_poker.server.recorded_cards`). No I/O here: the runtime persists each event
-(:attr:`Effects.record`) before anyone hears of it.
+(:attr:`Effects.record <italian_poker.server.effects.Effects.record>`) before anyone hears
+of it.
 """
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.actions import Action, LegalAction
 from italian_poker.engine.card_source import SECURE, SeededSource
 from italian_poker.engine.errors import SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
-from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe, sees_discards
-from italian_poker.engine.opening import OpeningRequirement, opening_requirement
+from italian_poker.engine.observer import PublicView, SeatView
+from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.engine.rules import Rules
+from italian_poker.server.deal_narration import DealOutcome, narrate, settle
+from italian_poker.server.deal_records import DealRecords
+from italian_poker.server.effects import Effects
 from italian_poker.server.event_payloads import bank_of, play_command
+from italian_poker.server.forced_shows import ForcedShows
+from italian_poker.server.host_switches import HostSwitches
 from italian_poker.server.i18n import line
-from italian_poker.server.nicknames import nickname_key
 from italian_poker.server.recorded_cards import TAKEN, DealCards, card_entries
 from italian_poker.server.recorded_cards import recorded as recorded_cards
-from italian_poker.table.commands import (
-    Command,
-    Leave,
-    SetChips,
-    SitIn,
-    SitOut,
-    StartDeal,
-    TakeSeat,
-)
-from italian_poker.table.events import Event, FinishedDeal
+from italian_poker.server.seats import Seats, Slot
+from italian_poker.table.commands import StartDeal
 from italian_poker.table.machine import TableMachine
 from italian_poker.table.machine_events import (
     ActionTaken,
@@ -52,10 +52,9 @@ from italian_poker.table.machine_events import (
     DealStarted,
     MakeUpAnswered,
     NoDeal,
-    SeatLeft,
     TableEvent,
 )
-from italian_poker.table.narration import Line, action_line, award_lines, event_line, report_lines
+from italian_poker.table.narration import Line
 
 TurnKey = tuple[int | None, int, int]
 """What tells one turn from the next: (deal, seat to act, moves so far)."""
@@ -111,56 +110,6 @@ class LogLine:
     line: Line
 
 
-@dataclass(frozen=True, slots=True)
-class LedgerEntry:
-    """A ledger row produced by an event. ``player`` is the person the chips belong to
-    (:attr:`Slot.player`), whatever their nickname: a newcomer who takes a departed player's
-    name has rows of their own."""
-
-    nickname: str
-    player: int
-    kind: str
-    amount: int
-    hand: int | None = None
-
-
-@dataclass(slots=True)
-class Slot:
-    """A taken seat. ``player`` tells the person (or bot) apart from anyone who sat here or
-    had this nickname before: the seq of the ``seat`` event that seated them, which also
-    issued their token, and their id at the table machine. ``leaving`` empties the seat when
-    the deal under way ends."""
-
-    nickname: str
-    bot: str | None
-    player: int = 0
-    sitting_out: bool = False
-    leaving: bool = False
-    last_action: Line | None = None
-    changed: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DealOutcome:
-    """The public result of the last deal: narration and pots (winners as seat numbers)."""
-
-    hand: int
-    lines: tuple[Line, ...]
-    awards: tuple[dict[str, Any], ...]
-
-
-@dataclass(slots=True)
-class Effects:
-    """What applying an event produced: public log lines, ledger rows, the event as the log
-    records it (its payload, with the cards it took) and whether the table played the
-    default action for a bot whose choice the rules refused."""
-
-    lines: list[Line] = field(default_factory=list)
-    ledger: list[LedgerEntry] = field(default_factory=list)
-    record: dict[str, Any] = field(default_factory=dict)
-    refused: str | None = None
-
-
 PLAYERS_SEE_LEDGER = "players_see_ledger"
 """The table's option (``options``) that lets the players read the ledger from the start;
 a table created without it keeps the ledger for the host until the host says otherwise."""
@@ -169,9 +118,6 @@ ADVICE = "advice"
 """The table's option (``options``) with the draw hint on from the start (the host may turn
 it off and on again at any time); a table created without it, or on a server without an
 advisor, has no hint."""
-
-_SHA256 = re.compile(r"[0-9a-f]{64}")
-"""A ``watch`` event's ``hash``: a sha256 hex digest, as ``store.token_hash`` writes it."""
 
 
 class TableState:
@@ -182,49 +128,31 @@ class TableState:
         self.name = name
         self.rules = rules
         self.options = options
-        self.slots: list[Slot | None] = [None] * rules.players
         self.status = TableStatus.LOBBY
         self.machine = TableMachine(rules, audiences=False)
         """The seats, the stacks and the deals."""
+        self.deals = DealRecords(self.machine, rules)
+        """Who held which seat of which deal."""
+        self.seats = Seats(self.machine, rules, self.deals)
+        """Who sits in each seat, with their chips and time banks."""
+        self.switches = HostSwitches(
+            players_see_ledger=bool(options.get(PLAYERS_SEE_LEDGER, False)),
+            advice_on=bool(options.get(ADVICE, False)),
+        )
+        """The host's switches: the table's options at creation, then as the last
+        ``ledger_visibility``, ``advice`` and ``watch`` events set them."""
         self.cards: DealCards | None = None
         """The card source of the deal under way (or about to begin): the cards the log
         recorded, then the live source."""
-        self._forced: deque[tuple[int, ActionKind]] = deque()
-        """In a deal of a version 1 log, the shows the table played because the rules left
-        no choice (seat, kind), which that log records as the players' own events."""
-        self._seats_to_come: dict[int, int] | None = None
+        self._forced = ForcedShows()
+        """In a deal of a version 1 log, the shows the table played (5.4) that the log is
+        yet to record as the players' own events."""
         self.seq = 0
         self.log: deque[LogLine] = deque(maxlen=log_size)
         self.outcome: DealOutcome | None = None
-        self.deal_slots: list[int] = []
-        """Slot of each seat of the current (or last) deal."""
-        self.deal_players: tuple[int, ...] = ()
-        """The person (:attr:`Slot.player`) in each seat of the current (or last) deal."""
-        self.hand_players: dict[int, tuple[int, ...]] = {}
-        """Per deal number, the person in each of its seats: histories belong to them,
-        whatever their name or seat now."""
-        self.banks: dict[int, float] = {}
-        """Time bank left per seat, as its last ``action`` event recorded it; a seat missing
-        here has the full bank (:meth:`bank`)."""
         self.turn_since: int | None = None
         """Seq of the event that began the turn under way (None: nobody is on the clock)."""
         self._turn: TurnKey | None = None
-        self.left_with: dict[int, int] = {}
-        """The chips each person (:attr:`Slot.player`) still seated had when the table let
-        them go for want of an ante (000 Art. 1): theirs until the host gives them chips or
-        they leave the table, with them."""
-        self.players_see_ledger = bool(options.get(PLAYERS_SEE_LEDGER, False))
-        """Whether the players may read the ledger (the host always may): the table's option
-        at creation, then as the last ``ledger_visibility`` event set it."""
-        self.advice_on = bool(options.get(ADVICE, False))
-        """Whether the drawing seat is sent the draw hint (when the server has an advisor):
-        the table's option at creation, then as the last ``advice`` event set it."""
-        self.watch_hash: str | None = None
-        """The sha256 hash of the spectators' watch link, as the last ``watch`` event set it;
-        None while the host offers none."""
-        self.watch_delay = False
-        """Whether spectators see each deal only once it has ended (the last ``watch``
-        event's ``delay``)."""
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -238,28 +166,36 @@ class TableState:
         """The chips a new seat buys in for."""
         return int(self.options["stack"])
 
+    @property
+    def slots(self) -> list[Slot | None]:
+        """Who sits in each seat (None: an empty seat)."""
+        return self.seats.slots
+
     def slot_of(self, nickname: str) -> int | None:
         """The seat of ``nickname``, if seated."""
-        for i, slot in enumerate(self.slots):
-            if slot is not None and slot.nickname == nickname:
-                return i
-        return None
-
-    def _seat_of(self, player: int) -> int | None:
-        """The seat of the person ``player``, if seated."""
-        for i, slot in enumerate(self.slots):
-            if slot is not None and slot.player == player:
-                return i
-        return None
+        return self.seats.slot_of(nickname)
 
     def look_alike(self, nickname: str) -> str | None:
         """The nickname of a seated player (or of one still in the deal) that ``nickname``
-        would be confused with (:func:`~italian_poker.server.nicknames.nickname_key`)."""
-        key = nickname_key(nickname)
-        names = [slot.nickname for slot in self.slots if slot is not None]
-        if self.in_deal and self.match is not None:
-            names.extend(self.match.deal_seats)
-        return next((name for name in names if nickname_key(name) == key), None)
+        would be confused with."""
+        return self.seats.look_alike(nickname)
+
+    def free_seat(self) -> int | None:
+        """The lowest empty seat."""
+        return self.seats.free_seat()
+
+    def stack(self, slot: int) -> int:
+        """The chips in front of ``slot`` now."""
+        return self.seats.stack(slot)
+
+    def busted(self, slot: int) -> bool:
+        """Whether the person in ``slot`` left the game for want of an ante (000 Art. 1) and
+        has not been given chips since."""
+        return self.seats.busted(slot)
+
+    def dealable(self) -> list[int]:
+        """The seats that would be dealt in at the next deal (chips for an ante, not out)."""
+        return self.seats.dealable()
 
     def chips(self) -> int:
         """Every chip at the table: the seats' stacks and the pot (or the chips carried to
@@ -267,39 +203,24 @@ class TableState:
         return sum(self.stack(i) for i, s in enumerate(self.slots) if s is not None) + self.pot()
 
     def pot(self) -> int:
-        """The chips in no one's stack: the pot of the deal under way (with what it carried
-        in), else the pot carried to the next deal (everyone passed, 3.5, or said parol,
-        5.4(a); 0 after a deal that was won)."""
-        match = self.match
-        if match is None:
-            return 0
-        deal = match.deal
-        if match.phase is MatchPhase.IN_DEAL and deal is not None:
-            return sum(deal.start.stacks) + deal.start.carried - sum(deal.stacks)
-        return match.carried
-
-    def free_seat(self) -> int | None:
-        """The lowest empty seat."""
-        return next((i for i, s in enumerate(self.slots) if s is None), None)
+        """The chips in no one's stack (:meth:`DealRecords.pot
+        <italian_poker.server.deal_records.DealRecords.pot>`)."""
+        return self.deals.pot()
 
     @property
     def in_deal(self) -> bool:
         """Whether a deal (or its 5.5 make-up decisions) is under way."""
-        return self.machine.phase in (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP)
+        return self.deals.in_deal
 
     @property
     def hand(self) -> int | None:
         """The id of the current deal, else of the last one; None before the first."""
-        if self.match is None:
-            return None
-        if self.in_deal:
-            return len(self.match.completed) + 1
-        return len(self.match.completed) or None
+        return self.deals.hand
 
     def actor_slot(self) -> int | None:
         """The seat to act, if any."""
         player = self.machine.to_act
-        return None if player is None else self._seat_of(player)
+        return None if player is None else self.seats.seat_of(player)
 
     def turn_key(self) -> TurnKey | None:
         """The turn under way: (deal, seat to act, moves so far in the deal, or -1 during
@@ -316,130 +237,72 @@ class TableState:
     def bank(self, slot: int) -> float:
         """The time bank ``slot`` has left: spent only beyond a turn's seconds, never
         refilled while the player keeps the seat."""
-        return self.banks.get(slot, float(self.options.get("time_bank_seconds") or 0))
+        return self.seats.banks.get(slot, float(self.options.get("time_bank_seconds") or 0))
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the seat to act may do."""
         return self.machine.legal_actions()
 
+    @property
+    def players_see_ledger(self) -> bool:
+        """Whether the players may read the ledger (the host always may)."""
+        return self.switches.players_see_ledger
+
+    @property
+    def advice_on(self) -> bool:
+        """Whether the drawing seat is sent the draw hint (when the server has an advisor)."""
+        return self.switches.advice_on
+
+    @property
+    def watch_hash(self) -> str | None:
+        """The sha256 hash of the spectators' watch link; None while the host offers none."""
+        return self.switches.watch_hash
+
+    @property
+    def watch_delay(self) -> bool:
+        """Whether spectators see each deal only once it has ended."""
+        return self.switches.watch_delay
+
+    @property
+    def deal_slots(self) -> list[int]:
+        """The seat (slot) of each seat of the current (or last) deal."""
+        return self.deals.deal_slots
+
     def deal_index(self, slot: int) -> int | None:
         """The seat number of ``slot`` in the current (or last) deal, if the person seated
         there now was dealt in (not someone who sat there before)."""
         seat = self.slots[slot] if 0 <= slot < len(self.slots) else None
-        if seat is None:
-            return None
-        try:
-            index = self.deal_slots.index(slot)
-        except ValueError:
-            return None
-        players = self.deal_players
-        if index < len(players) and players[index] != seat.player:
-            return None
-        return index
-
-    def hands_played(self, player: int) -> list[int]:
-        """The finished deals ``player`` (a :attr:`Slot.player`) was dealt in."""
-        match = self.match
-        done = len(match.completed) if match is not None else 0
-        return [n for n, players in self.hand_players.items() if n <= done and player in players]
-
-    def hand_seat(self, player: int, hand: int) -> tuple[CompletedDeal, int] | None:
-        """Finished deal ``hand`` and the seat ``player`` held in it, if dealt in."""
-        completed = self.completed(hand)
-        players = self.hand_players.get(hand, ())
-        if completed is None or player not in players:
-            return None
-        return completed, players.index(player)
+        return None if seat is None else self.deals.index(slot, seat.player)
 
     def view(self, slot: int) -> SeatView | None:
         """``slot``'s view of the current (or last) deal, if it was dealt in."""
-        match = self.match
         index = self.deal_index(slot)
-        if match is None or match.deal is None or index is None:
-            return None
-        return observe(match.deal, index)
+        return None if index is None else self.deals.view(index)
 
     def public_view(self) -> PublicView | None:
         """What everyone may know of the current (or last) deal (the observer's public view,
         which has no hidden card); None before the first deal."""
         return self.machine.public_view()
 
-    def _planned(self) -> dict[int, int]:
-        """The chips of each person with a seat at the machine, now or once the waiting
-        changes are made (a newcomer's buy-in during a deal, say; a player leaving at the end
-        of the deal still has theirs)."""
-        if self._seats_to_come is None:
-            chips = {s.player: s.chips for s in self.machine.seats}
-            chips.update((s.player, s.chips) for s in self.machine.seats_to_come)
-            self._seats_to_come = chips
-        return self._seats_to_come
+    def hands_played(self, player: int) -> list[int]:
+        """The finished deals ``player`` (a :attr:`Slot.player`) was dealt in."""
+        return self.deals.hands_played(player)
 
-    def _handle(self, command: Command) -> list[TableEvent]:
-        """Hand ``command`` to the machine."""
-        try:
-            return self.machine.handle(command)
-        finally:
-            self._seats_to_come = None
-
-    def stack(self, slot: int) -> int:
-        """The chips in front of ``slot`` now: in the deal under way, else the machine's
-        (a newcomer's buy-in during a deal included), else what a busted player kept."""
-        seat = self.slots[slot]
-        if seat is None:
-            return 0
-        match = self.match
-        deal = None if match is None else match.deal
-        if match is not None and match.phase is MatchPhase.IN_DEAL and deal is not None:
-            ids = deal.start.player_ids
-            if seat.player in ids:
-                return deal.stacks[ids.index(seat.player)]
-        planned = self._planned().get(seat.player)
-        if planned is not None:
-            return planned
-        return self.left_with.get(seat.player, 0)
-
-    def busted(self, slot: int) -> bool:
-        """Whether the person in ``slot`` left the game for want of an ante (000 Art. 1) and
-        has not been given chips since: they are not dealt in until the host does."""
-        seat = self.slots[slot]
-        return seat is not None and seat.player not in self._planned()
-
-    def requirement(self) -> OpeningRequirement:
-        """What opens the current (or next) deal."""
-        match = self.match
-        if match is not None and match.phase is MatchPhase.IN_DEAL and match.deal is not None:
-            return match.deal.requirement
-        min_pair = match.min_pair if match is not None else self.rules.min_pair
-        return opening_requirement(min_pair, self.rules.four_straight_flush_opens)
-
-    def dealable(self) -> list[int]:
-        """The seats that would be dealt in at the next deal (chips for an ante, not out)."""
-        limit = self.rules.chips_to_be_dealt_in
-        planned = self._planned()
-        return [
-            i
-            for i, slot in enumerate(self.slots)
-            if slot is not None
-            and not (slot.leaving or slot.sitting_out)
-            and planned.get(slot.player, 0) >= limit
-        ]
+    def hand_seat(self, player: int, hand: int) -> tuple[CompletedDeal, int] | None:
+        """Finished deal ``hand`` and the seat ``player`` held in it, if dealt in."""
+        return self.deals.hand_seat(player, hand)
 
     def completed(self, hand: int) -> CompletedDeal | None:
         """The finished deal ``hand``."""
-        if self.match is None or not 1 <= hand <= len(self.match.completed):
-            return None
-        return self.match.completed[hand - 1]
+        return self.deals.completed(hand)
+
+    def requirement(self) -> OpeningRequirement:
+        """What opens the current (or next) deal."""
+        return self.deals.requirement()
 
     def requirement_after(self, hand: int) -> OpeningRequirement:
-        """What the deal after ``hand`` needs (needed) to open: that of the next finished
-        deal, else of the deal under way or to come (:meth:`requirement`)."""
-        following = self.completed(hand + 1)
-        if following is None:
-            return self.requirement()
-        start = following.start
-        return opening_requirement(
-            start.min_pair or start.rules.min_pair, start.rules.four_straight_flush_opens
-        )
+        """What the deal after ``hand`` needs (needed) to open."""
+        return self.deals.requirement_after(hand)
 
     # --- applying ---------------------------------------------------------------------------
 
@@ -471,54 +334,20 @@ class TableState:
             self.log.append(LogLine(seq, said))
         return effects
 
-    def _slot(self, payload: dict[str, Any]) -> tuple[int, Slot]:
-        seat = int(payload["seat"])
-        slot = self.slots[seat] if 0 <= seat < len(self.slots) else None
-        if slot is None:
-            raise SeatError(f"seat {seat + 1} is empty")
-        return seat, slot
-
     def _on_seat(self, payload: dict[str, Any]) -> Effects:
-        seat, nickname, bot = int(payload["seat"]), str(payload["nickname"]), payload["bot"]
-        if not 0 <= seat < len(self.slots) or self.slots[seat] is not None:
-            raise SeatError(f"seat {seat + 1} is not free")
-        match = self.match
-        if self.slot_of(nickname) is not None or (
-            self.in_deal and match is not None and nickname in match.deal_seats
-        ):
-            raise SeatError(f"the nickname {nickname!r} is taken at this table")
-        stack, player = self.stack_default, self.seq + 1
-        self._handle(TakeSeat(player, nickname, stack, seat))
-        self.slots[seat] = Slot(nickname, bot, player)
-        self.banks.pop(seat, None)  # a newcomer has the full time bank
-        said = line("table_seat", name=nickname, seat=seat + 1)
-        return Effects([said], [LedgerEntry(nickname, player, "buy_in", stack)])
+        return self.seats.take(payload, self.seq + 1, self.stack_default)
 
     def _on_unseat(self, payload: dict[str, Any]) -> Effects:
-        seat, slot = self._slot(payload)
-        if slot.leaving:
-            return Effects([line("table_leave_after_deal", name=slot.nickname)])
-        if slot.player not in self._planned():  # busted: the machine let them go already
-            return self._remove(seat, self.left_with.get(slot.player, 0))
-        events = self._handle(Leave(slot.player))
-        left = next((e for e in events if isinstance(e, SeatLeft)), None)
-        if left is None:
-            # A deal (or its 5.5 questions) is under way: the player leaves when it ends
-            # (answered for meanwhile).
-            slot.leaving = True
-            return Effects([line("table_leave_after_deal", name=slot.nickname)])
-        return self._remove(seat, left.chips)
+        return self.seats.unseat(payload)
 
-    def _remove(self, seat: int, chips: int) -> Effects:
-        slot = self.slots[seat]
-        assert slot is not None
-        self.slots[seat] = None
-        self.banks.pop(seat, None)
-        self.left_with.pop(slot.player, None)
-        said = line("table_leave", name=slot.nickname)
-        return Effects(
-            [said], [LedgerEntry(slot.nickname, slot.player, "cash_out", chips, self.hand)]
-        )
+    def _on_stack(self, payload: dict[str, Any]) -> Effects:
+        return self.seats.set_chips(payload)
+
+    def _on_sit_out(self, payload: dict[str, Any]) -> Effects:
+        return self.seats.sit(payload, out=True)
+
+    def _on_sit_in(self, payload: dict[str, Any]) -> Effects:
+        return self.seats.sit(payload, out=False)
 
     def _on_start(self, payload: dict[str, Any]) -> Effects:
         if self.status is not TableStatus.LOBBY:
@@ -542,76 +371,16 @@ class TableState:
         self.status = TableStatus.PLAYING
         return Effects([line("table_resume")])
 
-    def _on_stack(self, payload: dict[str, Any]) -> Effects:
-        seat, slot = self._slot(payload)
-        amount = int(payload["amount"])
-        if self.in_deal:
-            raise SeatError("stacks can be adjusted only between deals")
-        if amount < 1:
-            raise SeatError("a stack must be at least 1 chip")
-        before = self.stack(seat)
-        if slot.player in self._planned():
-            self._handle(SetChips(slot.player, amount))
-        else:  # busted: back at the table with the chips the host gives
-            self._handle(TakeSeat(slot.player, slot.nickname, amount, seat))
-            self.left_with.pop(slot.player, None)
-            self._sit(slot)
-        said = line("table_stack", name=slot.nickname, amount=amount)
-        return Effects([said], [LedgerEntry(slot.nickname, slot.player, "adjust", amount - before)])
-
-    def _sit(self, slot: Slot) -> None:
-        """Tell the machine whether ``slot`` sits out, if it does not know yet (a change
-        during a deal takes effect when it ends)."""
-        planned = next((s for s in self.machine.seats_to_come if s.player == slot.player), None)
-        if planned is None or planned.sitting_out == slot.sitting_out:
-            return
-        self._handle(SitOut(slot.player) if slot.sitting_out else SitIn(slot.player))
-
-    def _on_sit_out(self, payload: dict[str, Any]) -> Effects:
-        _, slot = self._slot(payload)
-        slot.sitting_out = True
-        self._sit(slot)
-        return Effects([line("table_sit_out", name=slot.nickname)])
-
-    def _on_sit_in(self, payload: dict[str, Any]) -> Effects:
-        _, slot = self._slot(payload)
-        slot.sitting_out = False
-        self._sit(slot)
-        return Effects([line("table_sit_in", name=slot.nickname)])
-
     def _on_ledger_visibility(self, payload: dict[str, Any]) -> Effects:
-        players = payload.get("players")
-        if not isinstance(players, bool):
-            raise ValueError(f"'players' is true or false, not {players!r}")
-        self.players_see_ledger = players
-        return Effects([line("table_ledger_shown" if players else "table_ledger_hidden")])
+        self.switches, lines = self.switches.ledger_visibility(payload)
+        return Effects(lines)
 
     def _on_advice(self, payload: dict[str, Any]) -> Effects:
-        on = payload.get("on")
-        if not isinstance(on, bool):
-            raise ValueError(f"'on' is true or false, not {on!r}")
-        self.advice_on = on
-        return Effects([line("table_advice_on" if on else "table_advice_off")])
+        self.switches, lines = self.switches.advice(payload)
+        return Effects(lines)
 
     def _on_watch(self, payload: dict[str, Any]) -> Effects:
-        hashed, delay = payload.get("hash"), payload.get("delay")
-        if hashed is not None and not (isinstance(hashed, str) and _SHA256.fullmatch(hashed)):
-            raise ValueError("'hash' is a sha256 hex digest or null")
-        if not isinstance(delay, bool):
-            raise ValueError(f"'delay' is true or false, not {delay!r}")
-        before, delayed = self.watch_hash, self.watch_delay
-        self.watch_hash, self.watch_delay = hashed, delay
-        lines: list[Line] = []
-        if hashed is None:
-            if before is not None:
-                lines.append(line("table_watch_closed"))
-        elif before is None:
-            lines.append(line("table_watch_opened_delayed" if delay else "table_watch_opened"))
-        else:
-            if hashed != before:
-                lines.append(line("table_watch_new_link"))
-            if delay != delayed:
-                lines.append(line("table_watch_delay_on" if delay else "table_watch_delay_off"))
+        self.switches, lines = self.switches.watch(payload)
         return Effects(lines)
 
     # --- dealing ----------------------------------------------------------------------------
@@ -633,7 +402,7 @@ class TableState:
         cards.give(recorded_cards(payload))
         self.cards = cards
         self._forced.clear()
-        events = self._handle(start)
+        events = self.seats.handle(start)
         self.outcome = None
         for slot in self.slots:
             if slot is not None:
@@ -643,9 +412,9 @@ class TableState:
         return effects
 
     def _on_action(self, payload: dict[str, Any]) -> Effects:
-        if self._repeats_a_forced_show(payload):
+        if self._forced.repeats(payload):
             return Effects()
-        seat, slot = self._slot(payload)
+        seat, slot = self.seats.taken(payload)
         if not self.in_deal:
             raise SeatError("no deal is under way")
         command = play_command(slot.player, payload)
@@ -653,11 +422,11 @@ class TableState:
         self.machine.verify(command)
         if self.cards is not None:
             self.cards.give(recorded_cards(payload))
-        events = self._handle(command)
+        events = self.seats.handle(command)
         played = events[0]
         assert isinstance(played, ActionTaken | MakeUpAnswered)
         if bank is not None:
-            self.banks[seat] = bank
+            self.seats.banks[seat] = bank
         effects = Effects(refused=played.refused)
         auto = played.default is not None or bool(payload.get("auto"))
         drawer = played.seat if isinstance(played, ActionTaken) else None
@@ -671,7 +440,7 @@ class TableState:
                 if shower is not None:
                     self._describe(shower, forced.action, effects, auto=False, seat=forced.seat)
                 if self._version_1:
-                    self._forced.append((at, forced.action.kind))
+                    self._forced.played(at, forced.action.kind)
         self._after(events, payload, effects)
         return effects
 
@@ -679,16 +448,6 @@ class TableState:
     def _version_1(self) -> bool:
         """Whether the deal under way was dealt from a version 1 log's deck."""
         return self.cards is not None and self.cards.stacked is not None
-
-    def _repeats_a_forced_show(self, payload: dict[str, Any]) -> bool:
-        """Whether an ``action`` event of a version 1 log repeats a show the table played
-        already, the rules leaving no choice (that log records it as the player's own)."""
-        if not self._forced or "kind" not in payload:
-            return False
-        if (int(payload["seat"]), ActionKind(payload["kind"])) != self._forced[0]:
-            return False
-        self._forced.popleft()
-        return True
 
     def _describe(
         self,
@@ -700,30 +459,19 @@ class TableState:
         seat: int | None,
         added: int | None = None,
     ) -> None:
-        """The public log's line for ``action`` of deal seat ``seat``: its discards only when
-        everyone sees them (the observer's rule, 003); ``added``, the chips a bet added."""
-        changed = len(action.cards) if action.kind is ActionKind.DRAW else None
-        public = seat is not None and sees_discards(PUBLIC, seat, self.rules)
-        event = Event(
-            player=slot.nickname,
-            kind=action.kind,
-            amount=action.amount,
-            cards_changed=changed,
-            discards=action.cards if public and action.kind is ActionKind.DRAW else (),
-            split=action.split,
-            added=added,
-        )
-        effects.lines.append(event_line(event, automatic=auto))
-        slot.last_action = action_line(action.kind, action.amount, added)
-        if changed is not None:
-            slot.changed = changed
+        """The public log's line for ``slot``'s ``action`` from deal seat ``seat``, and the
+        action shown at the seat (:func:`~italian_poker.server.deal_narration.narrate`)."""
+        told = narrate(slot.nickname, action, self.rules, auto=auto, seat=seat, added=added)
+        effects.lines.append(told.line)
+        slot.last_action = told.last_action
+        if told.changed is not None:
+            slot.changed = told.changed
 
     def _after(self, events: list[TableEvent], payload: dict[str, Any], effects: Effects) -> None:
         """What the machine reported after a deal or an action: a deal that began, one that
         ended, no deal after the 5.5 answers; players who busted and players who left once
         the deal was over. The cards the event took go into its record."""
         taken: list[object] = []
-        leaving: dict[int, int] = {}
         for event in events:
             if isinstance(event, DealStarted):
                 self._began()
@@ -734,17 +482,7 @@ class TableState:
                 self._settle(event.completed, effects)
             elif isinstance(event, NoDeal):
                 effects.lines.append(line("no_deal", pot=event.carried))
-            elif isinstance(event, SeatLeft):
-                if event.busted:
-                    self.left_with[event.player] = event.chips
-                else:
-                    leaving[event.player] = event.chips
-        for seat, slot in enumerate(self.slots):
-            if slot is not None and slot.leaving and slot.player not in self._planned():
-                chips = leaving.get(slot.player, self.left_with.get(slot.player, 0))
-                removed = self._remove(seat, chips)
-                effects.ledger.extend(removed.ledger)
-                effects.lines.extend(removed.lines)
+        self.seats.depart(events, effects)
         entries = card_entries(taken)
         effects.record = dict(payload)
         if entries and not (TAKEN in payload or "deck" in payload or "reshuffles" in payload):
@@ -755,31 +493,15 @@ class TableState:
         match = self.match
         assert match is not None and match.deal is not None
         players = match.deal.start.player_ids
-        self.deal_slots = [s for p in players if (s := self._seat_of(p)) is not None]
-        self.deal_players = players
-        self.hand_players[len(match.completed) + 1] = players
+        slots = [s for p in players if (s := self.seats.seat_of(p)) is not None]
+        self.deals.began(len(match.completed) + 1, players, slots)
 
     def _settle(self, completed: CompletedDeal, effects: Effects) -> None:
         """A deal ended: its narration and the ledger results."""
         view = self.public_view()
         assert view is not None
-        finished = FinishedDeal(completed.number, view, False, self.requirement())
-        lines = report_lines(finished)
-        result = completed.result
-        explained = award_lines(finished)
-        awards = tuple(
-            {
-                "amount": award.amount,
-                "winners": [self.deal_slots[w] for w in award.winners],
-                "shares": list(award.shares),
-                "reason": award.reason,
-                "line": explained[i].as_json() if i < len(explained) else None,
-            }
-            for i, award in enumerate(result.awards)
+        self.outcome, rows = settle(
+            completed, view, self.requirement(), self.deals.deal_slots, self.deals.deal_players
         )
-        self.outcome = DealOutcome(completed.number, tuple(lines), awards)
-        effects.lines.extend(lines[1:])
-        for i, name in enumerate(completed.start.names):
-            net = result.stacks[i] - completed.start.stacks[i]
-            player = self.deal_players[i]
-            effects.ledger.append(LedgerEntry(name, player, "result", net, completed.number))
+        effects.lines.extend(self.outcome.lines[1:])
+        effects.ledger.extend(rows)
