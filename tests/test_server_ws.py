@@ -21,6 +21,7 @@ from server_fixtures import (
     next_state,
     page_log,
     passive_action,
+    play_until,
     receive_json,
     state_where,
 )
@@ -97,6 +98,29 @@ def test_a_token_in_the_url_is_refused_even_when_right(client: TestClient) -> No
         with pytest.raises(WebSocketDisconnect) as closed:
             receive_json(ws)
     assert closed.value.code == 4401
+
+
+def test_an_action_between_deals_is_out_of_turn(make_app: AppFactory) -> None:
+    """Between deals nobody is to act: an action on the latest state is ``not_your_turn``
+    (the table machine's answer), not a generic refusal, and nothing changes."""
+    with TestClient(make_app(next_deal_seconds=600.0)) as slow:
+        table = create_table(slow)
+        other = join(slow, table["invite"], "Bruno")
+        assert (
+            slow.post(
+                f"/api/tables/{table['invite']}/start", headers=bearer(table["host_token"])
+            ).status_code
+            == 200
+        )
+        with connect(slow, table["invite"], "") as wa, connect(slow, table["invite"], "") as wb:
+            states = {0: hello(wa, table["player_token"]), 1: hello(wb, other["player_token"])}
+            done = play_until({0: wa, 1: wb}, states, lambda m: m["state"]["result"] is not None)
+            latest = done[0]
+            assert latest["state"]["to_act"] is None
+            act(wa, latest, {"kind": "check", "amount": None, "cards": [], "split": False})
+            assert next_message(wa, "error")["code"] == "not_your_turn"
+            wa.send_json({"type": "hello"})
+            assert next_state(wa)["seq"] == latest["seq"]
 
 
 def test_out_of_turn_stale_and_bad_messages_change_nothing(client: TestClient) -> None:

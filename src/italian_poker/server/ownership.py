@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from italian_poker.engine.actions import Action
-from italian_poker.engine.errors import ItalianPokerError, NotYourTurnError
+from italian_poker.engine.errors import DealOverError, ItalianPokerError, NotYourTurnError
 from italian_poker.server.bus import NoOwner, Refused
 from italian_poker.server.commands import (
     Act,
@@ -112,7 +112,8 @@ class LocalTable(TablePart):
 
     async def act(self, seat: int, hand: int, seq: int, action: Action) -> None:
         """A player's action from the WebSocket: refused (state unchanged) when stale,
-        paused, out of turn (the table machine's :class:`NotYourTurnError`) or illegal."""
+        paused, out of turn (the table machine's :class:`NotYourTurnError`, or nobody is to
+        act: :class:`DealOverError`) or illegal."""
         async with self.lock:
             state = self.state
             if seq != state.seq or hand != state.hand:
@@ -126,7 +127,7 @@ class LocalTable(TablePart):
             bank = self._use_bank(seat)
             try:
                 await self._commit(EventKind.ACTION, action_payload(seat, action, bank=bank))
-            except NotYourTurnError:
+            except (NotYourTurnError, DealOverError):
                 raise Refusal("not_your_turn", "it is not your turn") from None
             except ItalianPokerError as error:
                 raise Refusal("illegal", str(error)) from None

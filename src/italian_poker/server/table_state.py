@@ -29,7 +29,7 @@ from typing import Any
 
 from italian_poker.engine.actions import Action, LegalAction
 from italian_poker.engine.card_source import SECURE, SeededSource
-from italian_poker.engine.errors import SeatError
+from italian_poker.engine.errors import DealOverError, SeatError
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.opening import OpeningRequirement
@@ -416,7 +416,7 @@ class TableState:
             return Effects()
         seat, slot = self.seats.taken(payload)
         if not self.in_deal:
-            raise SeatError("no deal is under way")
+            raise DealOverError("no deal is under way: nobody is to act")
         command = play_command(slot.player, payload)
         bank = bank_of(payload)
         self.machine.verify(command)
