@@ -22,7 +22,7 @@ from italian_poker.analysis.advisor import advise
 from italian_poker.engine.deck import Deck
 
 TARGET_MS = 50.0
-"""The issue's budget for one hand on the 32-card deck (4 players)."""
+"""The budget for one hand on the 32-card deck (4 players)."""
 
 
 def distinct_hands(players: int, count: int, seed: int) -> list[tuple[str, ...]]:

@@ -22,10 +22,11 @@ Latency of an action: from sending it to receiving the next ``state`` message (t
 has validated the action, persisted it and broadcast the new views). Only actions sent after
 the ``--warmup`` seconds count. Printed: tables, clients, actions and actions/s, deals,
 p50/p95/p99/max latency, error messages by code, tables that made no progress in the last
-five seconds, the server's CPU per table event, whether the issues' targets are met (issue 5:
-100 concurrent tables, p99 under 100 ms; issue 12: 1,000 tables, p99 under 50 ms), and the
-server's garbage-collector pauses from start-up to shutdown (the longest, against issue 12's
-20 ms). ``--collector-interval none`` leaves the collector as Python runs it, to compare.
+five seconds, the server's CPU per table event, whether the targets are met (100 concurrent
+tables, p99 under 100 ms; 600 tables, p99 under 50 ms and at most 0.5 ms of the server's CPU
+per table event; no error and no stalled table in either), and the server's
+garbage-collector pauses from start-up to shutdown (the longest, against a target of 20 ms).
+``--collector-interval none`` leaves the collector as Python runs it, to compare.
 The server's event writer's transactions are timed too (how many events a commit, the
 longest, those over 10 and 20 ms while measured: a table waits for its event's commit, and
 a commit's time includes its waits for the interpreter's lock). The clients' own process
@@ -34,7 +35,7 @@ started) and prints its pauses: 3,000 clients in one process make a heap whose f
 collections took about 250 ms, which stopped every client at once and were counted as the
 server's latency (a p99 of 86-99 ms at 1,000 tables, 24-29 ms without them).
 
-Several processes (issue 12): ``--processes N`` starts N server processes (``serve
+Several processes: ``--processes N`` starts N server processes (``serve
 --redis-url``) on one PostgreSQL database and one Redis; ``--processes 1 --redis-url URL``
 runs one such process, to compare under the same conditions. Then ``--database-url
 postgresql://...`` is required (an empty database), and unless ``--redis-url`` is given the
@@ -59,11 +60,10 @@ time): on a shared machine, compare only runs where that is near zero.
 with N, each on a fresh database (the first run on the empty database given, which is
 emptied with ``TRUNCATE ... RESTART IDENTITY`` before the second; the migrations table is
 kept) and a fresh Redis (a new ``redis-server``, or the ``italian-poker:`` keys deleted from
-the one given), then a line with the ratio of the events/s against issue 12's target: at
-least 1.6 times one process's events/s at a comparable p99 (N processes' p99 at most 10 %
-above one process's). With ``--think-ms`` above 0 the clients set the rate of events, so the
-ratio is only meaningful in a closed loop (``--think-ms 0``) or with more tables than one
-process keeps up with. Example::
+the one given), then a line with the ratio of the events/s of N processes to one process's,
+and whether their p99 is comparable (at most 10 % above one process's). With ``--think-ms``
+above 0 the clients set the rate of events, so the ratio is only meaningful in a closed
+loop (``--think-ms 0``) or with more tables than one process keeps up with. Example::
 
     pg_ctlcluster 15 main start
     psql -U postgres -h /var/run/postgresql -c 'CREATE DATABASE italian_poker_bench'
@@ -107,16 +107,15 @@ from websockets.typing import Origin
 from italian_poker.server.collector import Collector
 from italian_poker.server.settings import ServerSettings
 
-TARGETS = ((5, 100, 0.100), (12, 1_000, 0.050))
-"""(issue, concurrent tables, p99 latency in seconds) that the issues set."""
+TARGETS = ((100, 0.100, None), (600, 0.050, 0.0005))
+"""(concurrent tables, p99 latency in seconds, the server's CPU seconds per table event or
+None): the targets at each load."""
 DEFAULT_COLLECTOR_INTERVAL = ServerSettings().collector_interval
 """The server's own default for ``--collector-interval``."""
 TARGET_PAUSE_SECONDS = 0.020
-"""Issue 12: no collector pause longer than this at 1,000 tables."""
-TARGET_RATIO = 1.6
-"""Issue 12: two processes together at least this many times one process's events/s..."""
+"""No collector pause longer than this while measured."""
 P99_SLACK = 0.10
-"""...at a comparable p99: at most this fraction above one process's."""
+"""Several processes' p99 is comparable to one process's when at most this fraction above."""
 STALL_SECONDS = 5.0
 HOST = "127.0.0.1"
 
@@ -364,7 +363,8 @@ def free_port() -> int:
 
 
 def has_cluster_settings() -> bool:
-    """Whether this version of the server runs as one of several processes (issue 12)."""
+    """Whether this version of the server runs as one of several processes (``serve
+    --redis-url``)."""
     return "redis_url" in {f.name for f in dataclasses.fields(ServerSettings)}
 
 
@@ -1030,11 +1030,16 @@ def report(
     if clustered:
         report_processes(nodes, measured, pauses)
     clean = errors == 0 and not failures and stalled == 0 and stats.actions > 0
-    for issue, tables, p99_target in TARGETS:
+    per_event = stats.server_cpu / stats.events if stats.events else float("nan")
+    for tables, p99_target, cpu_target in TARGETS:
         met = clean and args.tables >= tables and p99 < p99_target
+        cpu = ""
+        if cpu_target is not None:
+            met = met and per_event <= cpu_target
+            cpu = f", server CPU per event <= {cpu_target * 1000:g} ms"
         print(
-            f"target, issue {issue} ({tables:,} concurrent tables, p99 < "
-            f"{p99_target * 1000:.0f} ms, no errors, no stalled table"
+            f"target ({tables:,} concurrent tables, p99 < "
+            f"{p99_target * 1000:.0f} ms{cpu}, no errors, no stalled table"
             + (f", {processes} processes" if processes > 1 else "")
             + f"): {'met' if met else 'NOT MET'}"
         )
@@ -1042,7 +1047,7 @@ def report(
     longest_pause = max(measured_pauses, default=float("nan"))
     met = len(measured_pauses) == len(pauses) and longest_pause < TARGET_PAUSE_SECONDS
     print(
-        f"target, issue 12 (no collector pause over {TARGET_PAUSE_SECONDS * 1000:.0f} ms "
+        f"target (no collector pause over {TARGET_PAUSE_SECONDS * 1000:.0f} ms "
         f"while measured{', in any process' if processes > 1 else ''}): "
         f"{'met' if met else 'NOT MET'}"
     )
@@ -1103,11 +1108,11 @@ def report_processes(
 
 
 def report_comparison(one: Outcome, several: Outcome) -> None:
-    """Issue 12: N processes together at least 1.6 times one process's events/s, at a
-    comparable p99 (at most 10 % above one process's)."""
+    """N processes' events/s against one process's, and whether their p99 is comparable (at
+    most 10 % above one process's): a measure, not a target (a 2-core machine cannot show
+    what several processes add)."""
     ratio = several.events_per_second / one.events_per_second if one.events_per_second else 0.0
     comparable = several.p99 <= one.p99 * (1 + P99_SLACK)
-    met = one.clean and several.clean and comparable and ratio >= TARGET_RATIO
     print()
     print(
         f"compared                 {several.processes} processes {several.events_per_second:,.1f} "
@@ -1115,10 +1120,9 @@ def report_comparison(one: Outcome, several: Outcome) -> None:
         f"{one.events_per_second:,.1f} events/s, p99 {one.p99 * 1000:.1f} ms"
     )
     print(
-        f"target, issue 12 ({several.processes} processes at least {TARGET_RATIO:g}x the "
-        f"events/s of one, p99 at most {P99_SLACK:.0%} above, no errors, no stalled table): "
-        f"{ratio:.2f}x, p99 {'comparable' if comparable else 'NOT comparable'}: "
-        f"{'met' if met else 'NOT MET'}"
+        f"ratio                    {ratio:.2f}x the events/s of one process, p99 "
+        f"{'comparable' if comparable else 'NOT comparable'}"
+        + ("" if one.clean and several.clean else " (errors or stalled tables)")
     )
 
 
@@ -1278,7 +1282,8 @@ def main() -> None:
         if not has_cluster_settings():
             parser.error(
                 "this version of the server runs as one process only (ServerSettings has no "
-                "redis_url): --processes above 1 and --redis-url need issue 12's server"
+                "redis_url): --processes above 1 and --redis-url need a server that runs as "
+                "several processes"
             )
         if not is_postgresql(args.database_url):
             parser.error(

@@ -8,7 +8,7 @@ on every seat, matches of 250 deals) with ``workers=1`` and then ``workers=2``
 in a shared machine's load weighs on both. The time is the wall time of the whole call,
 spawning the worker processes included. Each round checks that both reports agree but for
 their timing. The best of the rounds is kept for each, and the ratio of the two is compared
-with the target of issue 15 (at least 1.8 on 2 cores). The load average is printed first:
+with its target (at least 1.8 on 2 cores). The load average is printed first:
 on a busy machine the ratio is only a lower bound.
 """
 

@@ -361,7 +361,7 @@ def play_to_the_result(
             time.sleep(0.05)
 
 
-def play_to_the_draw(page: Page, seconds: float = 30.0) -> None:
+def play_to_the_draw(page: Page, seconds: float = 90.0) -> None:
     """Act at every turn of the page's seat until the page asks for its draw."""
     deadline = time.monotonic() + seconds
     while not page.is_visible("#draw-controls"):

@@ -220,7 +220,7 @@ def settings(database_url: str) -> ServerSettings:
         reconnect_grace_seconds=30.0,
         default_turn_seconds=None,
         seed=11,
-        collector_interval=None,  # tests/test_server_collector.py runs the collector
+        collector_interval=None,  # tests/server/test_server_collector.py runs the collector
     )
 
 

@@ -112,7 +112,7 @@ def draw_ids(offer: LegalAction, hand: Sequence[Card], opener_may_split: bool) -
     that shows it, is made with the split announced, never without, and not at all unless
     ``opener_may_split``; any other draw is made without it (4.4,
     ``Rules.opener_may_split``).
-    tests/test_ai_openspiel.py checks these against the engine's ``can`` on random draws."""
+    tests/ai/test_ai_openspiel.py checks these against the engine's ``can`` on random draws."""
     size = len(hand)
     most = offer.max_cards
     groups = offer.split_unless_kept

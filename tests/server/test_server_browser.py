@@ -350,7 +350,7 @@ def test_two_players_and_a_bot_play_a_deal_in_the_browser(server: LiveServer, br
     assert seat_of(guest) == seat
     assert_no_hidden_cards(guest, server.app, invite, seat, "guest")
     # The guest downloads the deal's history from its replayer: redacted to what the guest
-    # saw (tests/test_server_browser_replay.py steps through the replayer itself).
+    # saw (tests/server/test_server_browser_replay.py steps through the replayer itself).
     guest.click("#histories-show")
     guest.click("#histories a >> nth=0")
     guest.wait_for_selector("#download:visible")

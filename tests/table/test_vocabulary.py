@@ -195,7 +195,7 @@ def test_pot_award_reasons_are_the_vocabularys() -> None:
 
 # --- the glossary of docs/rules.md and the vocabulary agree -----------------------------------
 
-RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+RULES_MD = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 
 @dataclass(frozen=True)

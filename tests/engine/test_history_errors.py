@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from italian_poker.cli.app import app
 from italian_poker.engine.history import HistoryError, loads, replay
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "hand-history.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "hand-history.md"
 
 
 def example() -> str:

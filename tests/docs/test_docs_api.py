@@ -20,7 +20,7 @@ from italian_poker.engine import card_source
 from italian_poker.table import commands, machine_events
 from italian_poker.table.machine import TableMachine
 
-API = Path(__file__).resolve().parent.parent / "docs" / "api.md"
+API = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 TEXT = API.read_text(encoding="utf-8")
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 

@@ -12,9 +12,11 @@ from pathlib import Path
 
 from server_fixtures import POSTGRES_VARIABLE, REQUIRE_VARIABLE
 
-ROOT = Path(__file__).resolve().parent.parent
-MIGRATIONS = "tests/test_server_migrations.py::test_a_0001_database_upgrades_and_keeps_its_seats"
-SQLITE_ONLY = "tests/test_server_api.py::test_create_table_gives_long_invite_and_tokens"
+ROOT = Path(__file__).resolve().parents[2]
+MIGRATIONS = (
+    "tests/server/test_server_migrations.py::test_a_0001_database_upgrades_and_keeps_its_seats"
+)
+SQLITE_ONLY = "tests/server/test_server_api.py::test_create_table_gives_long_invite_and_tokens"
 SKIP_REASON = "set ITALIAN_POKER_TEST_POSTGRES_URL to run against PostgreSQL"
 
 

@@ -247,7 +247,7 @@ def test_a_stack_shown_one_chip_high_is_caught(fast_server: LiveServer, browser:
     table = new_table(server, bots=1, name="Planted")
     context = browser.new_context(viewport={"width": 390, "height": 844})
     source = (
-        Path(__file__).resolve().parents[1] / "src/italian_poker/server/static/table.js"
+        Path(__file__).resolve().parents[2] / "src/italian_poker/server/static/table.js"
     ).read_text()
     planted = source.replace(
         'tr("stack", { stack: seat.stack })', 'tr("stack", { stack: seat.stack + 1 })'

@@ -328,7 +328,7 @@ def test_rules_on_off_options_must_be_true_or_false(value: object) -> None:
 
 def test_every_rules_option_is_in_the_options_table_of_docs_rules_md() -> None:
     """docs/rules.md lists every option of Rules in its table, with its values and default."""
-    text = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
     rows = {
         line.split("|")[1].strip().strip("`") for line in text.splitlines() if line[:3] == "| `"
     }
@@ -340,7 +340,7 @@ def test_docs_rules_md_decides_the_readings_the_engine_makes() -> None:
     """The two readings docs/rules.md used to be silent on are decided there with a reason: a
     player joining while a parol pot is carried (``parol_latecomers``) and 003's deal
     "in senso orario a partire dal posto alla immediata destra del mazziere"."""
-    text = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
     for heading in (
         "### A player who joins, or sits in, while a parol pot is carried",
         '### 003\'s deal "in senso orario a partire dal posto alla immediata destra del mazziere"',

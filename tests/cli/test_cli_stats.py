@@ -239,7 +239,7 @@ def test_the_documented_example_is_what_the_command_prints(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """docs/playing.md's example: the two deals of docs/hand-history.md in a folder."""
-    root = Path(__file__).resolve().parents[1] / "docs"
+    root = Path(__file__).resolve().parents[2] / "docs"
     deals = re.findall(r"```toml\n(.*?)```", (root / "hand-history.md").read_text("utf-8"), re.S)
     folder = tmp_path / "histories" / "table-1"
     folder.mkdir(parents=True)

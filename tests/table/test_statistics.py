@@ -34,7 +34,7 @@ from italian_poker.table.statistics import (
 )
 from italian_poker.table.vocabulary import MESSAGES, Language, tr
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "hand-history.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "hand-history.md"
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo", "Luca")
 
 

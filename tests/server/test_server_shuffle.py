@@ -25,6 +25,7 @@ from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
 from italian_poker.server.database import make_engine
 from italian_poker.server.models import TableEventRow
+from italian_poker.server.protocol import parse_action
 from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import EventKind, TableState
@@ -143,7 +144,9 @@ def test_restart_mid_deal_after_a_reshuffle_resumes_with_the_same_cards(
                 time.sleep(0.01)
                 continue
             waited = time.monotonic()
-            client.portal.call(runtime.play.act, seat, state.hand, state.seq, _choose(state, seat))
+            client.portal.call(
+                runtime.play.act, seat, state.hand, state.seq, parse_action(_choose(state, seat))
+            )
         assert before is not None, "no draw ever needed a reshuffle"
     logged = events(database_url)
     drawn = [p for kind, p in logged if kind == "action" and p.get("taken")]

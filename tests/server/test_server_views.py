@@ -39,7 +39,7 @@ from italian_poker.table.vocabulary import Language
 
 NICKNAMES = ("Anna", "Núria", "Bruno", "Ça va", "Eve")
 
-STATIC = Path(__file__).resolve().parent.parent / "src" / "italian_poker" / "server" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "src" / "italian_poker" / "server" / "static"
 
 
 def _apply(state: TableState, kind: EventKind, payload: dict[str, Any]) -> None:

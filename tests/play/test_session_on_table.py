@@ -63,7 +63,7 @@ from italian_poker.table.machine import TableMachine
 from italian_poker.table.machine_events import ActionTaken, Defaulted, TableEvent
 
 K = ActionKind
-SRC = Path(__file__).resolve().parent.parent / "src" / "italian_poker"
+SRC = Path(__file__).resolve().parents[2] / "src" / "italian_poker"
 
 
 # --- the session drives the table machine ----------------------------------------------------

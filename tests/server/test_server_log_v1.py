@@ -21,7 +21,9 @@ from italian_poker.engine.rules import preset
 from italian_poker.server.table_state import EventKind, TableState
 
 FIXTURE = json.loads(
-    (Path(__file__).parent / "fixtures" / "table_log_v1.json").read_text(encoding="utf-8")
+    (Path(__file__).resolve().parents[1] / "fixtures" / "table_log_v1.json").read_text(
+        encoding="utf-8"
+    )
 )
 EVENTS: list[tuple[int, str, dict[str, Any]]] = [tuple(e) for e in FIXTURE["events"]]  # type: ignore[misc]
 

@@ -131,7 +131,7 @@ def test_a_player_replays_their_deal_and_a_newcomer_sees_the_public_view(
     assert replay["result"][0] == {"en": "Deal 1", "it": "Mano 1"}
     # The pots awarded, as the table's state told them at the end (its seats are the
     # table's, the replay's the deal's: the same here, Anna and Bruno in seats 0 and 1);
-    # none when the deal was passed (tests/test_replay_frames.py has won deals).
+    # none when the deal was passed (tests/table/test_replay_frames.py has won deals).
     awards = history.result.awards  # type: ignore[union-attr]
     assert replay["awards"] == [
         {

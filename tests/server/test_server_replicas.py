@@ -1,7 +1,7 @@
 """Several server processes on one PostgreSQL and one Redis, run in this process: each
 server an application of its own (its own event loop, as TestClient runs it), so that the
 owner, the replicas and the bus between them are the real ones. What only separate
-processes can show (SIGKILL, SIGSTOP) is in tests/test_server_cluster.py."""
+processes can show (SIGKILL, SIGSTOP) is in tests/server/test_server_cluster.py."""
 
 from __future__ import annotations
 

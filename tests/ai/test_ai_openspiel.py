@@ -315,7 +315,7 @@ def test_action_names_are_distinct_and_the_state_is_the_engines() -> None:
 
 
 def test_the_example_of_docs_ai_md_runs() -> None:
-    text = (Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text("utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "ai.md").read_text("utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
     assert blocks
     for block in blocks:

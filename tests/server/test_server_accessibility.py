@@ -30,7 +30,7 @@ from browser_steps import sqlite_server as server
 
 __all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
-AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 SEVERE = {"serious", "critical"}
 
 Page = Any  # playwright.sync_api.Page

@@ -14,7 +14,7 @@ import pytest
 
 from italian_poker.engine.history import HandHistory, describe, dumps, loads, replay
 
-HERE = Path(__file__).parent / "fixtures"
+HERE = Path(__file__).resolve().parents[1] / "fixtures"
 FIXTURES = sorted((HERE / "histories").glob("*.phh"))
 FIXTURES_V2 = sorted((HERE / "histories_v2").glob("*.phh"))
 

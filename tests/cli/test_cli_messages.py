@@ -81,7 +81,7 @@ def test_replay_counts_dealer_lines_and_reshuffles_in_english() -> None:
 
 def test_a_field_of_one_number_per_player_counts_in_english() -> None:
     """A history of one player asked for "an array of 1 numbers"."""
-    docs = Path(__file__).resolve().parents[1] / "docs" / "hand-history.md"
+    docs = Path(__file__).resolve().parents[2] / "docs" / "hand-history.md"
     example = re.findall(r"```toml\n(.*?)```", docs.read_text(encoding="utf-8"), re.S)[0]
     one = 'players = ["Anna", "Bruno", "Carla", "Dario"]'
     assert one in example

@@ -23,7 +23,9 @@ from italian_poker.engine.rules import preset
 from italian_poker.server.table_state import EventKind, TableState
 
 FIXTURE = json.loads(
-    (Path(__file__).parent / "fixtures" / "table_log_v2.json").read_text(encoding="utf-8")
+    (Path(__file__).resolve().parents[1] / "fixtures" / "table_log_v2.json").read_text(
+        encoding="utf-8"
+    )
 )
 TABLES = {table["name"]: table for table in FIXTURE["tables"]}
 

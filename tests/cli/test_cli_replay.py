@@ -22,7 +22,7 @@ from italian_poker.engine.match import Match
 from italian_poker.engine.rules import Rules, preset
 from italian_poker.play.storage import HistoryStore
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "hand-history.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "hand-history.md"
 NAMES = ["Anna", "Bruno", "Carla"]
 
 

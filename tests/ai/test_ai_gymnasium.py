@@ -346,7 +346,7 @@ def test_pettingzoo_api_test_no_longer_warns_about_infinite_bounds() -> None:
 
 def test_the_training_example_runs_and_reports() -> None:
     """benchmarks/train_gym.py (docs/ai.md's "Training a policy"), at a tiny size."""
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "train_gym.py"
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "train_gym.py"
     done = subprocess.run(
         [sys.executable, str(script), "--train", "30", "--eval", "12", "--seed", "3"],
         check=True,

@@ -12,7 +12,7 @@ from italian_poker.engine.history import HandHistory, describe, dumps, loads, re
 from italian_poker.engine.history.notation import dealt_notation
 from italian_poker.engine.rules import preset
 
-FIXTURES = Path(__file__).parent / "fixtures" / "histories"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "histories"
 
 NAMES = ("Anna", "Bruno", "Carla")
 

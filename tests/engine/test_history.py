@@ -44,7 +44,7 @@ from italian_poker.engine.history import (
 from italian_poker.engine.match import Match, MatchPhase
 from italian_poker.engine.rules import PRESETS, preset
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "hand-history.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "hand-history.md"
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo", "Luca")
 
 

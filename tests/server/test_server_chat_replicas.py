@@ -1,5 +1,5 @@
 """The chat with several server processes on one PostgreSQL and one Redis (issue 12's
-servers, run in this process as in tests/test_server_replicas.py): a message written on any
+servers, run in this process as in tests/server/test_server_replicas.py): a message written on any
 process reaches the table's players on every process, the rate limit is the person's
 wherever they write from, the host removes messages through any process, the chat goes on
 when the table changes owner, and a message while no process owns the table is refused
