@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from history_examples import HISTORIES, docs_examples
 from test_catalogues import ALL_MESSAGES
-from test_history import HISTORIES, docs_examples
 
 from italian_poker.engine import vocabulary
 from italian_poker.engine.actions import ActionKind

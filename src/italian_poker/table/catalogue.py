@@ -56,10 +56,23 @@ class _MessageFormatter(string.Formatter):
 _FORMATTERS = {lang: _MessageFormatter(lang) for lang in Language}
 
 
+@lru_cache(maxsize=4096)
+def _counts_words(template: str) -> bool:
+    """Whether ``template`` has a counted word (a field ``{n:one|many}``), which only the
+    message formatter fills; any other template is filled by ``str.format_map``."""
+    return "|" in template and any(
+        spec and "|" in spec for _, _, spec, _ in _FORMATTERS[Language.EN].parse(template)
+    )
+
+
 def fill(template: str, lang: Language, /, **values: object) -> str:
     """``template`` with ``values`` filled in, its counted words agreeing with their numbers
     by ``lang``'s plural rule (English and Italian: one for 1, the other form otherwise)."""
-    return _FORMATTERS[lang].format(template, **values) if values else template
+    if not values:
+        return template
+    if _counts_words(template):
+        return _FORMATTERS[lang].format(template, **values)
+    return template.format_map(values)
 
 
 def decimal(value: float, lang: Language, digits: int = 1) -> str:
