@@ -676,9 +676,13 @@ class Match:
         make-up question sees it as their turn: the legal actions are ``MAKE_UP`` (with the
         amount) and ``SIT_OUT``."""
         deal = self.deal
-        if deal is None or player not in self.deal_seats:
+        try:
+            seat = self.deal_seats.index(player)
+        except ValueError:
+            seat = -1
+        if deal is None or seat < 0:
             raise SeatError(f"{player!r} is not in the current deal")
-        view = observe(deal, self.deal_seats.index(player))
+        view = observe(deal, seat)
         if self.phase is _MAKE_UP and self._makeup_queue[0] == player:
             view = view._replace(actor=view.seat, legal_actions=self.legal_actions())
         return view

@@ -252,7 +252,9 @@ def _seen_without_cards(
 
 def _public_actions(deal: Deal, viewer: Viewer) -> tuple[PublicAction, ...]:
     """The deal's actions as ``viewer`` saw them (:func:`sees_discards`)."""
-    log = _public_log(deal)
+    log = _PUBLIC_LOGS.get(ref(deal))
+    if log is None:
+        log = _public_log(deal)
     records = deal.actions
     public = log.actions
     rules = deal.rules
@@ -282,8 +284,14 @@ _FIVE_EACH: dict[int, tuple[int, ...]] = {}
 
 
 def _cards_held(hands: list[list[Card]]) -> tuple[int, ...]:
-    held = tuple(map(len, hands))
-    return _FIVE_EACH.setdefault(len(held), held) if held.count(5) == len(held) else held
+    for hand in hands:
+        if len(hand) != 5:
+            return tuple(map(len, hands))
+    # Five each (3.1), the usual case: the shared tuple, made on the first view.
+    held = _FIVE_EACH.get(len(hands))
+    if held is None:
+        held = _FIVE_EACH[len(hands)] = (5,) * len(hands)
+    return held
 
 
 _made = tuple.__new__
@@ -348,7 +356,8 @@ def observe(deal: Deal, viewer: Viewer) -> SeatView | PublicView:
     :data:`PUBLIC` a :class:`PublicView`, which has no hidden field at all."""
     if viewer is PUBLIC:
         return _made(PublicView, _public_values(deal, PUBLIC))
-    check_seat(viewer, deal.n, what="a viewer", other=" or PUBLIC")
+    if type(viewer) is not int or not 0 <= viewer < deal.n:
+        check_seat(viewer, deal.n, what="a viewer", other=" or PUBLIC")
     own = (
         viewer,
         tuple(deal.hands[viewer]) if sees_hand(viewer, viewer) else (),
