@@ -382,7 +382,7 @@ class Match:
         self._check_deck_fits(pending_deck, len(playing), len(playing))
         self._pending_deck = pending_deck
         self._pending_source = source
-        self._begin_deal(joining, once)
+        self._begin_deal(joining, once, playing)
 
     def _check_deck_fits(self, deck: tuple[Card, ...] | None, low: int, high: int) -> None:
         """Raise :class:`DealStartError` unless a stacked ``deck`` (None: a shuffle) is the
@@ -463,11 +463,14 @@ class Match:
             s for s in self.seats if not s.sitting_out and s.stack >= limit and s.name not in once
         ]
 
-    def _begin_deal(self, joining: dict[str, int], once: set[str]) -> None:
-        """Deal in the players who can play, ``once`` (sitting out this deal) aside, with the
-        make-ups of ``joining``. The deal is made before anything changes: if it cannot
-        begin, it raises and the match is as it was."""
-        playing = self._playing(once)
+    def _begin_deal(
+        self, joining: dict[str, int], once: set[str], playing: list[Seat] | None = None
+    ) -> None:
+        """Deal in the players who can play (``playing``, if already worked out), ``once``
+        (sitting out this deal) aside, with the make-ups of ``joining``. The deal is made
+        before anything changes: if it cannot begin, it raises and the match is as it was."""
+        if playing is None:
+            playing = self._playing(once)
         if len(playing) < self.rules.min_players:
             # 5.5 (decided): the make-up answers leave too few players. No deal: the carried
             # pot and its questions wait for the next attempt; the match goes on.
@@ -495,7 +498,9 @@ class Match:
             carried=carry.chips,
             min_pair=carry.min_pair,
             blinds_allowed=blinds,
-            makeups=tuple([joining.get(name, 0) for name in names]),
+            makeups=tuple([joining.get(name, 0) for name in names])
+            if joining
+            else (0,) * len(names),
         )
         deal = Deal(start, source)
         self.deal = deal
@@ -709,7 +714,11 @@ class Match:
         # dealt in (or, if nobody else can, who stays seated). Players who cannot pay an ante
         # any more leave the table.
         limit = self.rules.chips_to_be_dealt_in
-        dealer = next((s for s in self.seats if s.name == self.dealer_name), None)
+        dealer = None
+        for seat in self.seats:
+            if seat.name == self.dealer_name:
+                dealer = seat
+                break
         if (
             result.outcome is Outcome.PASSED
             and self.rules.all_pass_same_dealer
