@@ -52,7 +52,7 @@ from italian_poker.engine.deal import Phase
 from italian_poker.engine.deck import stripped_deck
 from italian_poker.engine.hand_rank import Category, Tiebreak, evaluate
 from italian_poker.engine.match import CompletedDeal
-from italian_poker.engine.opening import OpeningRequirement, opening_requirement
+from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.engine.operations import (
     AntesPaid,
     CardsDrawn,
@@ -278,7 +278,8 @@ def hand_categories(players: int, tiebreak: Tiebreak) -> npt.NDArray[np.intp]:
 @lru_cache(maxsize=16)
 def opening_hands(requirement: OpeningRequirement, players: int) -> npt.NDArray[np.bool_]:
     """Whether each hand of the deck (by :func:`hand_indices`) may open under
-    ``requirement`` (3.3): two pair or better; a pair of at least its ``min_pair``; four to a
+    ``requirement`` (3.3): two pair or better; a pair of at least its ``min_pair`` (unless it
+    needs two pair, 3.5); four to a
     straight flush without the ace, where it counts (the same test as
     :meth:`OpeningRequirement.is_met`, on every hand at once)."""
     hands = all_hands(players).astype(np.int64)
@@ -286,7 +287,9 @@ def opening_hands(requirement: OpeningRequirement, players: int) -> npt.NDArray[
     ranks = np.sort(hands // 4 + 2, axis=1)
     paired = np.where(ranks[:, 1:] == ranks[:, :-1], ranks[:, 1:], 0).max(axis=1)
     opens = (category >= Category.TWO_PAIR) | (
-        (category == Category.ONE_PAIR) & (paired >= int(requirement.min_pair))
+        (category == Category.ONE_PAIR)
+        & (paired >= int(requirement.min_pair))
+        & (not requirement.two_pair)
     )
     if requirement.four_straight_flush:
         held = np.zeros(len(hands), dtype=np.uint64)
@@ -331,9 +334,7 @@ def dealt_features(
     dealt = next((op.hands for op in record.operations if isinstance(op, HandsDealt)), None)
     if dealt is None:
         return [0.0] * DEALT_FEATURES
-    requirement = opening_requirement(
-        record.start.min_pair or rules.min_pair, rules.four_straight_flush_opens
-    )
+    requirement = record.start.requirement
     opens = opening_hands(requirement, players)
     category = hand_categories(players, rules.tiebreak)
     actual = hand_indices(np.array([[c.index for c in h] for h in dealt]), players)

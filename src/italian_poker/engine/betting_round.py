@@ -57,6 +57,7 @@ _OPEN, _CALL, _RAISE, _BET = ActionKind.OPEN, ActionKind.CALL, ActionKind.RAISE,
 _POT_LIMIT, _NO_LIMIT = BettingStructure.POT_LIMIT, BettingStructure.NO_LIMIT
 _FIXED_LIMIT, _SPREAD_LIMIT = BettingStructure.FIXED_LIMIT, BettingStructure.SPREAD_LIMIT
 _DOUBLE_POT = BlindSize.DOUBLE_POT
+_ANTES = BlindSize.ANTES
 
 
 @lru_cache(maxsize=4096, typed=True)
@@ -159,9 +160,13 @@ class BettingRound:
     # --- blinds (Art. 2) ------------------------------------------------------------------
 
     def blind_amount(self, deal: BettingTable) -> int:
-        """The next blind: the pot (or twice it), then each time twice the last blind."""
+        """The next blind: the pot (000 Art. 2), twice it (003) or ``blind_antes`` antes (a
+        house rule), then each time twice the last blind."""
         if not deal.blinders:
-            factor = 2 if deal.rules.blind_size is _DOUBLE_POT else 1
+            rules = deal.rules
+            if rules.blind_size is _ANTES:
+                return rules.blind_antes * rules.ante
+            factor = 2 if rules.blind_size is _DOUBLE_POT else 1
             return factor * deal.pot
         return 2 * self.bets[deal.blinders[-1]]
 

@@ -55,7 +55,7 @@ from italian_poker.engine.errors import (
     SeatError,
 )
 from italian_poker.engine.hand_rank import HandRank
-from italian_poker.engine.opening import opening_groups, opening_requirement
+from italian_poker.engine.opening import OpeningRequirement, opening_groups, opening_requirement
 from italian_poker.engine.operations import (
     AntesPaid,
     AntesReturned,
@@ -150,7 +150,10 @@ class DealStart:
     ``names`` and ``stacks`` are the seats dealt in, in table order; ``stacks`` are before
     antes. ``carried`` chips are in the pot from earlier deals; ``makeups`` are 5.5 make-up
     contributions paid now (dead chips, one per seat). ``min_pair`` is the pair needed to open
-    in this deal. ``blinds_allowed`` is false on the deal after a parol (5.5). The cards are
+    in this deal; ``two_pair``: no single pair opens it (the ``j-q-k-two-pair`` ladder, 3.5);
+    ``four_straight_flush``: 3.3(b) opens it, if the rules allow 3.3(b) (false after a passed
+    deal or a parol under ``four_straight_flush_always=False``).
+    ``blinds_allowed`` is false on the deal after a parol (5.5). The cards are
     not part of it: they come from the deal's card source (engine/card_source.py).
     ``player_ids`` name the person in each seat for good (a match's ``Seat.player_id``;
     default ``0..n-1``).
@@ -165,6 +168,18 @@ class DealStart:
     blinds_allowed: bool = True
     makeups: tuple[int, ...] = ()
     player_ids: tuple[int, ...] = ()
+    two_pair: bool = False
+    four_straight_flush: bool = True
+
+    @property
+    def requirement(self) -> OpeningRequirement:
+        """What opens this deal (3.3, 3.5, 5.5)."""
+        rules = self.rules
+        return opening_requirement(
+            self.min_pair or rules.min_pair,
+            rules.four_straight_flush_opens and self.four_straight_flush,
+            self.two_pair,
+        )
 
     def __post_init__(self) -> None:
         if not self.player_ids:
@@ -276,8 +291,9 @@ def check_start(start: DealStart) -> None:
         type(start.min_pair) is not Rank or start.min_pair < Rank.JACK
     ):
         raise DealStartError(f"the pair to open must be a Rank from J to A, not {start.min_pair!r}")
-    if type(start.blinds_allowed) is not bool:
-        raise DealStartError(f"blinds_allowed is True or False, not {start.blinds_allowed!r}")
+    for flag in ("blinds_allowed", "two_pair", "four_straight_flush"):
+        if type(getattr(start, flag)) is not bool:
+            raise DealStartError(f"{flag} is True or False, not {getattr(start, flag)!r}")
     ids = start.player_ids
     if type(ids) is not tuple or len(ids) != n or not _all_chips(ids) or len(set(ids)) != n:
         raise DealStartError(f"give one different player id (0 or more) per player: {ids!r}")
@@ -358,9 +374,7 @@ class Deal:
         self.dealer = start.dealer
         self.step = 1 if rules.direction is _CLOCKWISE else -1
         self.deck = stripped_deck(n)
-        self.requirement = opening_requirement(
-            start.min_pair or rules.min_pair, rules.four_straight_flush_opens
-        )
+        self.requirement = start.requirement
         self.source: CardSource = SECURE if source is None else source
         self._due: CardsDue | None = None
         self._owed: list[tuple[Why, int, int]] = []

@@ -41,7 +41,14 @@ from italian_poker.engine.errors import (
     SeatError,
 )
 from italian_poker.engine.observer import SeatView, observe
-from italian_poker.engine.rules import AllPassPolicy, Direction, ParolLatecomers, Rules
+from italian_poker.engine.opening import OpeningRequirement, opening_requirement
+from italian_poker.engine.rules import (
+    AllPassPolicy,
+    Direction,
+    Escalation,
+    ParolLatecomers,
+    Rules,
+)
 from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.wording import count
 
@@ -102,6 +109,11 @@ class _Carry:
     stake: int = 0
     paid: dict[int, int] = field(default_factory=dict)
     """By player id: a player who leaves and a newcomer who takes the name are not one."""
+    two_pair: bool = False
+    """The ``j-q-k-two-pair`` ladder's top step: two pair or better opens (3.5)."""
+    unopened: bool = False
+    """The last deal was passed or abandoned (3.5, 5.4(a)): under
+    ``four_straight_flush_always=False``, 3.3(b) does not open the next."""
 
 
 _NO_CARRY = _Carry()
@@ -317,6 +329,18 @@ class Match:
         return self._carry.min_pair or self.rules.min_pair
 
     @property
+    def requirement(self) -> OpeningRequirement:
+        """What opens the next (or current) deal (3.3, 3.5, 5.5)."""
+        carry = self._carry
+        rules = self.rules
+        return opening_requirement(
+            carry.min_pair or rules.min_pair,
+            rules.four_straight_flush_opens
+            and (rules.four_straight_flush_always or not carry.unopened),
+            carry.two_pair,
+        )
+
+    @property
     def carried(self) -> int:
         """Chips waiting in the pot for the next deal."""
         return self._carry.chips
@@ -497,6 +521,8 @@ class Match:
             dealer=names.index(dealer_name),
             carried=carry.chips,
             min_pair=carry.min_pair,
+            two_pair=carry.two_pair,
+            four_straight_flush=self.rules.four_straight_flush_always or not carry.unopened,
             blinds_allowed=blinds,
             makeups=tuple([joining.get(name, 0) for name in names])
             if joining
@@ -768,7 +794,9 @@ class Match:
             makeups = {
                 ids[i]: amount for i, amount in enumerate(result.makeups) if amount is not None
             }
-            return _Carry(result.carried, rules.parol_min_pair, True, makeups, stake, paid)
+            return _Carry(
+                result.carried, rules.parol_min_pair, True, makeups, stake, paid, unopened=True
+            )
         # Every player passed (3.5).
         self.passed_in_a_row += 1
         if carry.after_parol:
@@ -776,21 +804,37 @@ class Match:
             # asked on the first deal after the parol only.
             for player in ids:
                 paid[player] += ante
-            return _Carry(result.carried, carry.min_pair, True, {}, carry.stake + ante, paid)
+            return _Carry(
+                result.carried, carry.min_pair, True, {}, carry.stake + ante, paid, unopened=True
+            )
         if rules.all_pass is AllPassPolicy.ESCALATE:
-            # 3.5: J -> Q -> K -> J; a table starting higher cycles from its own minimum.
-            current = self.min_pair
-            nxt = Rank(current + 1) if current < Rank.KING else rules.min_pair
-            return _Carry(result.carried, nxt)
+            pair, two_pair = next_step(rules, self.min_pair, two_pair=carry.two_pair)
+            return _Carry(result.carried, pair, two_pair=two_pair, unopened=True)
         if rules.all_pass is AllPassPolicy.RETURN_BETS:
             # 003: the next deal opens only with kings or better.
-            return _Carry(result.carried, rules.parol_min_pair)
-        return _Carry(result.carried)
+            return _Carry(result.carried, rules.parol_min_pair, unopened=True)
+        return _Carry(result.carried, unopened=True)
 
     @property
     def last_result(self) -> DealResult | None:
         """The result of the last completed deal."""
         return self.completed[-1].result if self.completed else None
+
+
+def next_step(rules: Rules, current: Rank, *, two_pair: bool) -> tuple[Rank, bool]:
+    """3.5: the step of the ``escalation`` ladder after a passed deal at ``current`` (a pair,
+    or two pair when ``two_pair``), as ``(pair, two_pair)``. The pairs climb one rank from
+    ``min_pair`` to kings (``j-q-k``, 000) or aces (``j-q-k-a``); ``j-q-k-two-pair`` adds two
+    pair after kings; past the top the ladder returns to ``min_pair`` (000: "after a third
+    passed deal it returns to jacks"). A ``min_pair`` above the top pair stays."""
+    top = Rank.ACE if rules.escalation is Escalation.ACES else Rank.KING
+    if two_pair:
+        return rules.min_pair, False
+    if current < top:
+        return Rank(current + 1), False
+    if rules.escalation is Escalation.TWO_PAIR and current == top:
+        return current, True
+    return rules.min_pair, False
 
 
 def _seat_entry(entry: object) -> tuple[str, int, int | None]:

@@ -40,13 +40,16 @@ class OpeningRequirement:
     """What a hand needs to open (3.3).
 
     (a) a pair of at least ``min_pair`` or any better combination (two pair of any ranks,
-    three of a kind, ...); (b) when ``four_straight_flush`` is on, four consecutive cards of
-    one suit without the ace, open at both ends in the deck's own order (a low ace sits below
-    the deck's lowest rank, so every such run of four is open at both ends).
+    three of a kind, ...), or with ``two_pair`` (the top step of the ``j-q-k-two-pair``
+    ladder, 3.5) two pair or better, no single pair; (b) when ``four_straight_flush`` is on,
+    four consecutive cards of one suit without the ace, open at both ends in the deck's own
+    order (a low ace sits below the deck's lowest rank, so every such run of four is open at
+    both ends).
     """
 
     min_pair: Rank = Rank.JACK
     four_straight_flush: bool = True
+    two_pair: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "min_pair", parse_min_pair(self.min_pair))
@@ -62,7 +65,7 @@ class OpeningRequirement:
         category = rank.category
         if category >= _TWO_PAIR:
             return True
-        if category is _ONE_PAIR and rank.ranks[0] >= self.min_pair:
+        if category is _ONE_PAIR and not self.two_pair and rank.ranks[0] >= self.min_pair:
             return True
         return self.four_straight_flush and _four_to_a_straight_flush(cards)
 
@@ -91,21 +94,25 @@ class OpeningRequirement:
         pairs = [rank for rank, count in counts.items() if count >= 2]
         if len(pairs) >= 2 or any(count >= 3 for count in counts.values()):
             return True
-        if any(rank >= self.min_pair for rank in pairs):
+        if not self.two_pair and any(rank >= self.min_pair for rank in pairs):
             return True
         return self.four_straight_flush and _four_in_a_row(held)
 
     def describe(self, lang: str = "en") -> str:
         """A short description, e.g. ``"Jacks or better"`` / ``"coppia di Jack o meglio"``
         (engine/vocabulary.py); any ``lang`` but ``"it"`` is English."""
-        english, italian = describe_requirement(self.min_pair.letter, self.four_straight_flush)
+        english, italian = describe_requirement(
+            self.min_pair.letter, self.four_straight_flush, self.two_pair
+        )
         return italian if lang == "it" else english
 
 
 @lru_cache(maxsize=None, typed=True)
-def opening_requirement(min_pair: Rank, four_straight_flush: bool) -> OpeningRequirement:
+def opening_requirement(
+    min_pair: Rank, four_straight_flush: bool, two_pair: bool = False
+) -> OpeningRequirement:
     """The :class:`OpeningRequirement` for these settings, made once and shared."""
-    return OpeningRequirement(min_pair, four_straight_flush)
+    return OpeningRequirement(min_pair, four_straight_flush, two_pair)
 
 
 def _rank_counts(cards: Sequence[Card]) -> dict[Rank, int]:
@@ -168,7 +175,7 @@ def opening_combination(
     grouped = tuple([card for card in cards if counts[card.rank] >= 2])
     if category >= _TWO_PAIR:
         return grouped
-    if category is _ONE_PAIR and rank.ranks[0] >= requirement.min_pair:
+    if category is _ONE_PAIR and not requirement.two_pair and rank.ranks[0] >= requirement.min_pair:
         return grouped
     if requirement.four_straight_flush:
         for suit in {card.suit for card in cards}:
@@ -203,7 +210,8 @@ def opening_groups(
             by_rank[rank].append(card)
         else:
             by_rank[rank] = [card]
-    least = requirement.min_pair - 2
+    # No single pair is a group when two pair are needed (the ``two-pair`` ladder, 3.5).
+    least = 99 if requirement.two_pair else requirement.min_pair - 2
     groups: list[tuple[Card, ...]] = []
     if len(by_rank) < len(cards):  # some rank repeats: pairs, trips, two pair
         ranks = sorted(by_rank, reverse=True)

@@ -32,10 +32,13 @@ class BettingStructure(StrEnum):
 
 
 class BlindSize(StrEnum):
-    """The size of the *buio* (000 Art. 2: the pot; 003: double the pot)."""
+    """The size of the *buio* (000 Art. 2: the pot; 003: double the pot; a house rule: a
+    multiple of the ante)."""
 
     POT = "pot"
     DOUBLE_POT = "double-pot"
+    ANTES = "antes"
+    """House rule (no document): ``blind_antes`` times the ante, whatever the pot holds."""
 
 
 class Direction(StrEnum):
@@ -54,6 +57,18 @@ class AllPassPolicy(StrEnum):
     """001/002: the pot stays; the requirement does not change."""
     RETURN_BETS = "return-bets"
     """003 *piatto di parole*: antes returned; the next deal needs kings or better."""
+
+
+class Escalation(StrEnum):
+    """The ladder the requirement climbs after each deal every player passed, under
+    ``all_pass="escalate"`` (000 Art. 3.5: J -> Q -> K, then jacks again)."""
+
+    KINGS = "j-q-k"
+    """000 3.5: jacks, queens, kings; after a third passed deal, jacks again."""
+    ACES = "j-q-k-a"
+    """House rule (no document): aces after kings, then jacks again."""
+    TWO_PAIR = "j-q-k-two-pair"
+    """House rule (no document): two pair (no single pair) after kings, then jacks again."""
 
 
 class SecondRoundStarter(StrEnum):
@@ -144,6 +159,8 @@ class Rules:
     # Blinds (000 Art. 2).
     blind_allowed: bool = True
     blind_size: BlindSize = BlindSize.POT
+    blind_antes: int = 2
+    """Under ``blind_size="antes"``: the blind is this many antes (1 or more)."""
     controbuio_allowed: bool = True
     over_allowed: bool = True
 
@@ -154,7 +171,14 @@ class Rules:
     min_pair: Rank = Rank.JACK
     four_straight_flush_opens: bool = True
     """3.3(b): four consecutive cards of one suit without the ace may open."""
+    four_straight_flush_always: bool = True
+    """3.3(b) also opens on a deal after every player passed or said parol (000 3.5: "the
+    four-card straight flush option in 3.3(b) is unchanged"; 5.5). ``False``: only the pair
+    then (003: "potra' pero' essere aperta solo con una coppia di Re o di Assi")."""
     all_pass: AllPassPolicy = AllPassPolicy.ESCALATE
+    escalation: Escalation = Escalation.KINGS
+    """The ladder of ``all_pass="escalate"`` (3.5): ``j-q-k`` (000), ``j-q-k-a`` or
+    ``j-q-k-two-pair`` (house rules); a table whose ``min_pair`` is higher starts from it."""
     all_pass_same_dealer: bool = False
     """After a deal every player passed (3.5): ``False``, the deal passes on (000 Art. 1);
     ``True``, the deal counts as not played and the same dealer deals again (003's *piatto di
@@ -232,6 +256,22 @@ class Rules:
             raise RulesError("a controbuio doubles a blind: allow the blind too")
         if self.parol_min_pair < self.min_pair:
             raise RulesError("the pair needed after a parol cannot be below the usual one")
+        if self.blind_antes < 1:
+            raise RulesError(f"blind_antes must be 1 or more antes, got {self.blind_antes}")
+        if self.blind_size is BlindSize.ANTES and self.blind_allowed and self.ante == 0:
+            raise RulesError(
+                'blind_size="antes" makes the blind a multiple of the ante: it needs an ante'
+            )
+        if self.escalation is not Escalation.KINGS and self.all_pass is not AllPassPolicy.ESCALATE:
+            raise RulesError(
+                f"escalation={self.escalation.value!r} is the ladder of all_pass='escalate'; "
+                f"with all_pass={self.all_pass.value!r} the requirement does not climb"
+            )
+        if not self.four_straight_flush_always and not self.four_straight_flush_opens:
+            raise RulesError(
+                "four_straight_flush_always=False bars 3.3(b) after a passed deal or a parol: "
+                "it needs four_straight_flush_opens=True"
+            )
 
     @property
     def chips_to_be_dealt_in(self) -> int:
@@ -285,7 +325,16 @@ class Rules:
         return replace(self, **changes)
 
 
-ADDED_OPTIONS = frozenset({"min_players", "all_pass_same_dealer", "blind_after_all_pass"})
+ADDED_OPTIONS = frozenset(
+    {
+        "min_players",
+        "all_pass_same_dealer",
+        "blind_after_all_pass",
+        "blind_antes",
+        "escalation",
+        "four_straight_flush_always",
+    }
+)
 """Options that saved rules may lack: their defaults keep the game those rules were played under."""
 
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {
@@ -293,6 +342,7 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "blind_size": BlindSize,
     "direction": Direction,
     "all_pass": AllPassPolicy,
+    "escalation": Escalation,
     "second_round_starter": SecondRoundStarter,
     "showdown_order": ShowdownOrder,
     "odd_chip": OddChip,

@@ -204,11 +204,15 @@ def describe_hand(
     raise ValueError(f"unknown hand category {category!r}")
 
 
-def describe_requirement(min_pair: str, four_straight_flush: bool) -> Pair:
+def describe_requirement(min_pair: str, four_straight_flush: bool, two_pair: bool = False) -> Pair:
     """What opens (3.3), e.g. ``("Jacks or better (or four to a straight flush)", "coppia di
-    Jack o meglio (o 4/5 di scala reale)")``; ``min_pair`` is the letter of the lowest pair."""
-    english, italian = RANK_PLURALS[min_pair]
-    english_text, italian_text = f"{english} or better", f"coppia di {italian} o meglio"
+    Jack o meglio (o 4/5 di scala reale)")``; ``min_pair`` is the letter of the lowest pair;
+    ``two_pair``: no single pair opens ("Two pair or better")."""
+    if two_pair:
+        english_text, italian_text = "Two pair or better", "doppia coppia o meglio"
+    else:
+        english, italian = RANK_PLURALS[min_pair]
+        english_text, italian_text = f"{english} or better", f"coppia di {italian} o meglio"
     if four_straight_flush:
         english_text += " (or four to a straight flush)"
         italian_text += " (o 4/5 di scala reale)"

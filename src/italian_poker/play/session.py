@@ -255,7 +255,7 @@ class Session:
         if deal is not None and self.match.phase is MatchPhase.IN_DEAL:
             current: OpeningRequirement = deal.requirement
             return current
-        return OpeningRequirement(self.match.min_pair, self.rules.four_straight_flush_opens)
+        return self.match.requirement
 
     # --- playing --------------------------------------------------------------------------
 
@@ -382,9 +382,7 @@ class Session:
                 number=completed.number,
                 view=view,
                 human_in_deal=self.human_in_deal,
-                next_requirement=OpeningRequirement(
-                    self.match.min_pair, self.rules.four_straight_flush_opens
-                ),
+                next_requirement=self.match.requirement,
                 history_path=path,
                 save_error=error,
             )

@@ -134,6 +134,9 @@ def table_lines(history: HandHistory) -> list[str]:
         f"_min_pair = {toml_string(history.min_pair.label)}",
         f"_blinds_allowed = {toml_value(history.blinds_allowed)}",
         f"_makeups = {toml_value(history.makeups)}",
+        # Written only when they differ from the default: older histories read as they were.
+        *(["_two_pair = true"] if history.two_pair else []),
+        *([] if history.four_straight_flush else ["_four_straight_flush = false"]),
     ]
 
 
@@ -315,6 +318,10 @@ def loads(text: str) -> HandHistory:
         makeups=f.wholes("_makeups", n),
         actions=(),
         number=f.whole("hand", None) if "hand" in data else None,
+        two_pair=f.flag("_two_pair") if "_two_pair" in data else False,
+        four_straight_flush=(
+            f.flag("_four_straight_flush") if "_four_straight_flush" in data else True
+        ),
     )
     antes = f.wholes("antes", n)
     if list(antes) != antes_of(history):
@@ -337,6 +344,8 @@ def loads(text: str) -> HandHistory:
         result=result,
         dealt=dealt,
         number=history.number,
+        two_pair=history.two_pair,
+        four_straight_flush=history.four_straight_flush,
     )
 
 

@@ -132,6 +132,10 @@ class HandHistory:
     only, so a history read back has none until it is replayed)."""
     reshuffled_after: tuple[int, ...] = field(default=(), compare=False)
     """After how many player actions each reshuffle (4.3) came, when known from the deal."""
+    two_pair: bool = False
+    """No single pair opened the deal: two pair or better (the ``j-q-k-two-pair`` ladder, 3.5)."""
+    four_straight_flush: bool = True
+    """3.3(b) opened the deal if the rules allow it (``four_straight_flush_always``)."""
 
     @classmethod
     def from_deal(cls, deal: Deal, *, number: int | None = None) -> HandHistory:
@@ -164,6 +168,8 @@ class HandHistory:
             min_pair=self.min_pair,
             blinds_allowed=self.blinds_allowed,
             makeups=self.makeups,
+            two_pair=self.two_pair,
+            four_straight_flush=self.four_straight_flush,
         )
 
     def source(self) -> RecordedSource:
@@ -245,6 +251,8 @@ def from_operations(
         number=number,
         phases=tuple(phases),
         reshuffled_after=tuple(reshuffled_after),
+        two_pair=start.two_pair,
+        four_straight_flush=start.four_straight_flush,
     )
 
 
