@@ -303,6 +303,15 @@ OPTION_TESTS: dict[str, list[str]] = {
     "muck_allowed": ["test_deal_scenarios::test_showdown_no_muck_when_the_option_is_off"],
     "tiebreak": ["test_deal_scenarios::test_fantini_tiebreak_option_at_the_showdown"],
     "odd_chip": ["test_deal_scenarios::test_art7_3_three_way_split_and_odd_chip"],
+    "escalation": [
+        "test_house_options::test_art3_5_ladder_with_aces_after_kings",
+        "test_house_options::test_art3_5_ladder_with_two_pair_after_kings",
+    ],
+    "blind_antes": ["test_house_options::test_art2_blind_of_antes"],
+    "four_straight_flush_always": [
+        "test_house_options::test_art3_3b_barred_after_a_passed_deal",
+        "test_house_options::test_art5_5_3_3b_barred_after_a_parol",
+    ],
 }
 
 
