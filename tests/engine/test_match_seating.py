@@ -16,6 +16,7 @@ from italian_poker import (
     Outcome,
     ParolLatecomers,
     Rules,
+    RulesError,
     SeatError,
     preset,
 )
@@ -334,3 +335,41 @@ def test_set_stack_during_a_deal_or_of_a_stranger_is_refused() -> None:
     with pytest.raises(SeatError, match="between deals"):
         match.set_stack("A", 10)
     assert [s.stack for s in match.seats] == during
+
+
+# --- new rules between deals (a schedule raising the ante, 000 Art. 1) -----------------------
+
+
+def test_set_rules_between_deals_plays_the_next_deal_under_the_new_ante() -> None:
+    match = Match(rules(), [("A", 50), ("B", 50), ("C", 3)], seed=1)
+    match.start_deal()
+    assert match.deal is not None and match.deal.pot == 3
+    pass_all(match)
+    higher = rules(ante=5, min_bet=5, max_bet=50)
+    match.set_rules(higher)
+    assert match.rules is higher and match.chips_to_play("A") == 5
+    match.start_deal()
+    assert "C" not in match.deal_seats  # 2 chips left: fewer than the new ante
+    assert match.deal is not None and match.deal.pot == 3 + 10
+    pass_all(match)
+    assert "C" not in [s.name for s in match.seats] and ("C", 2) in match.departed
+    assert table_chips(match) == 103
+
+
+def test_set_rules_during_a_deal_or_with_other_seats_is_refused_and_changes_nothing() -> None:
+    match = Match(rules(), [("A", 50), ("B", 50)], seed=1)
+    before = match.rules
+    with pytest.raises(RulesError, match="keep the table's 4 seats"):
+        match.set_rules(rules(players=5))
+    with pytest.raises(RulesError, match="under Rules"):
+        match.set_rules("standard")  # type: ignore[arg-type]
+    match.start_deal()
+    with pytest.raises(SeatError, match="between deals"):
+        match.set_rules(rules(ante=2))
+    assert match.rules is before
+
+
+def test_set_rules_leaving_too_few_able_to_pay_ends_the_match() -> None:
+    match = Match(rules(), [("A", 50), ("B", 4)], seed=1)
+    match.set_rules(rules(ante=5, min_bet=5, max_bet=50))
+    assert match.phase is MatchPhase.OVER

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,12 +13,43 @@ from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.wording import count
 
+if TYPE_CHECKING:
+    from italian_poker.table.formats import MatchFormat
+
 
 def _interactive() -> bool:
     """Whether standard input and output are a terminal (the full-screen game needs one)."""
     import sys
 
     return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _match_format(kind: str, deals: int | None, schedule: str | None, chips: int) -> MatchFormat:
+    """The match format the options ask for (a sit and go starts everyone with ``chips``)."""
+    from italian_poker.table.formats import (
+        CASH,
+        SCHEDULES,
+        FormatError,
+        FormatKind,
+        MatchFormat,
+        parse_schedule,
+    )
+
+    kinds = ", ".join(k.value for k in FormatKind)
+    if kind not in {k.value for k in FormatKind}:
+        raise FormatError(f"--format must be one of {kinds}, got {kind!r}")
+    if kind != FormatKind.FIXED and deals is not None:
+        raise FormatError("--deals is the length of a fixed match: add --format fixed")
+    if kind == FormatKind.CASH:
+        if schedule is not None:
+            raise FormatError("--schedule raises the ante of a fixed match or a sit and go")
+        return CASH
+    chosen = None if schedule is None else parse_schedule(schedule)
+    if kind == FormatKind.FIXED:
+        if deals is None:
+            raise FormatError("--format fixed needs --deals N")
+        return MatchFormat.fixed(deals, chosen)
+    return MatchFormat.sit_and_go(chips, chosen or SCHEDULES["standard"])
 
 
 def play(
@@ -55,6 +86,22 @@ def play(
             "--advice", help="Advice at your draw: key h shows the 3 best keeps (docs/advisor.md)."
         ),
     ] = False,
+    match_format: Annotated[
+        str,
+        typer.Option(
+            "--format", help="Match format: cash (play as long as you like), fixed or sit-and-go."
+        ),
+    ] = "cash",
+    deals: Annotated[
+        int | None, typer.Option(help="Deals of a fixed-length match (--format fixed).")
+    ] = None,
+    schedule: Annotated[
+        str | None,
+        typer.Option(
+            help="Ante schedule: turbo, standard or slow, or levels such as 1x4,2x4,4x4 "
+            "(ante x deals); default: standard for a sit and go, none for a fixed match."
+        ),
+    ] = None,
 ) -> None:
     """Play Italian Poker in the terminal against bots (docs/playing.md)."""
 
@@ -85,6 +132,12 @@ def play(
     chips = default_stack(table) if stack is None else stack
     if chips < smallest:
         raise fail(f"--stack must be at least {count(smallest, 'chip')} (one ante), got {chips}")
+    try:
+        chosen = _match_format(match_format, deals, schedule, chips)
+        for step in () if chosen.schedule is None else chosen.schedule.levels:
+            step.rules(table)  # every level is playable under these rules
+    except ItalianPokerError as error:
+        raise fail(str(error)) from None
     try:
         level = bot_level(bots)
     except ValueError as error:
@@ -121,6 +174,7 @@ def play(
         stack=chips,
         seed=seed,
         store=HistoryStore.default(),
+        match_format=chosen,
     )
     summary = run_game(
         session,

@@ -264,6 +264,23 @@ class Match:
         seat.stack = stack
         self._update_over()
 
+    def set_rules(self, rules: Rules) -> None:
+        """Play the next deals under ``rules`` (between deals): a schedule raising the ante
+        and the bet limits (000 Art. 1: agreed before play). The seats and who may be dealt
+        in (``players``, ``min_players``) stay as they are. A player left with fewer chips
+        than the new antes is not dealt in and leaves at the end of the next deal, as a
+        busted player does."""
+        self._between_deals("the rules change")
+        if not isinstance(rules, Rules):
+            raise RulesError(f"a match is played under Rules, not {rules!r}")
+        if (rules.players, rules.min_players) != (self.rules.players, self.rules.min_players):
+            raise RulesError(
+                f"new rules keep the table's {self.rules.players} seats and its "
+                f"{self.rules.min_players} players needed to deal"
+            )
+        self.rules = rules
+        self._update_over()
+
     def sit_out(self, name: str) -> None:
         """Keep a player's seat but deal them out until :meth:`sit_in` (between deals)."""
         self._between_deals("players sit out")

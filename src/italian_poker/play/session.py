@@ -48,6 +48,7 @@ from italian_poker.table.events import (
     PlayerSummary,
     SessionSummary,
 )
+from italian_poker.table.formats import CASH, MatchFormat
 from italian_poker.table.machine import TableMachine
 from italian_poker.table.machine_events import (
     ActionTaken,
@@ -122,8 +123,10 @@ class Session:
 
     ``bots`` maps every player but ``human`` to a :class:`Policy`. The human sits at the
     dealer's left for the first deal, so they speak first. ``seed`` makes the shuffles
-    reproducible; ``store`` saves each completed deal's hand history. :attr:`machine` is the
-    table machine the session drives (:attr:`match`, its match, is there to read).
+    reproducible; ``store`` saves each completed deal's hand history. ``match_format`` is
+    the table's (:mod:`italian_poker.table.formats`; a sit and go's starting chips are
+    ``stack``). :attr:`machine` is the table machine the session drives (:attr:`match`, its
+    match, is there to read).
     """
 
     def __init__(
@@ -136,6 +139,7 @@ class Session:
         stack: int,
         seed: int | None = None,
         store: HistoryStore | None = None,
+        match_format: MatchFormat = CASH,
     ) -> None:
         if human not in players:
             raise SeatError(f"the human player {human!r} is not among the players")
@@ -153,6 +157,7 @@ class Session:
             [TakeSeat(i, name, stack) for i, name in enumerate(players)],
             dealer=dealer,
             seed=seed,
+            match_format=match_format,
         )
         """The table machine: the bots' choices and the human's actions go to it."""
         self.bots: dict[str, Policy] = dict(bots)
@@ -192,7 +197,7 @@ class Session:
     @property
     def state(self) -> SessionState:
         """What the session waits for now."""
-        if not self.human_seated:
+        if not self.human_seated or self.machine.finished:
             return SessionState.OVER
         phase = self.match.phase
         if phase is MatchPhase.OVER:
@@ -206,6 +211,8 @@ class Session:
         """Why the session cannot go on, or None while it can."""
         if self.state is not SessionState.OVER:
             return None
+        if self.machine.finished:
+            return OverReason.MATCH_FINISHED
         if not self.human_seated:
             return OverReason.HUMAN_BUSTED
         if all(s.name == self.human for s in self.match.seats):
@@ -434,6 +441,7 @@ class Session:
             histories=self.store.directory if self.store is not None else None,
             over=self.over_reason,
             abandoned=abandoned,
+            standings=() if self.machine.match_format is CASH else self.machine.standings,
         )
 
 

@@ -96,6 +96,7 @@ class TableDisplay(Screen[None]):
         view = session.table_view()
         state = session.state
         status = self.query_one("#status", Static)
+        match_format = format_text(session, lang)
         if view is None or (state is SessionState.BETWEEN_DEALS and not session.finished):
             set_content(
                 status,
@@ -105,7 +106,8 @@ class TableDisplay(Screen[None]):
                     rules=session.rules.name,
                     players=len(session.players),
                     deck=4 * (len(session.players) + 4),
-                ),
+                )
+                + match_format,
             )
         else:
             set_content(
@@ -118,7 +120,8 @@ class TableDisplay(Screen[None]):
                         number=session.deal_number,
                         phase=phase_label(view.phase, lang),
                         opening=opening_text(view, session.requirement.describe(lang), lang),
-                    ),
+                    )
+                    + match_format,
                     style="bold",
                 ),
             )
@@ -327,6 +330,35 @@ class TableDisplay(Screen[None]):
             else:
                 text.append(tr(lang, "prompt_no_bet", choices=choices))
         return text
+
+
+def format_text(session: Session, lang: Language) -> str:
+    """The match format on the status line: the level in force and the next one with the
+    deal it starts with, the deals left of a fixed-length match ("" in a cash game)."""
+    machine = session.machine
+    parts: list[str] = []
+    status = machine.level
+    if status is not None:
+        level = status.level
+        parts.append(
+            tr(
+                lang,
+                "status_level",
+                number=status.number,
+                of=status.of,
+                ante=level.ante,
+                low=level.min_bet,
+                high=level.max_bet,
+            )
+        )
+        if status.following is not None:
+            parts.append(
+                tr(lang, "status_next_level", ante=status.following.ante, deal=status.at_deal)
+            )
+    left = machine.deals_left
+    if left is not None:
+        parts.append(tr(lang, "status_deals_left", left=left))
+    return "".join(f" · {part}" for part in parts)
 
 
 def seat_columns(players: int) -> int:

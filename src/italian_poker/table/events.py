@@ -8,7 +8,7 @@ alike. Frozen records, no I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.hand_rank import HandRank, evaluate
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.opening import OpeningRequirement
+from italian_poker.table.formats import Standing
 
 
 class OverReason(StrEnum):
@@ -27,6 +28,8 @@ class OverReason(StrEnum):
     HUMAN_BUSTED = "human-busted"
     TABLE_WON = "table-won"
     MATCH_OVER = "match-over"
+    MATCH_FINISHED = "match-finished"
+    """The match format says the match is over (a sit and go won, a fixed length played)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,9 @@ class SessionSummary:
     error: str | None = None
     """Set when the game stopped on an unexpected error (the exception, in a few words):
     the summary is the session as it stood then, and the command exits non-zero."""
+    standings: tuple[Standing, ...] = field(default=(), repr=False)
+    """The standings of a fixed-length match or a sit and go (none in a cash game; left out
+    of the summary's repr, which records a cash game's session as it always has)."""
 
 
 def hand_rank(view: SeatView) -> HandRank | None:

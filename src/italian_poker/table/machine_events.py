@@ -21,6 +21,7 @@ from italian_poker.engine.match import CompletedDeal
 from italian_poker.engine.observer import PUBLIC, ObservedOperation, observe_operations
 from italian_poker.table.commands import SeatingCommand
 from italian_poker.table.defaults import DefaultReason
+from italian_poker.table.formats import LevelStatus, Standing
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +232,27 @@ class NoDeal:
     audience: Audience = EVERYONE
 
 
+# --- the match format (everyone) ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LevelChanged:
+    """The schedule's next level is in force from the next deal: ``status`` says which,
+    with the level after it and when it comes."""
+
+    status: LevelStatus
+    audience: Audience = EVERYONE
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFinished:
+    """The match format says the match is over: the ``standings``, first place first (a sit
+    and go: the winner, then the others in the reverse of the order they went out)."""
+
+    standings: tuple[Standing, ...]
+    audience: Audience = EVERYONE
+
+
 def observed(deal: Deal, operations: tuple[Operation, ...]) -> tuple[Observed, ...]:
     """``operations`` of ``deal`` as everyone not dealt in saw them, and as each player dealt
     in did (:func:`~italian_poker.engine.observer.observe_operations`)."""
@@ -263,6 +285,8 @@ TableEvent = (
     | Defaulted
     | DealFinished
     | NoDeal
+    | LevelChanged
+    | MatchFinished
 )
 """Everything a :class:`~italian_poker.table.machine.TableMachine` reports."""
 
@@ -278,8 +302,10 @@ __all__ = [
     "DealFinished",
     "DealStarted",
     "Defaulted",
+    "LevelChanged",
     "MakeUpAnswered",
     "MakeUpAsked",
+    "MatchFinished",
     "NoDeal",
     "Observed",
     "SatIn",

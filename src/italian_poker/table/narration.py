@@ -379,6 +379,22 @@ def summary_lines(
         lines.append(tr(lang, "summary_table_won"))
     elif summary.over is OverReason.MATCH_OVER:
         lines.append(tr(lang, "summary_match_over"))
+    elif summary.over is OverReason.MATCH_FINISHED:
+        lines.append(tr(lang, "summary_match_finished"))
+    if summary.standings:
+        lines.append(tr(lang, "summary_standings"))
+    for standing in summary.standings:
+        key = "summary_place_prize" if standing.prize else "summary_place"
+        lines.append(
+            tr(
+                lang,
+                key,
+                place=standing.place,
+                name=standing.name,
+                chips=standing.chips,
+                prize=standing.prize,
+            )
+        )
     if summary.histories is not None:
         program = APP_NAME if command is None else command
         path = shlex.quote(str(summary.histories))

@@ -167,6 +167,20 @@ class TableSeats:
         if self._dealer is None and match.deal is None and not match.completed and match.seats:
             match.dealer_name = match.seats[0].name
 
+    def bust_short(self) -> list[TableEvent]:
+        """Between deals, under new rules: the players with fewer chips than it now takes to
+        be dealt in are out, as busted players are (a sit and go's rising ante)."""
+        match = self.match
+        assert match is not None
+        limit = self.rules.chips_to_be_dealt_in
+        events: list[TableEvent] = []
+        for seat in [s for s in match.seats if s.stack < limit]:
+            chips = match.leave(seat.name)
+            del self.numbers[seat.player_id]
+            self.departed.append(Departure(seat.player_id, seat.name, chips, True))
+            events.append(SeatLeft(seat.player_id, seat.name, chips, busted=True))
+        return events
+
     def leave_before_seated(self, player: int) -> list[TableEvent]:
         """A player who sat down during the deal under way leaves at once: their waiting
         changes are dropped and they take the chips they brought."""
