@@ -50,9 +50,10 @@ def test_counted_words_in_a_message_need_a_whole_number() -> None:
 
 
 NUMBERS = {
-    "amount", "bet", "byte", "n", "carried_in", "carried_out", "change", "count", "deals", "deck",
+    "amount", "bet", "byte", "chips", "n", "carried_in", "carried_out", "change", "count", "deals", "deck",
     "due", "end", "files", "held", "high", "low", "max", "net", "number", "opened", "opponents",
-    "parol", "parols", "passed", "players", "position", "pot", "pots", "showdowns", "stack",
+    "left", "parol", "parols", "passed", "place", "players", "position", "pot", "pots", "prize",
+    "showdowns", "stack",
     "start", "unseen", "won",
 }  # fmt: skip
 """The placeholders that take a number (the others take names, cards, text)."""

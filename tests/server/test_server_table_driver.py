@@ -393,3 +393,26 @@ def test_no_deal_after_the_make_up_answers_settles_nothing_again() -> None:
     _apply(state, EventKind.DEAL, {"seed": 79})
     assert match.phase is MatchPhase.IN_DEAL and match.deal is not None
     assert match.deal.start.names == ("Anna", "Bruno") and match.deal.start.carried == carried
+
+
+def test_the_table_says_what_opens_under_a_house_ladder() -> None:
+    """After three deals nobody opened under the J-Q-K-two-pair ladder (a house option of
+    3.5), the table tells its players that two pair opens, as the engine requires."""
+    rules = preset("standard", players=3, escalation="j-q-k-two-pair")
+    state = TableState("T", rules, {"stack": 200, "seats": 3})
+    for seat in range(3):
+        _apply(state, EventKind.SEAT, {"seat": seat, "nickname": NAMES[seat], "bot": None})
+    _apply(state, EventKind.START, {})
+    said = []
+    for seed in range(3):
+        _apply(state, EventKind.DEAL, {"seed": seed})
+        while (actor := state.actor_slot()) is not None:
+            kinds = {option.kind for option in state.legal_actions()}
+            kind = next(
+                k for k in (ActionKind.PASS, ActionKind.DECLINE, ActionKind.CHECK) if k in kinds
+            )
+            _apply(state, EventKind.ACTION, action_payload(actor, Action(kind), False))
+        said.append(state.requirement().describe("en"))
+    assert said[-1].startswith("Two pair")
+    match = state.match
+    assert match is not None and state.requirement() == match.requirement

@@ -113,8 +113,9 @@ class DealRecords:
         match = self.machine.match
         if match is not None and match.phase is MatchPhase.IN_DEAL and match.deal is not None:
             return match.deal.requirement
-        min_pair = match.min_pair if match is not None else self.rules.min_pair
-        return opening_requirement(min_pair, self.rules.four_straight_flush_opens)
+        if match is not None:
+            return match.requirement
+        return opening_requirement(self.rules.min_pair, self.rules.four_straight_flush_opens)
 
     def requirement_after(self, hand: int) -> OpeningRequirement:
         """What the deal after ``hand`` needs (needed) to open: that of the next finished
@@ -122,7 +123,4 @@ class DealRecords:
         following = self.completed(hand + 1)
         if following is None:
             return self.requirement()
-        start = following.start
-        return opening_requirement(
-            start.min_pair or start.rules.min_pair, start.rules.four_straight_flush_opens
-        )
+        return following.start.requirement

@@ -51,30 +51,23 @@ from italian_poker.table.commands import (
 )
 from italian_poker.table.defaults import DefaultReason, default_action, forced_action
 from italian_poker.table.events import chips_added, round_bet_before
+from italian_poker.table.format_play import FormatPlay
 from italian_poker.table.formats import (
     CASH,
-    FormatKind,
-    FormatSeatError,
     LevelStatus,
-    MatchFinishedError,
     MatchFormat,
     Standing,
 )
 from italian_poker.table.machine_events import (
     ActionTaken,
     ChangeWaits,
-    ChipsChanged,
     DealAnnounced,
     DealFinished,
     DealStarted,
     Defaulted,
-    LevelChanged,
     MakeUpAnswered,
     MakeUpAsked,
-    MatchFinished,
     NoDeal,
-    SeatLeft,
-    SeatTaken,
     TableEvent,
     observed,
 )
@@ -129,33 +122,24 @@ class TableMachine:
             raise RulesError(f"a table is played under Rules, not {rules!r}")
         if not isinstance(match_format, MatchFormat):
             raise RulesError(f"a table's format is a MatchFormat, not {match_format!r}")
-        schedule = match_format.schedule
         self.base_rules = rules
         """The rules the table was made with (a schedule changes the ante and bets of them)."""
-        if schedule is not None:
-            for level in schedule.levels:
-                level.rules(rules)  # every level is checked now, not when it comes
-            rules = schedule.levels[0].rules(rules)
-        self.rules = rules
         self.seed = seed
         self.audiences = audiences
-        self.match_format = match_format
-        self._level = 0
-        self._finished: tuple[Standing, ...] | None = None
-        self._bought: dict[int, int] = {}
-        """The chips each player brought to the table (a format's standings)."""
-        self._out: list[tuple[int, int, str, int]] = []
-        """Who went out (busted or left): the deals completed then, id, name, chips."""
-        self._seats = TableSeats(rules, seats, dealer, seed)
-        if match_format.kind is FormatKind.SIT_AND_GO:
-            for command in seats:
-                self._check_format(command)
-        for command in seats:
-            self._bought[command.player] = command.chips
+        self._seats = TableSeats(
+            rules=FormatPlay.first_rules(match_format, rules), seats=seats, dealer=dealer, seed=seed
+        )
+        self._format = FormatPlay(match_format, rules, self._seats)
+        self._format.seated(list(seats))
         self._seen = 0
         """Operations of the current deal already reported."""
 
     # --- reading --------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the current (or next) deal: the table's, at the schedule's level."""
+        return self._seats.rules
 
     @property
     def match(self) -> Match | None:
@@ -270,148 +254,36 @@ class TableMachine:
     # --- the match format -----------------------------------------------------------------
 
     @property
+    def match_format(self) -> MatchFormat:
+        """How long the match lasts and how its ante rises (:mod:`~italian_poker.table.formats`)."""
+        return self._format.match_format
+
+    @property
     def finished(self) -> bool:
         """Whether the match format says the match is over (never, in a cash game)."""
-        return self._finished is not None
+        return self._format.finished
 
     @property
     def level(self) -> LevelStatus | None:
-        """The schedule's level in force (for the current or next deal), the following one
-        and when it comes; None without a schedule."""
-        schedule = self.match_format.schedule
-        if schedule is None:
-            return None
-        index = self._level
-        following = index + 1 < len(schedule.levels)
-        return LevelStatus(
-            index + 1,
-            len(schedule.levels),
-            schedule.levels[index],
-            schedule.levels[index + 1] if following else None,
-            schedule.first_deal(index + 1) if following else None,
-        )
+        """The schedule's level in force, the next and when it comes (None: no schedule)."""
+        return self._format.level
 
     @property
     def deals_left(self) -> int | None:
         """The deals still to play of a fixed-length match (None for the other formats)."""
-        deals = self.match_format.deals
-        return None if deals is None else max(deals - len(self.completed), 0)
+        return self._format.deals_left
 
     @property
     def standings(self) -> tuple[Standing, ...]:
-        """The final standings once :attr:`finished`, else as the stacks stand: a sit and go
-        ranks the players still in by chips, then those out in the reverse of the order they
-        went out (those out in the same deal: more chips first); the other formats rank
-        everyone by chips won (chips less chips brought), then by chips. Ties keep table
-        order."""
-        if self._finished is not None:
-            return self._finished
-        seated = [(s.player, s.name, s.chips) for s in self.seats]
-        order = {player: k for k, (player, _, _) in enumerate(seated)}
-        bought = self._bought
-        if self.match_format.kind is FormatKind.SIT_AND_GO:
-            in_play = sorted(seated, key=lambda p: -p[2])
-            out = sorted(enumerate(self._out), key=lambda o: (-o[1][0], -o[1][3], o[0]))
-            ranked = [(p, n, c, False) for p, n, c in in_play] + [
-                (p, n, c, True) for _, (_, p, n, c) in out
-            ]
-        else:
-            everyone = [(p, n, c, False) for p, n, c in seated] + [
-                (p, n, c, True) for _, p, n, c in self._out if p not in order
-            ]
-            ranked = sorted(everyone, key=lambda p: (bought.get(p[0], 0) - p[2], -p[2]))
-        prizes = self.match_format.prizes()
-        return tuple(
-            Standing(
-                place,
-                player,
-                name,
-                chips,
-                bought.get(player, 0),
-                out,
-                prizes[place - 1] if place <= len(prizes) else 0,
-            )
-            for place, (player, name, chips, out) in enumerate(ranked, start=1)
-        )
-
-    def _check_format(self, command: Command) -> None:
-        """Refuse what the match format does not allow."""
-        if isinstance(command, StartDeal) and self._finished is not None:
-            raise MatchFinishedError("the match is over: see the standings")
-        if self.match_format.kind is not FormatKind.SIT_AND_GO:
-            return
-        chips = self.match_format.starting_chips
-        if isinstance(command, SetChips | AddChips):
-            raise FormatSeatError("a sit and go has no rebuys: stacks change only in play")
-        if isinstance(command, TakeSeat):
-            if self._finished is not None or self._started():
-                raise FormatSeatError("the sit and go has begun: no more players sit down")
-            if command.chips != chips:
-                raise FormatSeatError(
-                    f"every player of this sit and go starts with {chips} chips, "
-                    f"not {command.chips!r}"
-                )
-
-    def _started(self) -> bool:
-        """Whether a deal has begun."""
-        match = self._seats.match
-        return match is not None and (match.deal is not None or bool(match.completed))
-
-    def _after(self, events: list[TableEvent], completed: int) -> list[TableEvent]:
-        """What the match format adds to ``events``: a new level once a deal is over, the
-        players that leaves without the ante out (a sit and go), and the end of the match."""
-        for event in events:
-            if isinstance(event, SeatTaken):
-                self._bought[event.player] = self._bought.get(event.player, 0) + event.chips
-                self._out = [o for o in self._out if o[1] != event.player]
-            elif isinstance(event, ChipsChanged):
-                self._bought[event.player] = self._bought.get(event.player, 0) + event.change
-            elif isinstance(event, SeatLeft):
-                self._out.append((len(self.completed), event.player, event.name, event.chips))
-        match = self._seats.match
-        if match is None or self._finished is not None:
-            return events
-        if len(match.completed) > completed:
-            events.extend(self._next_level(match))
-        fmt = self.match_format
-        if fmt.kind is FormatKind.FIXED:
-            over = len(match.completed) >= (fmt.deals or 0)
-        else:
-            over = self._started() and len(match.seats) < self.rules.min_players
-        if over and match.phase not in _DEALING:
-            self._finished = self.standings
-            events.append(MatchFinished(self._finished))
-        return events
-
-    def _next_level(self, match: Match) -> list[TableEvent]:
-        """Between deals: the level of the next deal in force, and reported if it is new."""
-        schedule = self.match_format.schedule
-        if schedule is None or match.phase in _DEALING:
-            return []
-        index = schedule.level_index(len(match.completed) + 1)
-        if index == self._level:
-            return []
-        self._level = index
-        rules = schedule.levels[index].rules(self.base_rules)
-        self.rules = self._seats.rules = rules
-        match.set_rules(rules)
-        status = self.level
-        assert status is not None
-        events: list[TableEvent] = [LevelChanged(status)]
-        if self.match_format.kind is FormatKind.SIT_AND_GO:
-            busted = self._seats.bust_short()
-            for event in busted:
-                assert isinstance(event, SeatLeft)
-                self._out.append((len(match.completed), event.player, event.name, event.chips))
-            events.extend(busted)
-        return events
+        """The final standings once :attr:`finished`, else as the stacks stand."""
+        return self._format.standings
 
     # --- checking -------------------------------------------------------------------------
 
     def verify(self, command: Command) -> None:
         """Raise what :meth:`handle` would raise for ``command``; nothing changes."""
-        if self.match_format is not CASH:
-            self._check_format(command)
+        if not self._format.cash:
+            self._format.check(command)
         if isinstance(command, _SEATING):
             self._seats.check(command)
         elif isinstance(command, StartDeal):
@@ -438,12 +310,12 @@ class TableMachine:
     def handle(self, command: Command) -> list[TableEvent]:
         """Carry out ``command`` and return what happened, in order; an illegal command raises
         as :meth:`verify` does and changes nothing."""
-        if self.match_format is CASH:
+        if self._format.cash:
             return self._handle(command)
-        self._check_format(command)
+        self._format.check(command)
         match = self._seats.match
         completed = 0 if match is None else len(match.completed)
-        return self._after(self._handle(command), completed)
+        return self._format.after(self._handle(command), completed)
 
     def _handle(self, command: Command) -> list[TableEvent]:
         """:meth:`handle`, the match format aside."""
@@ -468,8 +340,8 @@ class TableMachine:
             self._check_start(command, trial=False)
             match = self._match_or_raise()
             before = len(match.completed)
-            self._start(match, command)
-            return self._after_start(before, self._seat_records())
+            _start(match, command)
+            return self._after_start(before, self._seats.records())
         if isinstance(command, _SEATING):
             self._seats.check(command)
             if self.phase in _DEALING:
@@ -479,10 +351,6 @@ class TableMachine:
                 return [ChangeWaits(command)]
             return self._seats.change(command)
         raise MalformedCommandError(f"not a table command: {command!r}")
-
-    def _start(self, match: Match, command: StartDeal) -> None:
-        """Every deal of this table begins here."""
-        match.start_deal(command.source, deck=command.deck, seed=command.seed)
 
     # --- dealing --------------------------------------------------------------------------
 
@@ -508,7 +376,7 @@ class TableMachine:
         if command.seed is not None and type(command.seed) is not int:
             raise DealStartError(f"a seed is a whole number, not {command.seed!r}")
         if trial and command.deck is not None:
-            self._start(copy.deepcopy(match), command)
+            _start(copy.deepcopy(match), command)
 
     def _turn(self, player: int) -> str:
         """The name of ``player``, who must be the one to act."""
@@ -531,11 +399,6 @@ class TableMachine:
         assert match is not None
         return match.seat(name).player_id
 
-    def _seat_records(self) -> dict[int, Seat]:
-        """The match's seats by player id, in table order (each record outlives its seat)."""
-        match = self._seats.match
-        return {} if match is None else {s.player_id: s for s in match.seats}
-
     def _play(
         self,
         player: int,
@@ -549,7 +412,7 @@ class TableMachine:
         match = self._seats.match
         assert match is not None
         before = len(match.completed)
-        seated = self._seat_records()
+        seated = self._seats.records()
         if match.phase is MatchPhase.MAKE_UP:
             recorded = match.verify(action, name)
             match.apply(action, name)
@@ -619,6 +482,11 @@ class TableMachine:
             ),
             *self._observed(deal, operations),
         ]
+
+
+def _start(match: Match, command: StartDeal) -> None:
+    """Every deal of a table begins here."""
+    match.start_deal(command.source, deck=command.deck, seed=command.seed)
 
 
 __all__ = ["MalformedCommandError", "TableMachine"]

@@ -67,6 +67,11 @@ class TableSeats:
             raise UnknownPlayerError(f"the dealer {dealer!r} does not take a seat")
         self.open_match()
 
+    def records(self) -> dict[int, Seat]:
+        """The match's seats by player id, in table order (each record outlives its seat)."""
+        match = self.match
+        return {} if match is None else {s.player_id: s for s in match.seats}
+
     def states(self, plan: dict[int, Planned] | None = None) -> tuple[SeatState, ...]:
         """The seats as they stand (``plan``: as planned), in table order."""
         match = self.match
