@@ -207,6 +207,11 @@ def _log_entry(entry: LogLine) -> str:
     return _ENCODE({"seq": entry.seq, "en": entry.line.en, "it": entry.line.it})
 
 
+_NO_CARDS = ',"cards":null,"cards_label":null'
+"""A seat entry's cards when it shows none (a string inside the text has each ``"`` escaped:
+this is found only where the entry's own members are)."""
+
+
 class EncodedParts:
     """A table's parts of the ``state`` messages as JSON text, kept from one change to the
     next and encoded again only when what they hold changes: the ``table`` object, each
@@ -217,7 +222,8 @@ class EncodedParts:
     def __init__(self) -> None:
         self._table: tuple[tuple[Any, ...], dict[str, Any], str] | None = None
         self._seats: dict[int, tuple[dict[str, Any], str]] = {}
-        self._own: dict[int, tuple[dict[str, Any], tuple[Card, ...], str]] = {}
+        self._own: dict[int, tuple[str, tuple[Card, ...], str]] = {}
+        self._labels: dict[int, tuple[tuple[Card, ...], str]] = {}
         self._hands: dict[int, tuple[tuple[Card, ...], int, str]] = {}
 
     def table(
@@ -242,14 +248,27 @@ class EncodedParts:
         self._seats[slot] = (entry, text)
         return text
 
-    def own_seat(self, slot: int, entry: dict[str, Any], cards: tuple[Card, ...]) -> str:
-        """``slot``'s entry with its own ``cards`` in it, as text."""
+    def own_seat(self, slot: int, entry: dict[str, Any], text: str, cards: tuple[Card, ...]) -> str:
+        """``slot``'s entry (``text``: its public text) with its own ``cards`` in it."""
         kept = self._own.get(slot)
-        if kept is not None and kept[1] == cards and kept[0] == entry:
+        if kept is not None and kept[1] == cards and kept[0] == text:
             return kept[2]
-        text = _ENCODE(dict(entry, cards=card_codes(cards), cards_label=cards_label(cards)))
-        self._own[slot] = (entry, cards, text)
-        return text
+        if entry["cards"] is None:
+            # The public entry's cards are null: its text with the seat's own put in.
+            at = text.rindex(_NO_CARDS)
+            own = f',"cards":{_ENCODE(card_codes(cards))},"cards_label":{self._label(slot, cards)}'
+            mine = text[:at] + own + text[at + len(_NO_CARDS) :]
+        else:
+            mine = _ENCODE(dict(entry, cards=card_codes(cards), cards_label=cards_label(cards)))
+        self._own[slot] = (text, cards, mine)
+        return mine
+
+    def _label(self, slot: int, cards: tuple[Card, ...]) -> str:
+        """:func:`cards_label` of ``slot``'s own ``cards`` as text, kept until they change."""
+        kept = self._labels.get(slot)
+        if kept is None or kept[0] != cards:
+            kept = self._labels[slot] = (cards, _ENCODE(cards_label(cards)))
+        return kept[1]
 
     def hand(self, slot: int, own: SeatView) -> str:
         """``slot``'s ``hand`` as text: its cards and, with five, their category."""
@@ -500,7 +519,7 @@ def state_text(
     seats = public.seat_texts
     hand = "null"
     if own is not None and own.hand:
-        mine = parts.own_seat(slot, public.seats[slot], own.hand)
+        mine = parts.own_seat(slot, public.seats[slot], seats[slot], own.hand)
         seats = (*seats[:slot], mine, *seats[slot + 1 :])
         if live or state.outcome is not None:
             hand = parts.hand(slot, own)
