@@ -30,6 +30,7 @@ from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
+from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.server.limits import MAX_CHIPS, MAX_INT, whole_number
 from italian_poker.server.table_state import LogLine, TableState, TableStatus
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem
@@ -224,6 +225,7 @@ class EncodedParts:
         self._seats: dict[int, tuple[dict[str, Any], str]] = {}
         self._own: dict[int, tuple[str, tuple[Card, ...], str]] = {}
         self._labels: dict[int, tuple[tuple[Card, ...], str]] = {}
+        self._requirement: tuple[OpeningRequirement, dict[str, str]] | None = None
         self._hands: dict[int, tuple[tuple[Card, ...], int, str]] = {}
 
     def table(
@@ -268,6 +270,15 @@ class EncodedParts:
         kept = self._labels.get(slot)
         if kept is None or kept[0] != cards:
             kept = self._labels[slot] = (cards, _ENCODE(cards_label(cards)))
+        return kept[1]
+
+    def requirement(self, requirement: OpeningRequirement) -> dict[str, str]:
+        """What opens the deal, in both languages (the same object while it is the same:
+        not to be changed)."""
+        kept = self._requirement
+        if kept is None or kept[0] != requirement:
+            described = {"en": requirement.describe("en"), "it": requirement.describe("it")}
+            kept = self._requirement = (requirement, described)
         return kept[1]
 
     def hand(self, slot: int, own: SeatView) -> str:
@@ -433,7 +444,7 @@ def public_state(
         "time_bank": clock.time_bank,
         "phase": (public.phase.value if live and public is not None else _between(state)),
         "pot": public.pot if live and public is not None else (match.carried if match else 0),
-        "requirement": {"en": requirement.describe("en"), "it": requirement.describe("it")},
+        "requirement": parts.requirement(requirement),
         # Art. 2: once a blind is bet, the deal needs no opening.
         "blind": bool(live and public is not None and public.blinders),
     }

@@ -353,7 +353,8 @@ class TableState:
 
     def _forget_views(self) -> None:
         """Drop the views read so far: the event being applied may change them."""
-        self._views.clear()
+        if self._views:
+            self._views.clear()
         self._public = None
 
     def _on_seat(self, payload: dict[str, Any]) -> Effects:
