@@ -13,6 +13,7 @@ from typing import Any
 from italian_poker.engine.observer import SeatView
 from italian_poker.server.presence import Presence
 from italian_poker.server.protocol import (
+    EncodedParts,
     LogText,
     PublicState,
     advice_entries,
@@ -37,6 +38,8 @@ class Broadcast(TablePart):
         self.advisor = advisor
         """Gives the drawing seat its hint, from its own view (None: the server has none)."""
         self.log_text = LogText()
+        self.parts = EncodedParts()
+        """The parts of the states sent, kept as text until what they hold changes."""
         self._advice: tuple[TurnKey, list[dict[str, Any]]] | None = None
         """The hint for the draw under way: the turn it is for, and its entries."""
         self._advising: TurnKey | None = None
@@ -53,6 +56,7 @@ class Broadcast(TablePart):
             clock=self.clock.clock(),
             log=self.log_text,
             events_after=events_after,
+            parts=self.parts,
         )
 
     def state_text(self, seat: int, public: PublicState | None = None) -> str:

@@ -15,7 +15,8 @@ text kept per table by :class:`LogText`), then each seat's message adds that sea
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import json.encoder
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -29,6 +30,7 @@ from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
+from italian_poker.engine.opening import OpeningRequirement
 from italian_poker.server.limits import MAX_CHIPS, MAX_INT, whole_number
 from italian_poker.server.table_state import LogLine, TableState, TableStatus
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem
@@ -41,7 +43,34 @@ from italian_poker.table.vocabulary import (
     card_label,
 )
 
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
+
+def _compact_encoder() -> Callable[[Any], str]:
+    """``json.JSONEncoder(separators=(",", ":")).encode``, the same text, without building
+    the C encoder again at each call: built once, with no check for circular references
+    (no message refers to itself). Where the interpreter has no C encoder, the library's."""
+    library = json.JSONEncoder(separators=(",", ":"))
+    make: Any = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return library.encode
+    chunks = make(
+        None,
+        library.default,
+        json.encoder.encode_basestring_ascii,
+        None,
+        ":",
+        ",",
+        False,
+        False,
+        True,
+    )
+
+    def encode(value: Any) -> str:
+        return "".join(chunks(value, 0))
+
+    return encode
+
+
+_ENCODE = _compact_encoder()
 
 
 class BadMessage(ValueError):
@@ -108,13 +137,14 @@ def _button_label(option: LegalAction, already: int, lang: Language) -> str:
     return f"{label} {amount_text(low, high, already, lang)}"
 
 
-def _seat_status(state: TableState, slot: int, public: PublicView | None) -> str:
+def _seat_status(
+    state: TableState, slot: int, public: PublicView | None, index: int | None, live: bool
+) -> str:
+    """``slot``'s status; ``index``: its seat in the deal (:meth:`TableState.deal_index`),
+    ``live``: whether a deal is under way."""
     seat = state.slots[slot]
     if seat is None:
         return "empty"
-    index = state.deal_index(slot)
-    match = state.match
-    live = match is not None and match.phase is MatchPhase.IN_DEAL
     if live and public is not None and index is not None:
         return "folded" if public.folded[index] else "active"
     if seat.sitting_out:
@@ -124,9 +154,9 @@ def _seat_status(state: TableState, slot: int, public: PublicView | None) -> str
     return "active"
 
 
-def encode(message: dict[str, Any]) -> str:
-    """A message as the compact JSON text sent to clients."""
-    return _ENCODE(message)
+def encode(value: Any) -> str:
+    """A message (or any part of one) as the compact JSON text sent to clients."""
+    return _ENCODE(value)
 
 
 class LogText:
@@ -178,6 +208,98 @@ def _log_entry(entry: LogLine) -> str:
     return _ENCODE({"seq": entry.seq, "en": entry.line.en, "it": entry.line.it})
 
 
+_NO_CARDS = ',"cards":null,"cards_label":null'
+"""A seat entry's cards when it shows none (a string inside the text has each ``"`` escaped:
+this is found only where the entry's own members are)."""
+
+
+class EncodedParts:
+    """A table's parts of the ``state`` messages as JSON text, kept from one change to the
+    next and encoded again only when what they hold changes: the ``table`` object, each
+    seat's public entry, each seat's entry with its own cards and its ``hand``. Each member
+    of these objects holds values of one type (or null), so equal objects are the same
+    text."""
+
+    def __init__(self) -> None:
+        self._table: tuple[tuple[Any, ...], dict[str, Any], str] | None = None
+        self._seats: dict[int, tuple[dict[str, Any], str]] = {}
+        self._own: dict[int, tuple[str, tuple[Card, ...], str]] = {}
+        self._labels: dict[int, tuple[tuple[Card, ...], str]] = {}
+        self._requirement: tuple[OpeningRequirement, dict[str, str]] | None = None
+        self._hands: dict[int, tuple[tuple[Card, ...], int, str]] = {}
+
+    def table(
+        self, key: tuple[Any, ...], build: Callable[[], dict[str, Any]]
+    ) -> tuple[dict[str, Any], str]:
+        """The ``table`` object and its text; ``key``: everything it is built from (the
+        options by identity: a table's options never change)."""
+        kept = self._table
+        if kept is not None and kept[0] == key:
+            return kept[1], kept[2]
+        table = build()
+        text = _ENCODE(table)
+        self._table = (key, table, text)
+        return table, text
+
+    def seat(self, slot: int, entry: dict[str, Any]) -> str:
+        """``slot``'s public entry as text."""
+        kept = self._seats.get(slot)
+        if kept is not None and kept[0] == entry:
+            return kept[1]
+        text = _ENCODE(entry)
+        self._seats[slot] = (entry, text)
+        return text
+
+    def own_seat(self, slot: int, entry: dict[str, Any], text: str, cards: tuple[Card, ...]) -> str:
+        """``slot``'s entry (``text``: its public text) with its own ``cards`` in it."""
+        kept = self._own.get(slot)
+        if kept is not None and kept[1] == cards and kept[0] == text:
+            return kept[2]
+        if entry["cards"] is None:
+            # The public entry's cards are null: its text with the seat's own put in.
+            at = text.rindex(_NO_CARDS)
+            own = f',"cards":{_ENCODE(card_codes(cards))},"cards_label":{self._label(slot, cards)}'
+            mine = text[:at] + own + text[at + len(_NO_CARDS) :]
+        else:
+            mine = _ENCODE(dict(entry, cards=card_codes(cards), cards_label=cards_label(cards)))
+        self._own[slot] = (text, cards, mine)
+        return mine
+
+    def _label(self, slot: int, cards: tuple[Card, ...]) -> str:
+        """:func:`cards_label` of ``slot``'s own ``cards`` as text, kept until they change."""
+        kept = self._labels.get(slot)
+        if kept is None or kept[0] != cards:
+            kept = self._labels[slot] = (cards, _ENCODE(cards_label(cards)))
+        return kept[1]
+
+    def requirement(self, requirement: OpeningRequirement) -> dict[str, str]:
+        """What opens the deal, in both languages (the same object while it is the same:
+        not to be changed)."""
+        kept = self._requirement
+        if kept is None or kept[0] != requirement:
+            described = {"en": requirement.describe("en"), "it": requirement.describe("it")}
+            kept = self._requirement = (requirement, described)
+        return kept[1]
+
+    def hand(self, slot: int, own: SeatView) -> str:
+        """``slot``'s ``hand`` as text: its cards and, with five, their category."""
+        kept = self._hands.get(slot)
+        if kept is not None and kept[0] == own.hand and kept[1] == own.players:
+            return kept[2]
+        text = _ENCODE(_own_hand(own))
+        self._hands[slot] = (own.hand, own.players, text)
+        return text
+
+
+def _own_hand(own: SeatView) -> dict[str, Any]:
+    """A seat's ``hand`` from its own view: its cards and, with five, their category."""
+    hand: dict[str, Any] = {"cards": card_codes(own.hand), "category": None}
+    if len(own.hand) == 5:
+        rank = evaluate(own.hand, players=own.players, tiebreak=own.rules.tiebreak)
+        hand["category"] = {"en": rank.describe("en"), "it": rank.describe("it")}
+    return hand
+
+
 @dataclass(frozen=True, slots=True)
 class PublicState:
     """What every seat's ``state`` message has in common, built and encoded once per change
@@ -199,6 +321,8 @@ class PublicState:
     """The members ``log`` (when sent), ``result`` and ``events`` as JSON text."""
     live: bool
     actor: int | None
+    parts: EncodedParts
+    """The table's texts kept from one state to the next."""
 
 
 def public_state(
@@ -210,6 +334,7 @@ def public_state(
     log: LogText,
     events_after: int | None = None,
     spectators: int = 0,
+    parts: EncodedParts | None = None,
 ) -> PublicState:
     """The public part of every seat's ``state``, from the table and the public view only
     (never a seat's own view). After events (``events_after``: the seq the last state sent
@@ -218,27 +343,48 @@ def public_state(
     has. Otherwise (``None``: a connection's first state, a hello, or a change that is no
     event, such as who is connected or the clock) ``"log"`` holds the whole recent log, which
     replaces what the page shows, and ``"events"`` is empty. ``spectators``: how many watch
-    (``table.watch.spectators``)."""
+    (``table.watch.spectators``). ``parts``: the table's texts kept from the states before
+    (None: everything is encoded afresh)."""
+    parts = EncodedParts() if parts is None else parts
     public = state.public_view()
     match = state.match
     live = match is not None and match.phase is MatchPhase.IN_DEAL
     seats = []
+    seat_texts = []
     for i, seat in enumerate(state.slots):
+        if seat is None:
+            entry: dict[str, Any] = {
+                "seat": i,
+                "name": None,
+                "bot": None,
+                "stack": 0,
+                "bet": 0,
+                "status": "empty",
+                "connected": False,
+                "last_action": None,
+                "changed": None,
+                "cards": None,
+                "cards_label": None,
+            }
+            seats.append(entry)
+            seat_texts.append(parts.seat(i, entry))
+            continue
         index = state.deal_index(i)
-        entry: dict[str, Any] = {
+        last_action = seat.last_action
+        entry = {
             "seat": i,
-            "name": seat.nickname if seat else None,
-            "bot": seat.bot if seat else None,
+            "name": seat.nickname,
+            "bot": seat.bot,
             "stack": state.stack(i),
             "bet": 0,
-            "status": _seat_status(state, i, public),
-            "connected": seat is not None and (seat.bot is not None or i in connected),
-            "last_action": seat.last_action.as_json() if seat and seat.last_action else None,
-            "changed": seat.changed if seat else None,
+            "status": _seat_status(state, i, public, index, live),
+            "connected": seat.bot is not None or i in connected,
+            "last_action": last_action.as_json() if last_action else None,
+            "changed": seat.changed,
             "cards": None,
             "cards_label": None,
         }
-        if live and seat is not None and seat.sitting_out and index is not None:
+        if live and seat.sitting_out and index is not None:
             entry["sit_out"] = True  # sits out once this deal ends (its turns play themselves)
         if public is not None and index is not None:
             if live:
@@ -248,26 +394,48 @@ def public_state(
                 entry["cards"] = card_codes(shown)
                 entry["cards_label"] = cards_label(shown)
         seats.append(entry)
+        seat_texts.append(parts.seat(i, entry))
     requirement = state.requirement()
     dealer = None
     if public is not None and state.deal_slots:
         dealer = state.deal_slots[public.dealer]
     outcome = state.outcome
-    table = {
-        "name": state.name,
-        "invite": invite,
-        "status": state.status.value,
-        "preset": state.options.get("preset"),
-        "options": state.options,
-        "turn_seconds": state.options.get("turn_seconds"),
-        "lang": state.options.get("lang", "it"),
-        "players_see_ledger": state.players_see_ledger,
-        "advice": state.advice_on,
-        "watch": dict(watch_object(state), spectators=spectators),
-        # The rules' constants the page shows (the engine's: 3.1, 4.1): it restates none.
-        "hand_size": HAND_SIZE,
-        "max_draw": MAX_DRAW,
-    }
+    options = state.options
+    status = state.status
+    see_ledger, advice_on = state.players_see_ledger, state.advice_on
+    watch_open, watch_delay = state.watch_hash is not None, state.watch_delay
+
+    def table_object() -> dict[str, Any]:
+        return {
+            "name": state.name,
+            "invite": invite,
+            "status": status.value,
+            "preset": options.get("preset"),
+            "options": options,
+            "turn_seconds": options.get("turn_seconds"),
+            "lang": options.get("lang", "it"),
+            "players_see_ledger": see_ledger,
+            "advice": advice_on,
+            "watch": {"open": watch_open, "delay": watch_delay, "spectators": spectators},
+            # The rules' constants the page shows (the engine's: 3.1, 4.1): it restates none.
+            "hand_size": HAND_SIZE,
+            "max_draw": MAX_DRAW,
+        }
+
+    table, table_text = parts.table(
+        (
+            state.name,
+            invite,
+            status,
+            options,
+            see_ledger,
+            advice_on,
+            watch_open,
+            watch_delay,
+            spectators,
+        ),
+        table_object,
+    )
     actor = state.actor_slot()
     before_seats = {
         "dealer": dealer,
@@ -276,33 +444,36 @@ def public_state(
         "time_bank": clock.time_bank,
         "phase": (public.phase.value if live and public is not None else _between(state)),
         "pot": public.pot if live and public is not None else (match.carried if match else 0),
-        "requirement": {"en": requirement.describe("en"), "it": requirement.describe("it")},
+        "requirement": parts.requirement(requirement),
         # Art. 2: once a blind is bet, the deal needs no opening.
         "blind": bool(live and public is not None and public.blinders),
     }
     result = (
-        None
+        "null"
         if outcome is None or live
-        else {
-            "hand": outcome.hand,
-            "lines": [line.as_json() for line in outcome.lines],
-            "awards": list(outcome.awards),
-        }
+        else _ENCODE(
+            {
+                "hand": outcome.hand,
+                "lines": [line.as_json() for line in outcome.lines],
+                "awards": list(outcome.awards),
+            }
+        )
     )
     return PublicState(
         state=state,
-        table=_ENCODE(table),
+        table=table_text,
         table_object=table,
         before_seats=_ENCODE(before_seats)[1:-1],
         seats=tuple(seats),
-        seat_texts=tuple(_ENCODE(entry) for entry in seats),
+        seat_texts=tuple(seat_texts),
         after_legal=(
-            f'"log":{log.text(state.log)},"result":{_ENCODE(result)},"events":[]'
+            f'"log":{log.text(state.log)},"result":{result},"events":[]'
             if events_after is None
-            else f'"result":{_ENCODE(result)},"events":{log.after(state.log, events_after)}'
+            else f'"result":{result},"events":{log.after(state.log, events_after)}'
         ),
         live=live,
         actor=actor,
+        parts=parts,
     )
 
 
@@ -355,32 +526,33 @@ def state_text(
     state = public.state
     own = state.view(slot)
     live = public.live
-    seats = list(public.seat_texts)
-    hand: dict[str, Any] | None = None
+    parts = public.parts
+    seats = public.seat_texts
+    hand = "null"
     if own is not None and own.hand:
-        cards = card_codes(own.hand)
-        seats[slot] = _ENCODE(
-            dict(public.seats[slot], cards=cards, cards_label=cards_label(own.hand))
-        )
-        hand = {"cards": cards, "category": None}
-        if len(own.hand) == 5:
-            rank = evaluate(own.hand, players=own.players, tiebreak=own.rules.tiebreak)
-            hand["category"] = {"en": rank.describe("en"), "it": rank.describe("it")}
-    legal: list[dict[str, Any]] = []
-    match = state.match
+        mine = parts.own_seat(slot, public.seats[slot], seats[slot], own.hand)
+        seats = (*seats[:slot], mine, *seats[slot + 1 :])
+        if live or state.outcome is not None:
+            hand = parts.hand(slot, own)
+    legal = "[]"
     if public.actor == slot and state.status is TableStatus.PLAYING:
+        match = state.match
         if own is not None and live:
-            legal = _legal(own.legal_actions, own.round_bets[own.seat])
+            legal = _ENCODE(_legal(own.legal_actions, own.round_bets[own.seat]))
         elif match is not None and match.phase is MatchPhase.MAKE_UP:
-            legal = _legal(state.legal_actions())
-    shown_hand = hand if live or (own is not None and state.outcome is not None) else None
+            legal = _ENCODE(_legal(state.legal_actions()))
+    deal = state.hand
     # The members in the order the message has always had (the browser reads them by name).
     payload = (
         f'{{"table":{public.table},"you":{slot},"host":{"true" if host else "false"},'
-        f'{public.before_seats},"seats":[{",".join(seats)}],"hand":{_ENCODE(shown_hand)},'
-        f'"legal":{_ENCODE(legal)},"advice":{_ENCODE(advice)},{public.after_legal}}}'
+        f'{public.before_seats},"seats":[{",".join(seats)}],"hand":{hand},'
+        f'"legal":{legal},"advice":{"null" if advice is None else _ENCODE(advice)},'
+        f"{public.after_legal}}}"
     )
-    return f'{{"type":"state","hand":{_ENCODE(state.hand)},"seq":{state.seq},"state":{payload}}}'
+    return (
+        f'{{"type":"state","hand":{"null" if deal is None else deal},"seq":{state.seq},'
+        f'"state":{payload}}}'
+    )
 
 
 def _between(state: TableState) -> str:

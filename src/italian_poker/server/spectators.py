@@ -18,7 +18,6 @@ during a deal is from before it began.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,10 +29,12 @@ from italian_poker.server.i18n import line
 from italian_poker.server.outbox import Spectator
 from italian_poker.server.protocol import (
     Clock,
+    EncodedParts,
     LogText,
     PublicState,
     card_codes,
     cards_label,
+    encode,
     public_state,
     watch_object,
 )
@@ -42,9 +43,6 @@ from italian_poker.table.narration import action_line
 from italian_poker.table.replay_frames import Frame, HandFrames, hand_frames
 
 log = logging.getLogger(__name__)
-
-encode = json.JSONEncoder(separators=(",", ":")).encode
-"""Compact JSON text of any value, as ``protocol.encode`` writes the players' messages."""
 
 CLOSED = 4410
 """The close code of a spectator's WebSocket when the host closes the watch link (or makes
@@ -79,10 +77,18 @@ def _spectators_table(table: dict[str, Any], state: TableState) -> dict[str, Any
     return table
 
 
-def before_deal(state: TableState, connected: set[int]) -> BeforeDeal:
-    """The table as it is now, before a ``deal`` event is applied (public only)."""
-    text = LogText()
-    public = public_state(state, invite="", connected=connected, clock=Clock(None, None), log=text)
+def before_deal(
+    state: TableState,
+    connected: set[int],
+    text: LogText | None = None,
+    parts: EncodedParts | None = None,
+) -> BeforeDeal:
+    """The table as it is now, before a ``deal`` event is applied (public only); ``text``
+    and ``parts``: the table's log and parts already encoded, if kept."""
+    text = LogText() if text is None else text
+    public = public_state(
+        state, invite="", connected=connected, clock=Clock(None, None), log=text, parts=parts
+    )
     match = state.match
     return BeforeDeal(
         number=(len(match.completed) if match is not None else 0) + 1,
@@ -217,16 +223,21 @@ class Spectators:
         self._whole_log = True
         """Whether the next state of the table as it is carries the whole log (the first,
         and the first after the table before a deal: the page's log is that one)."""
+        self._log = LogText()
+        """The table's log as the snapshots before the deals encode it (each line once)."""
+        self._parts = EncodedParts()
+        """The parts of those snapshots, kept as text until what they hold changes."""
 
     # --- following the table ---------------------------------------------------------------
 
-    @staticmethod
     def snapshot(
-        state: TableState, kind: EventKind, connected: Callable[[], set[int]]
+        self, state: TableState, kind: EventKind, connected: Callable[[], set[int]]
     ) -> BeforeDeal | None:
         """Before event ``kind`` is applied: the table as it is (``connected()``: the seats
         connected), if the event begins a deal."""
-        return before_deal(state, connected()) if kind is EventKind.DEAL else None
+        if kind is not EventKind.DEAL:
+            return None
+        return before_deal(state, connected(), self._log, self._parts)
 
     def applied(self, state: TableState, before: BeforeDeal | None) -> None:
         """After an event was applied (``before``: :meth:`snapshot`'s): keep the table before

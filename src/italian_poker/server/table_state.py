@@ -153,6 +153,10 @@ class TableState:
         self.turn_since: int | None = None
         """Seq of the event that began the turn under way (None: nobody is on the clock)."""
         self._turn: TurnKey | None = None
+        self._views: dict[int, SeatView | None] = {}
+        """The deal seats' views read since the last event (an event may change them all)."""
+        self._public: tuple[PublicView | None] | None = None
+        """The public view read since the last event, if any."""
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -275,14 +279,23 @@ class TableState:
         return None if seat is None else self.deals.index(slot, seat.player)
 
     def view(self, slot: int) -> SeatView | None:
-        """``slot``'s view of the current (or last) deal, if it was dealt in."""
+        """``slot``'s view of the current (or last) deal, if it was dealt in (built once per
+        event: the views are immutable)."""
         index = self.deal_index(slot)
-        return None if index is None else self.deals.view(index)
+        if index is None:
+            return None
+        views = self._views
+        if index in views:
+            return views[index]
+        view = views[index] = self.deals.view(index)
+        return view
 
     def public_view(self) -> PublicView | None:
         """What everyone may know of the current (or last) deal (the observer's public view,
-        which has no hidden card); None before the first deal."""
-        return self.machine.public_view()
+        which has no hidden card); None before the first deal. Built once per event."""
+        if self._public is None:
+            self._public = (self.machine.public_view(),)
+        return self._public[0]
 
     def hands_played(self, player: int) -> list[int]:
         """The finished deals ``player`` (a :attr:`Slot.player`) was dealt in."""
@@ -321,7 +334,11 @@ class TableState:
         if seq != self.seq + 1:
             raise ValueError(f"event {seq} out of order after {self.seq}")
         handler = getattr(self, f"_on_{kind.value}")
-        effects: Effects = handler(payload)
+        self._forget_views()
+        try:
+            effects: Effects = handler(payload)
+        finally:
+            self._forget_views()
         if not effects.record:
             effects.record = dict(payload)
         self.seq = seq
@@ -333,6 +350,12 @@ class TableState:
         for said in effects.lines:
             self.log.append(LogLine(seq, said))
         return effects
+
+    def _forget_views(self) -> None:
+        """Drop the views read so far: the event being applied may change them."""
+        if self._views:
+            self._views.clear()
+        self._public = None
 
     def _on_seat(self, payload: dict[str, Any]) -> Effects:
         return self.seats.take(payload, self.seq + 1, self.stack_default)

@@ -2,9 +2,12 @@
 loop, and the events that queue up meanwhile are committed together (a group commit).
 
 A table hands :meth:`EventWriter.write` one event at a time (its lock keeps them in order)
-and is told nothing until the event is durable. Each thread takes the first event waiting and
-every other one queued behind it (at most ``batch``, each of another table), and commits them
-in one transaction (:meth:`Store.commit_events`): under load one commit serves many tables.
+and is told nothing until the event is durable. The events written while the event loop runs
+its ready callbacks are handed to the threads together, once those callbacks have run (one
+wake-up of a thread, not one an event). Each thread takes the first events waiting and every
+other one queued behind them (at most ``batch``, each of another table), and commits them in
+one transaction (:meth:`Store.commit_events`): under load one commit serves many tables; the
+tables of a commit are told together (one wake-up of the event loop).
 When a batch fails, its events are committed one by one, so that only the table whose event
 cannot be written is told so. With several threads, a slow commit holds up only its own batch.
 The writer times its transactions (:attr:`EventWriter.slow_commits`), for the benchmark.
@@ -48,7 +51,9 @@ class EventWriter:
             raise ValueError(f"an event writer needs a thread and a batch, got {threads}, {batch}")
         self.store = store
         self.batch = batch
-        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[list[_Pending] | None] = queue.SimpleQueue()
+        self._waiting: list[_Pending] = []
+        """The events written since the last hand-over to the threads."""
         self._threads = [
             threading.Thread(target=self._run, name=f"event-writer-{n}", daemon=True)
             for n in range(threads)
@@ -81,6 +86,7 @@ class EventWriter:
     def stop(self) -> None:
         """Let the threads commit what is queued, then end them; later writes are refused."""
         self._stopped = True
+        self._hand_over()
         if self._started:
             for _ in self._threads:
                 self._queue.put(None)
@@ -95,15 +101,24 @@ class EventWriter:
         self.start()
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Pending(event, fence, loop, done))
+        waiting = self._waiting
+        waiting.append(_Pending(event, fence, loop, done))
+        if len(waiting) == 1:
+            loop.call_soon(self._hand_over)
         await done
+
+    def _hand_over(self) -> None:
+        """Give the threads the events written since the last hand-over."""
+        waiting, self._waiting = self._waiting, []
+        if waiting:
+            self._queue.put(waiting)
 
     def _run(self) -> None:
         while True:
             first = self._queue.get()
             if first is None:
                 return
-            batch = [first]
+            batch = list(first)
             while len(batch) < self.batch:
                 try:
                     more = self._queue.get_nowait()
@@ -112,8 +127,9 @@ class EventWriter:
                 if more is None:  # stop: this batch first, then this thread ends
                     self._queue.put(None)
                     break
-                batch.append(more)
-            self._commit(batch)
+                batch.extend(more)
+            for start in range(0, len(batch), self.batch):
+                self._commit(batch[start : start + self.batch])
 
     def _commit(self, batch: Sequence[_Pending]) -> None:
         began = time.perf_counter()
@@ -137,20 +153,39 @@ class EventWriter:
         self.longest_commit = max(self.longest_commit, took)
         if took > SLOW_COMMIT:
             self.slow_commits.append((took, time.time(), len(batch)))
-        for pending in batch:
-            _tell(pending, None)
+        _tell_all(batch)
 
 
 def _tell(pending: _Pending, error: BaseException | None) -> None:
     """Settle the waiting table's future on its own loop."""
 
     def settle() -> None:
-        if pending.done.done():  # the table stopped waiting (cancelled)
-            return
-        if error is None:
-            pending.done.set_result(None)
-        else:
-            pending.done.set_exception(error)
+        _settle(pending, error)
 
     with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
         pending.loop.call_soon_threadsafe(settle)
+
+
+def _tell_all(batch: Sequence[_Pending]) -> None:
+    """Settle the futures of a committed batch, those of each loop in one callback."""
+    loops: dict[asyncio.AbstractEventLoop, list[_Pending]] = {}
+    for pending in batch:
+        loops.setdefault(pending.loop, []).append(pending)
+    for loop, pendings in loops.items():
+
+        def settle(pendings: list[_Pending] = pendings) -> None:
+            for pending in pendings:
+                _settle(pending, None)
+
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle)
+
+
+def _settle(pending: _Pending, error: BaseException | None) -> None:
+    """Settle the waiting table's future (on its loop), unless it stopped waiting."""
+    if pending.done.done():  # the table stopped waiting (cancelled)
+        return
+    if error is None:
+        pending.done.set_result(None)
+    else:
+        pending.done.set_exception(error)
