@@ -50,7 +50,8 @@ def test_counted_words_in_a_message_need_a_whole_number() -> None:
 
 
 NUMBERS = {
-    "amount", "bet", "byte", "chips", "n", "carried_in", "carried_out", "change", "count", "deals", "deck",
+    "amount", "bet", "byte", "chips", "n", "carried_in", "carried_out", "change", "count",
+    "deals", "deck",
     "due", "end", "files", "held", "high", "low", "max", "net", "number", "opened", "opponents",
     "left", "parol", "parols", "passed", "place", "players", "position", "pot", "pots", "prize",
     "showdowns", "stack",

@@ -174,7 +174,7 @@ def test_the_drawing_seat_alone_gets_the_hint_of_its_own_view(advised: TestClien
 def test_no_hint_when_the_host_turned_it_off(advised: TestClient) -> None:
     table, bea = _table(advised, advice=False)
     invite = table["invite"]
-    assert _state_of(advised, invite).advice_on is False
+    assert _state_of(advised, invite).switches.advice_on is False
     with connect(advised, invite, "") as anna_ws, connect(advised, invite, "") as bea_ws:
         assert hello(anna_ws, table["player_token"])["state"]["table"]["advice"] is False
         hello(bea_ws, bea["player_token"])
@@ -228,7 +228,7 @@ def test_only_the_host_may_switch_the_hint(advised: TestClient) -> None:
         f"/api/tables/{invite}/advice", json={"on": "no"}, headers=bearer(table["host_token"])
     )
     assert bad.status_code == 422
-    assert _state_of(advised, invite).advice_on is True
+    assert _state_of(advised, invite).switches.advice_on is True
 
 
 def test_the_server_says_whether_it_has_the_hint(client: TestClient, advised: TestClient) -> None:
@@ -241,7 +241,7 @@ def test_the_server_says_whether_it_has_the_hint(client: TestClient, advised: Te
 def test_a_server_without_an_advisor_offers_no_hint(client: TestClient) -> None:
     table = create_table(client)
     invite = table["invite"]
-    assert _state_of(client, invite).advice_on is False
+    assert _state_of(client, invite).switches.advice_on is False
     assert client.get(f"/api/tables/{invite}").json()["advice"] is False
     asked = client.post("/api/tables", json={"name": "T", "host_nickname": "Anna", "advice": True})
     assert asked.status_code == 422
@@ -251,7 +251,7 @@ def test_a_server_without_an_advisor_offers_no_hint(client: TestClient) -> None:
     )
     assert turned.status_code == 409
     assert turned.json()["error"] == "no_advisor"
-    assert _state_of(client, invite).advice_on is False
+    assert _state_of(client, invite).switches.advice_on is False
 
 
 def test_the_switch_outlasts_a_restart(settings: ServerSettings) -> None:
@@ -263,7 +263,7 @@ def test_the_switch_outlasts_a_restart(settings: ServerSettings) -> None:
         )
         assert turned.status_code == 200, turned.text
     with TestClient(create_app(settings, bot_factory, advisor=advise_view)) as again:
-        assert _state_of(again, invite).advice_on is False
+        assert _state_of(again, invite).switches.advice_on is False
         assert again.get(f"/api/tables/{invite}").json()["advice"] is False
 
 

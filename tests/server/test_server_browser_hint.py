@@ -172,7 +172,7 @@ def test_the_host_turns_the_hint_off_in_the_settings(server: LiveServer, browser
     assert page.is_checked("#advice-on")
     page.uncheck("#advice-on")
     page.wait_for_function("() => !document.getElementById('advice-on').checked")
-    assert table_state(server.app, table["invite"]).advice_on is False
+    assert table_state(server.app, table["invite"]).switches.advice_on is False
     start(table)
     play_to_the_draw(page)
     assert page.is_hidden("#hint")
@@ -198,7 +198,7 @@ def test_a_server_without_the_hint_says_so_in_the_forms(
     page.select_option("select[name=lang]", "en")
     assert label.inner_text().strip() == words[0]
     invite = create_in_lobby(page, sqlite_server.base_url)
-    assert table_state(sqlite_server.app, invite).advice_on is False
+    assert table_state(sqlite_server.app, invite).switches.advice_on is False
     page.wait_for_selector("#advice-on:disabled")
     assert not page.is_checked("#advice-on")
     assert page.locator("label", has=page.locator("#advice-on")).inner_text().strip() == words[0]

@@ -14,7 +14,7 @@ from server_fixtures import bearer, bot_factory, create_table, join
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import parse_cards
 from italian_poker.server.app import create_app
-from italian_poker.server.protocol import (
+from italian_poker.server.client_messages import (
     ActionMessage,
     BadMessage,
     Hello,

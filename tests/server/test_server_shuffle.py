@@ -23,9 +23,9 @@ from italian_poker.engine.deal import Phase
 from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
+from italian_poker.server.client_messages import parse_action
 from italian_poker.server.database import make_engine
 from italian_poker.server.models import TableEventRow
-from italian_poker.server.protocol import parse_action
 from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import EventKind, TableState

@@ -111,13 +111,15 @@ def test_only_the_host_opens_and_closes_the_watch_link(client: TestClient) -> No
     assert set_watch(client, table, bruno["player_token"], open=True).status_code == 403
     no_token = client.post(f"/api/tables/{invite}/watch", json={"open": True})
     assert no_token.status_code == 403 and no_token.json()["error"] == "forbidden"
-    assert state_of(client, invite).watch_hash is None
+    assert state_of(client, invite).switches.watch_hash is None
     opened = set_watch(client, table, open=True)
     assert opened.status_code == 200, opened.text
     link = opened.json()
     assert link["open"] is True and link["delay"] is False
     assert len(link["watch"]) == 24 and link["watch_url"] == f"/w/{link['watch']}"
-    assert state_of(client, invite).watch_hash == token_hash(link["watch"])  # only its hash
+    assert state_of(client, invite).switches.watch_hash == token_hash(
+        link["watch"]
+    )  # only its hash
     assert client.get(link["watch_url"]).status_code == 200
     # Opened again: the same link (the server cannot give its secret again), no new event.
     seq = state_of(client, invite).seq
@@ -238,7 +240,7 @@ def test_a_table_created_open_to_spectators(client: TestClient) -> None:
     assert create_table(client)["watch"] is None
     closed = create_table(client, watch_delay=True)  # the delay kept for when it opens
     assert closed["watch"] is None
-    assert state_of(client, closed["invite"]).watch_delay is True
+    assert state_of(client, closed["invite"]).switches.watch_delay is True
 
 
 def test_after_a_restart_the_link_still_works(make_app: AppFactory) -> None:
@@ -414,7 +416,7 @@ def play(
             if state["state"]["to_act"] == 0 and state["state"]["legal"]:
                 act(player, state, random_move(state, rng))
         target = state_of(client, invite).seq
-        delayed = state_of(client, invite).watch_delay
+        delayed = state_of(client, invite).switches.watch_delay
         while True:
             message = receive_json(ws)
             seen.append(message)

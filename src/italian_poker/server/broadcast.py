@@ -71,7 +71,7 @@ class Broadcast(TablePart):
         the server an advisor: computed from that seat's own view, once a turn, off the
         event loop (:meth:`_advise`); None until then (that state goes without it, and the
         seat is sent its state again once the hint is ready)."""
-        if self.advisor is None or not self.state.advice_on:
+        if self.advisor is None or not self.state.switches.advice_on:
             return None
         own = draws_now(public, seat)
         key = self.state.turn_key()

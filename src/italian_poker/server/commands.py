@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from italian_poker.engine.actions import Action
+from italian_poker.server.client_messages import parse_action
 from italian_poker.server.event_payloads import action_json
-from italian_poker.server.protocol import parse_action
 from italian_poker.server.refusal import Refusal
 from italian_poker.server.table_state import EventKind
 

@@ -73,7 +73,7 @@ class Connections(TablePart):
         await self.replication.follow()
         spectators = self.table.spectators
         async with self.lock:
-            if self.state.watch_hash != watch_hash:
+            if self.state.switches.watch_hash != watch_hash:
                 spectator = None
             else:
                 before = self.presence.now()

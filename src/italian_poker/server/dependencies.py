@@ -97,7 +97,7 @@ async def ledger_reader(runtime: TableDep, authorization: Authorization = None) 
         return runtime
     if runtime.seat_for_token(hashed) is None:
         raise ApiError(403, "forbidden", "only the host, or a player at this table, can do this")
-    if not runtime.state.players_see_ledger:
+    if not runtime.state.switches.players_see_ledger:
         raise ApiError(
             403, "ledger_private", "the host has not let the players see the ledger: ask them"
         )

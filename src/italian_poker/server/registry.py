@@ -143,7 +143,9 @@ class Server:
         if not INVITE.fullmatch(watch):
             return None
         hashed = token_hash(watch)
-        runtime = next((r for r in self.tables.values() if r.state.watch_hash == hashed), None)
+        runtime = next(
+            (r for r in self.tables.values() if r.state.switches.watch_hash == hashed), None
+        )
         if runtime is None and self.cluster is not None:
             find = functools.partial(self.store.table_of_watch, hashed)
             table_id = await asyncio.get_running_loop().run_in_executor(None, find)
@@ -151,7 +153,7 @@ class Server:
         if runtime is None:
             return None
         await runtime.sync()  # a replica: the link may have changed since it last looked
-        return runtime if runtime.state.watch_hash == hashed else None
+        return runtime if runtime.state.switches.watch_hash == hashed else None
 
     async def table(self, invite: str) -> TableRuntime:
         """The table of ``invite``, which it now knows (a table rebuilt from its log has only

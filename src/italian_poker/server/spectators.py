@@ -6,15 +6,14 @@ never from a seat's own view), so that a spectator never receives a hidden card.
 A spectator's ``state`` is the public part of every player's: no ``you``, ``host``, ``hand``
 or ``legal``, and a ``table`` without the invite (which would let them take a seat); its
 ``watching`` member says how they watch. With the delay of one deal (the host's option,
-:attr:`TableState.watch_delay`), a deal under way is not shown at all: until it ends a
-spectator has the table as it was just before it began (:class:`BeforeDeal`: the seats,
-names and stacks, the log up to then, the result of the deal before) and the line *Deal N
-is under way: spectators see it when it ends*, and is sent nothing more; once it has ended,
-a ``replay`` message gives the whole deal step by step (the frames of
-:func:`~italian_poker.table.replay_frames.hand_frames` for the public viewer, each as a
-``state`` of the table), then the table as it is. Whatever a spectator relays to a player
-during a deal is from before it began.
-"""
+:attr:`~italian_poker.server.host_switches.HostSwitches.watch_delay`), a deal under way is
+not shown at all: until it ends a spectator has the table as it was just before it began
+(:class:`BeforeDeal`: the seats, names and stacks, the log up to then, the result of the
+deal before) and the line *Deal N is under way: spectators see it when it ends*, and is sent
+nothing more; once it has ended, a ``replay`` message gives the whole deal step by step (the
+frames of :func:`~italian_poker.table.replay_frames.hand_frames` for the public viewer, each
+as a ``state`` of the table), then the table as it is. Whatever a spectator relays to a
+player during a deal is from before it began. """
 
 from __future__ import annotations
 
@@ -105,7 +104,7 @@ def live_text(public: PublicState) -> str:
     """A spectator's ``state`` of the table as it is (no delay, or between deals)."""
     state = public.state
     table = _spectators_table(public.table_object, state)
-    watching = {"delay": state.watch_delay, "under_way": None, "line": None}
+    watching = {"delay": state.switches.watch_delay, "under_way": None, "line": None}
     payload = (
         f'{{"table":{encode(table)},{public.before_seats},'
         f'"seats":[{",".join(public.seat_texts)}],{public.after_legal},'
@@ -250,7 +249,12 @@ class Spectators:
             return
         self._done = done
         prior = self.before
-        if self.clients and state.watch_delay and prior is not None and prior.number == done:
+        if (
+            self.clients
+            and state.switches.watch_delay
+            and prior is not None
+            and prior.number == done
+        ):
             try:
                 replay = replay_text(state, prior)
             except Exception:  # a replay that fails is not shown; the table goes on
@@ -273,7 +277,7 @@ class Spectators:
         """The state of a spectator one deal behind while a deal is under way (None: no
         delay, or no deal under way). Should the table before the deal be missing, only the
         table's name and the deal's number: never the deal."""
-        if not (state.watch_delay and state.in_deal):
+        if not (state.switches.watch_delay and state.in_deal):
             return None
         before = self.before
         if before is None or before.number != state.hand:
@@ -296,7 +300,7 @@ class Spectators:
         if delayed is not None:
             self._whole_log = True
             return delayed
-        whole = self._whole_log or state.watch_delay
+        whole = self._whole_log or state.switches.watch_delay
         self._whole_log = False
         return live_text(public(whole))
 
@@ -325,7 +329,7 @@ class Spectators:
 
     def close_void(self, state: TableState) -> None:
         """Close every connection whose link is no longer the table's."""
-        void = {s for s in self.clients if s.watch_hash != state.watch_hash}
+        void = {s for s in self.clients if s.watch_hash != state.switches.watch_hash}
         for spectator in void:
             self.clients.discard(spectator)
             spectator.close("watch_closed", "the host closed this watch link", CLOSED)

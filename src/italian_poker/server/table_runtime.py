@@ -198,7 +198,7 @@ class TableRuntime:
             tuple(state.slots),
             dict(self.tokens),
             state.status.value,
-            state.watch_hash,
+            state.switches.watch_hash,
         )
         try:
             await self._write(event)

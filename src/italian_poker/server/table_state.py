@@ -248,26 +248,6 @@ class TableState:
         return self.machine.legal_actions()
 
     @property
-    def players_see_ledger(self) -> bool:
-        """Whether the players may read the ledger (the host always may)."""
-        return self.switches.players_see_ledger
-
-    @property
-    def advice_on(self) -> bool:
-        """Whether the drawing seat is sent the draw hint (when the server has an advisor)."""
-        return self.switches.advice_on
-
-    @property
-    def watch_hash(self) -> str | None:
-        """The sha256 hash of the spectators' watch link; None while the host offers none."""
-        return self.switches.watch_hash
-
-    @property
-    def watch_delay(self) -> bool:
-        """Whether spectators see each deal only once it has ended."""
-        return self.switches.watch_delay
-
-    @property
     def deal_slots(self) -> list[int]:
         """The seat (slot) of each seat of the current (or last) deal."""
         return self.deals.deal_slots

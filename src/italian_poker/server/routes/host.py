@@ -96,7 +96,7 @@ async def advice(runtime: HostTableDep, server: ServerDep, body: AdviceSetting) 
             "no_advisor",
             "this server runs without the draw hint (serve --no-advice): it cannot be turned on",
         )
-    if runtime.state.advice_on != body.on:
+    if runtime.state.switches.advice_on != body.on:
         await runtime.play.host(EventKind.ADVICE, {"on": body.on})
     return LobbyTable.of(runtime)
 
@@ -108,13 +108,13 @@ async def set_watch(
     there is none or ``new_link``; only its hash is kept), or close it; set the delay of one
     deal (``None``: as it is). A ``watch`` event, none when nothing changes."""
     state = runtime.state
-    delayed = state.watch_delay if delay is None else delay
+    delayed = state.switches.watch_delay if delay is None else delay
     secret = None
-    hashed = state.watch_hash if open_ else None
+    hashed = state.switches.watch_hash if open_ else None
     if open_ and (hashed is None or new_link):
         secret = secrets.token_urlsafe(18)
         hashed = token_hash(secret)
-    if (hashed, delayed) != (state.watch_hash, state.watch_delay):
+    if (hashed, delayed) != (state.switches.watch_hash, state.switches.watch_delay):
         await runtime.play.host(EventKind.WATCH, {"hash": hashed, "delay": delayed})
     return WatchLink(
         open=hashed is not None,

@@ -60,6 +60,6 @@ async def ledger(runtime: LedgerReaderDep) -> Ledger:
 @router.post("/ledger-visibility", responses=error_responses(409))
 async def ledger_visibility(runtime: HostTableDep, body: LedgerVisibility) -> LobbyTable:
     """Let the players see the ledger (``true``), or keep it for the host (``false``)."""
-    if runtime.state.players_see_ledger != body.players:
+    if runtime.state.switches.players_see_ledger != body.players:
         await runtime.play.host(EventKind.LEDGER_VISIBILITY, {"players": body.players})
     return LobbyTable.of(runtime)

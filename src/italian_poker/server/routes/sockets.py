@@ -14,8 +14,9 @@ from urllib.parse import urlsplit
 from fastapi import WebSocket
 from starlette.websockets import WebSocketState
 
+from italian_poker.server.client_messages import BadMessage, ClientMessage, parse_message
 from italian_poker.server.outbox import Outbox
-from italian_poker.server.protocol import BadMessage, ClientMessage, error_message, parse_message
+from italian_poker.server.protocol import error_message
 from italian_poker.server.settings import ServerSettings
 
 

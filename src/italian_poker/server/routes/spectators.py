@@ -16,9 +16,10 @@ import contextlib
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
+from italian_poker.server.client_messages import Hello, Ping
 from italian_poker.server.dependencies import ServerDep
 from italian_poker.server.outbox import Spectator
-from italian_poker.server.protocol import Hello, Ping, error_message
+from italian_poker.server.protocol import error_message
 from italian_poker.server.routes.pages import page
 from italian_poker.server.routes.sockets import (
     checked_messages,

@@ -10,9 +10,7 @@ import contextlib
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from italian_poker.server.dependencies import ServerDep
-from italian_poker.server.outbox import Client
-from italian_poker.server.protocol import (
+from italian_poker.server.client_messages import (
     BadMessage,
     Chat,
     ClientMessage,
@@ -20,9 +18,11 @@ from italian_poker.server.protocol import (
     Ping,
     SitIn,
     SitOut,
-    error_message,
     parse_message,
 )
+from italian_poker.server.dependencies import ServerDep
+from italian_poker.server.outbox import Client
+from italian_poker.server.protocol import error_message
 from italian_poker.server.refusal import Refusal
 from italian_poker.server.routes.sockets import (
     checked_messages,

@@ -129,6 +129,6 @@ class LobbyTable(Model):
             options=state.options,
             seats=seats,
             hand=state.hand,
-            players_see_ledger=state.players_see_ledger,
-            advice=state.advice_on,
+            players_see_ledger=state.switches.players_see_ledger,
+            advice=state.switches.advice_on,
         )
