@@ -131,8 +131,11 @@ def test_the_transfers_are_as_few_as_a_brute_force_finds(nets: dict[str, int]) -
 
 
 @settings(max_examples=10, deadline=None)
-@given(balanced(most=len(NAMES)).map(lambda nets: {f"{name}{i}": net for i in range(3)
-                                                   for name, net in nets.items()}))
+@given(
+    balanced(most=len(NAMES)).map(
+        lambda nets: {f"{name}{i}": net for i in range(3) for name, net in nets.items()}
+    )
+)
 def test_more_people_than_the_exact_search_still_settle(nets: dict[str, int]) -> None:
     # Three copies of the same nets: up to thirty people, most of them settled pairwise.
     transfers = settle_up(nets)
