@@ -1,12 +1,13 @@
-"""The ledger's models: its rows, its summary per person, and whether the players may read it."""
+"""The ledger's models: its rows, its summary per person with who pays whom to settle up, and
+whether the players may read it."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
 from italian_poker.server.ledger import PersonLine, Summary
-from italian_poker.table.settle_up import Transfer as Payment
 from italian_poker.server.schemas.base import Model
+from italian_poker.table.settle_up import Transfer as Payment
 
 
 class LedgerVisibility(Model):
