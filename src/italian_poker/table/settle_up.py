@@ -54,8 +54,10 @@ class Transfer(Generic[P]):
 
 def settle_up(nets: Mapping[P, int]) -> tuple[Transfer[P], ...]:
     """The fewest transfers that bring every person's net in ``nets`` (won positive, lost
-    negative; person -> net, in the order given) to zero. Raises
-    :class:`NetsNotBalancedError` when the nets do not sum to zero."""
+    negative; person -> net, in the order given) to zero: for certain while at most
+    :data:`EXACT_LIMIT` people are left once opposite nets are paired, else at most one fewer
+    than the people with a nonzero net. Raises :class:`NetsNotBalancedError` when the nets do
+    not sum to zero."""
     total = sum(nets.values())
     if total:
         raise NetsNotBalancedError(
