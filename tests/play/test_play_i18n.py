@@ -124,6 +124,41 @@ def test_english_summary_counts_pots_won() -> None:
     assert lines[3] == "Anna: 200 → 190 (-10), 0 pots won, left the table"
 
 
+def test_the_summary_says_who_pays_whom_in_both_languages() -> None:
+    even = summary(won=1, passed=0, parol=0, pots=1)
+    assert summary_lines(even, Language.EN)[4:6] == ["Settling up:", "  Anna pays Giocatore 10"]
+    assert summary_lines(even, Language.IT)[4:6] == ["Chi paga chi:", "  Anna paga 10 a Giocatore"]
+    three = dataclasses.replace(
+        even,
+        players=(
+            PlayerSummary("Giocatore", 200, 150, 0, left=False),
+            PlayerSummary("Anna", 200, 270, 1, left=False),
+            PlayerSummary("Bruno", 200, 180, 0, left=False),
+        ),
+    )
+    assert summary_lines(three, Language.EN)[5:8] == [
+        "Settling up:",
+        "  Giocatore pays Anna 50",
+        "  Bruno pays Anna 20",
+    ]
+
+
+def test_the_summary_leaves_settling_up_to_a_pot_still_carried() -> None:
+    """Everyone passed (3.5): the antes stay in the pot, no one's yet, so no one pays."""
+    carried = dataclasses.replace(
+        summary(won=0, passed=1, parol=0, pots=0),
+        players=(
+            PlayerSummary("Giocatore", 200, 199, 0, left=False),
+            PlayerSummary("Anna", 200, 199, 0, left=False),
+        ),
+    )
+    en = summary_lines(carried, Language.EN)
+    assert en[4] == "Settling up waits for the pot: 2 chips are still in it."
+    it = summary_lines(carried, Language.IT)
+    assert it[4] == "I conti si saldano quando il piatto è vinto: ci sono ancora 2 fiches."
+    assert not any("pays" in line for line in en)
+
+
 def test_summary_after_an_error_says_so_in_both_languages() -> None:
     crashed = summary(won=0, passed=0, parol=0, pots=0)
     crashed = dataclasses.replace(crashed, error="HandSizeError: got 4")

@@ -415,6 +415,10 @@ def test_summary_counts_deals_chips_and_pots(tmp_path: Path) -> None:
     assert "Player: 100 → 123 (+23), 1 pot won" in lines
     assert any("left unfinished" in line for line in lines)
     assert any(str(summary.histories) in line for line in lines)
+    # The passed deal's antes are still in the pot (3.5), no one's yet: no one pays.
+    assert sum(p.change for p in summary.players) == -4
+    assert "Settling up waits for the pot: 4 chips are still in it." in lines
+    assert not any(" pays " in line for line in lines)
 
 
 def test_human_busting_ends_the_session() -> None:

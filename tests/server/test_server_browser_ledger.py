@@ -37,6 +37,13 @@ EN = page_strings(Language.EN)["messages"]
 IT = page_strings(Language.IT)["messages"]
 
 
+def _chips(lang: str, amount: int) -> str:
+    """``amount`` as the page writes it (Intl: ``1,234``; Italian groups from five digits)."""
+    if lang == "it":
+        return str(amount) if amount < 10000 else f"{amount:,}".replace(",", ".")
+    return f"{amount:,}"
+
+
 def _api(page: Page, base_url: str, path: str, token: str) -> Any:
     """``GET`` ``path`` with ``token``, from the page's browser context."""
     return page.request.get(base_url + path, headers={"Authorization": f"Bearer {token}"})
@@ -171,6 +178,24 @@ def test_the_ledger_after_a_deal_its_csv_and_who_may_see_it(
         }
         for r in rows
     ]
+    # Who pays whom: the API's settle-up, in words; none while the pot holds chips.
+    settle = ledger["summary"]["settle_up"]
+    assert host.inner_text("#ledger .ledger-settle h3") == EN["ledger_settle_up"]
+    said = host.locator("#ledger .ledger-settle li").all_inner_texts()
+    if pot:
+        assert settle is None and said == []
+        later = EN["ledger_settle_later"].replace("{pot:chip is|chips are}", "")
+        assert later.strip() in host.inner_text("#ledger .ledger-settle p")
+    else:
+        assert said == [
+            EN["ledger_pays"].format(
+                payer=t["payer"], payee=t["payee"], amount=_chips("en", t["amount"])
+            )
+            for t in settle
+        ]
+        # Three people: no two of them even out alone, so one transfer fewer than those up
+        # or down.
+        assert len(said) == sum(1 for net in nets if net) - 1
     downloaded = _download_csv(host)
     assert downloaded == [_as_csv(r) for r in rows]
     assert sum(int(r["amount"]) for r in downloaded if r["kind"] == "result") == -pot
@@ -193,6 +218,14 @@ def test_the_ledger_after_a_deal_its_csv_and_who_may_see_it(
     assert guest.inner_text("#ledger-heading") == IT["ledger"]
     assert guest.inner_text("#ledger .ledger-net-note") == IT["ledger_net_note"]
     assert re.search(IT["ledger_in_pot"], guest.inner_text("#ledger tr.ledger-pot"))
+    assert guest.inner_text("#ledger .ledger-settle h3") == IT["ledger_settle_up"]
+    if not pot:
+        assert guest.locator("#ledger .ledger-settle li").all_inner_texts() == [
+            IT["ledger_pays"].format(
+                payer=t["payer"], payee=t["payee"], amount=_chips("it", t["amount"])
+            )
+            for t in settle
+        ]
 
     # The host stops it: the player's panel goes, and the API refuses again.
     host.uncheck("#ledger-players")
@@ -213,6 +246,7 @@ def test_the_ledgers_script_says_only_the_vocabularys_words() -> None:
     used |= set(re.findall(r'"(ledger_[a-z_]+)"', js))
     assert {"name", "ledger_by_player", "ledger_in_pot", "ledger_total", "ledger_net"} <= used
     assert "ledger_net_note" in used
+    assert {"ledger_settle_up", "ledger_pays", "ledger_settled", "ledger_settle_later"} <= used
     assert used - PAGE_MESSAGES.keys() == set()
     for kind in ("buy_in", "adjust", "result", "cash_out"):
         assert f"ledger_{kind}" in PAGE_MESSAGES

@@ -25,10 +25,12 @@ from italian_poker.engine.rules import preset
 from italian_poker.server.event_payloads import action_payload, bot_payload
 from italian_poker.server.ledger import (
     CSV_COLUMNS,
+    SETTLE_COLUMNS,
     Holding,
     LedgerEntry,
     Summary,
     ledger_csv,
+    settle_csv,
     summarise,
 )
 from italian_poker.server.table_state import (
@@ -36,6 +38,7 @@ from italian_poker.server.table_state import (
     TableState,
     TableStatus,
 )
+from italian_poker.table.settle_up import Transfer
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,8 @@ def test_a_line_per_person_with_the_host_adjustments_as_buy_ins_and_buy_outs() -
     assert (anna.seated, bruno.seated, carla.seated) == (True, True, False)
     totals = summary.totals
     assert (totals.bought_in, totals.cashed_out, totals.stack, totals.net) == (700, 220, 480, 0)
+    # Settling up: Bruno is up 70, Anna down 40 and Carla (gone, with her chips) down 30.
+    assert summary.settle_up == (Transfer(anna, bruno, 40), Transfer(carla, bruno, 30))
 
 
 def test_the_pot_is_a_line_of_its_own_that_brings_the_nets_to_zero() -> None:
@@ -83,6 +88,36 @@ def test_the_pot_is_a_line_of_its_own_that_brings_the_nets_to_zero() -> None:
     summary = summarise(rows, [Holding(1, "Anna", 95), Holding(2, "Bruno", 80)], 25)
     assert [p.net for p in summary.people] == [-5, -20]
     assert summary.in_pot == 25 and summary.totals.stack == 200 and summary.totals.net == 0
+    assert summary.settle_up is None  # settled once the pot is won
+
+
+def test_settling_up_counts_the_chips_in_front_of_each_person_as_theirs() -> None:
+    rows = [
+        Row("Anna", 1, "buy_in", 100),
+        Row("Bruno", 2, "buy_in", 100),
+        Row("Carla", 3, "buy_in", 100),
+        Row("Dario", 4, "buy_in", 100),
+        Row("Dario", 4, "cash_out", 60, 2),
+    ]
+    seated = [Holding(1, "Anna", 130), Holding(2, "Bruno", 70), Holding(3, "Carla", 140)]
+    summary = summarise(rows, seated, 0)
+    anna, bruno, carla, dario = summary.people
+    # Opposite nets pay each other: Bruno's -30 to Anna, Dario's -40 to Carla.
+    assert summary.settle_up == (Transfer(bruno, anna, 30), Transfer(dario, carla, 40))
+    assert (
+        summarise(rows[:4], [Holding(p, n, 100) for p, n in enumerate(NAMES[:4], 1)], 0).settle_up
+        == ()
+    )
+
+
+def test_the_settle_up_csv_is_a_table_of_its_own() -> None:
+    rows = [Row("=Anna", 1, "buy_in", 100), Row("Bruno, jr", 2, "buy_in", 100)]
+    summary = summarise(rows, [Holding(1, "=Anna", 75), Holding(2, "Bruno, jr", 125)], 0)
+    assert summary.settle_up is not None
+    text = settle_csv(summary.settle_up)
+    assert text == 'payer,payee,amount\r\n\'=Anna,"Bruno, jr",25\r\n'
+    assert tuple(next(csv.reader(io.StringIO(text)))) == SETTLE_COLUMNS
+    assert settle_csv(()) == "payer,payee,amount\r\n"
 
 
 def test_people_are_told_apart_by_player_not_by_nickname() -> None:
@@ -214,7 +249,25 @@ class Table:
             for person in summary.people:
                 assert person.player is not None
                 assert person.net == results[person.player], (person, results)
+        _check_settle_up(summary)
         return summary
+
+
+def _check_settle_up(summary: Summary) -> None:
+    """No settle-up while the pot holds chips; else transfers that bring every net to zero,
+    from people who are down to people who are up."""
+    transfers = summary.settle_up
+    if summary.in_pot:
+        assert transfers is None
+        return
+    assert transfers is not None
+    left = {person: person.net for person in summary.people}
+    for transfer in transfers:
+        assert transfer.payer.net < 0 < transfer.payee.net and transfer.amount > 0
+        left[transfer.payer] += transfer.amount
+        left[transfer.payee] -= transfer.amount
+    assert set(left.values()) <= {0}
+    assert len(transfers) <= max(0, sum(1 for net in left if net.net) - 1)
 
 
 def _play(table: Table, moves: int, bot: Policy, seed: int) -> None:

@@ -67,7 +67,11 @@ def test_only_the_host_reads_the_ledger_until_the_host_lets_the_players(
     ]
     assert summary["in_pot"] == 0
     assert summary["totals"] == {"bought_in": 300, "cashed_out": 0, "stack": 300, "net": 0}
-    for path in ("ledger", "ledger.csv"):
+    assert summary["settle_up"] == []  # nobody up or down
+    assert _settle_csv(client, invite, host).text == "payer,payee,amount\r\n"
+    bad_part = client.get(f"/api/tables/{invite}/ledger.csv?part=all", headers=bearer(host))
+    assert bad_part.status_code == 422 and bad_part.json()["error"] == "bad_request"
+    for path in ("ledger", "ledger.csv", "ledger.csv?part=settle"):
         refused = client.get(f"/api/tables/{invite}/{path}", headers=bearer(bruno))
         assert refused.status_code == 403
         assert refused.json() == {
@@ -151,7 +155,25 @@ def _check(ledger: dict[str, Any]) -> dict[str, Any]:
     assert totals["stack"] == sum(p["stack"] for p in summary["people"]) + summary["in_pot"]
     assert totals["net"] == 0
     assert sum(p["net"] for p in summary["people"]) + summary["in_pot"] == 0
+    # Settling up: nothing while the pot holds chips; else every net brought to zero.
+    transfers = summary["settle_up"]
+    if summary["in_pot"]:
+        assert transfers is None
+    else:
+        left = {p["player"]: p["net"] for p in summary["people"]}
+        names = {p["player"]: p["nickname"] for p in summary["people"]}
+        for transfer in transfers:
+            assert transfer["amount"] > 0
+            assert names[transfer["payer_player"]] == transfer["payer"]
+            assert names[transfer["payee_player"]] == transfer["payee"]
+            left[transfer["payer_player"]] += transfer["amount"]
+            left[transfer["payee_player"]] -= transfer["amount"]
+        assert set(left.values()) <= {0}
     return dict(summary)
+
+
+def _settle_csv(client: TestClient, invite: str, token: str) -> Any:
+    return client.get(f"/api/tables/{invite}/ledger.csv?part=settle", headers=bearer(token))
 
 
 @pytest.mark.parametrize("ante", [1, 5])
@@ -178,6 +200,11 @@ def _play_a_deal_and_check(client: TestClient, ante: int) -> None:
         states = play_until(sockets, states, lambda m: m["state"]["to_act"] in (0, 1))
         middle = _check(_ledger(client, invite, host))
         assert middle["in_pot"] > 0  # the antes at least
+        refused = _settle_csv(client, invite, host)
+        assert refused.status_code == 409 and refused.json() == {
+            "error": "not_settled",
+            "message": f"{middle['in_pot']} chips are in the pot: settle up once it is won",
+        }
         assert middle["in_pot"] == states[0]["state"]["pot"]
         assert sum(p["stack"] for p in middle["people"]) == sum(
             s["stack"] for s in states[0]["state"]["seats"] if s["name"]
@@ -202,3 +229,13 @@ def _play_a_deal_and_check(client: TestClient, ante: int) -> None:
     assert person["stack"] == 500 and person["seated"] is True
     # The CSV: a header, then one line per JSON row with the same values, in order.
     assert _csv_rows(client, invite, host) == [_as_csv(row) for row in ledger["ledger"]]
+    settle = _settle_csv(client, invite, host)
+    if summary["in_pot"]:
+        assert settle.status_code == 409
+    else:
+        assert settle.status_code == 200, settle.text
+        assert settle.headers["content-disposition"] == 'attachment; filename="settle-up.csv"'
+        assert list(csv.DictReader(io.StringIO(settle.text))) == [
+            {"payer": t["payer"], "payee": t["payee"], "amount": str(t["amount"])}
+            for t in summary["settle_up"]
+        ]

@@ -87,7 +87,18 @@ def test_the_schema_documents_the_response_models(openapi: dict[str, Any]) -> No
     entry = _component(openapi, ledger["properties"]["ledger"]["items"])
     assert list(entry["properties"]) == ["nickname", "player", "kind", "amount", "hand", "created"]
     summary = _component(openapi, ledger["properties"]["summary"])
-    assert list(summary["properties"]) == ["people", "in_pot", "totals"]
+    assert list(summary["properties"]) == ["people", "in_pot", "totals", "settle_up"]
+    settle = summary["properties"]["settle_up"]["anyOf"]
+    assert settle[1] == {"type": "null"}
+    transfer = _component(openapi, settle[0]["items"])
+    assert transfer["title"] == "Transfer"
+    assert list(transfer["properties"]) == [
+        "payer",
+        "payer_player",
+        "payee",
+        "payee_player",
+        "amount",
+    ]
     person = _component(openapi, summary["properties"]["people"]["items"])
     assert list(person["properties"]) == [
         "player",
@@ -200,6 +211,8 @@ def test_responses_are_written_in_their_models_field_order(
     assert list(ledger["summary"]["totals"]) == _schema_fields(openapi, "LedgerTotals")
     for person in ledger["summary"]["people"]:
         assert list(person) == _schema_fields(openapi, "LedgerPerson")
+    for transfer in ledger["summary"]["settle_up"] or []:
+        assert list(transfer) == _schema_fields(openapi, "Transfer")
     mine = bearer(table["player_token"])
     assert client.get(f"/api/tables/{invite}/histories", headers=mine).json() == {"hands": []}
 

@@ -14,6 +14,11 @@ The chips in no one's stack, the pot of a deal under way or the pot carried to t
 (:attr:`Summary.in_pot`): with them the nets come to exactly zero, since every chip at the
 table was bought in and not yet cashed out.
 
+Settling up (:attr:`Summary.settle_up`, :func:`settle_csv`): the fewest transfers that bring
+every person's net to zero (:func:`italian_poker.table.settle_up.settle_up`), on what each
+would cash out now (the chips in front of them count as theirs). While the pot holds chips
+the nets do not come to zero and there is nothing to settle yet: settle once it is won.
+
 Rows written before migration 0003 have no ``player``: such a row counts for the person who
 used its nickname (the one seated with it now, else the last one whose rows name it), or,
 when there is none, for a line of that nickname alone.
@@ -27,6 +32,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from italian_poker.table.settle_up import NetsNotBalancedError, Transfer, settle_up
+
 BOUGHT = "buy_in"
 ADJUSTED = "adjust"
 RESULT = "result"
@@ -36,6 +43,9 @@ KINDS = (BOUGHT, ADJUSTED, RESULT, CASHED)
 
 CSV_COLUMNS = ("created", "nickname", "player", "kind", "amount", "hand")
 """The CSV's header: the JSON rows' members, the time first."""
+
+SETTLE_COLUMNS = ("payer", "payee", "amount")
+"""The settle-up CSV's header: who pays whom how much (nicknames)."""
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet would take a cell beginning with for a formula."""
@@ -134,6 +144,18 @@ class Summary:
             stack=sum(p.stack for p in self.people) + self.in_pot,
         )
 
+    @property
+    def settle_up(self) -> tuple[Transfer[PersonLine], ...] | None:
+        """The fewest transfers that settle every person's net, payers in the order they
+        first came; None while the pot holds chips, or whenever else the nets do not come to
+        zero."""
+        if self.in_pot:
+            return None
+        try:
+            return settle_up({person: person.net for person in self.people})
+        except NetsNotBalancedError:
+            return None
+
 
 Key = int | str
 """A person: their ``player`` id, or a nickname for rows written without one."""
@@ -209,5 +231,18 @@ def ledger_csv(rows: Iterable[Row]) -> str:
                 row.amount,
                 "" if row.hand is None else row.hand,
             ]
+        )
+    return out.getvalue()
+
+
+def settle_csv(transfers: Iterable[Transfer[PersonLine]]) -> str:
+    """The transfers as CSV (:data:`SETTLE_COLUMNS`, one line a transfer): a table of its own,
+    so that the rows' CSV stays one table a spreadsheet sorts and filters."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(SETTLE_COLUMNS)
+    for transfer in transfers:
+        writer.writerow(
+            [_cell(transfer.payer.nickname), _cell(transfer.payee.nickname), transfer.amount]
         )
     return out.getvalue()

@@ -40,6 +40,7 @@ from italian_poker.table.events import (
     hand_rank,
 )
 from italian_poker.table.paths import APP_NAME
+from italian_poker.table.settle_up import settle_up
 from italian_poker.table.vocabulary import Language, action_label, amount_text, joined, tr
 
 
@@ -360,6 +361,7 @@ def summary_lines(
                 pots=player.pots_won,
             )
         )
+    lines += settle_up_lines(summary, lang)
     if summary.biggest_pot is not None:
         pot = summary.biggest_pot
         lines.append(
@@ -404,6 +406,24 @@ def summary_lines(
     elif summary.deals == 0:
         lines.append(tr(lang, "summary_no_histories"))
     return lines
+
+
+def settle_up_lines(summary: SessionSummary, lang: Language) -> list[str]:
+    """Who pays whom to settle the session's chips won and lost, the fewest transfers
+    (:func:`~italian_poker.table.settle_up.settle_up`); nothing when nobody is up or down.
+    Chips still in a pot (carried after everyone passed, 3.5, or said parol, 5.4(a)) are no
+    one's yet: then it says settling up waits for the pot."""
+    nets = {player.name: player.change for player in summary.players}
+    in_pot = -sum(nets.values())  # every chip at the table was someone's at the start
+    if in_pot:
+        return [tr(lang, "summary_settle_later", pot=in_pot)]
+    transfers = settle_up(nets)
+    if not transfers:
+        return []
+    return [tr(lang, "summary_settle_up")] + [
+        "  " + tr(lang, "summary_pays", payer=t.payer, payee=t.payee, amount=t.amount)
+        for t in transfers
+    ]
 
 
 # --- sentences in both languages at once ------------------------------------------------------

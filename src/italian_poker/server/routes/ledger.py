@@ -1,17 +1,19 @@
 """The ledger: the host's always, the players' too while the host lets them see it (the
 host's switch, a table event, so that it outlasts a restart). Its rows and its summary per
-person (:mod:`italian_poker.server.ledger`), as JSON or the rows as CSV."""
+person and who pays whom to settle up (:mod:`italian_poker.server.ledger`), as JSON, or as
+CSV: the rows, or (``?part=settle``) the settle-up, each a table of its own."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import Response
 
 from italian_poker.server.dependencies import HostTableDep, LedgerReaderDep
-from italian_poker.server.errors import error_responses
-from italian_poker.server.ledger import ledger_csv, summarise
+from italian_poker.server.errors import ApiError, error_responses
+from italian_poker.server.ledger import Summary, ledger_csv, settle_csv, summarise
 from italian_poker.server.schemas.ledger import Ledger, LedgerEntry, LedgerSummary, LedgerVisibility
 from italian_poker.server.schemas.lobby import LobbyTable
 from italian_poker.server.table_runtime import TableRuntime
@@ -25,27 +27,59 @@ router = APIRouter(
 
 _CSV: dict[int | str, dict[str, Any]] = {
     200: {
-        "description": "The ledger's rows as CSV, the same values as the JSON rows",
+        "description": "The ledger's rows as CSV, the same values as the JSON rows; or the "
+        "settle-up (payer, payee, amount)",
         "content": {"text/csv": {"schema": {"type": "string"}}},
     }
 }
 
 
-async def _rows(runtime: TableRuntime) -> tuple[list[LedgerEntry], LedgerSummary]:
+def _not_settled(summary: Summary) -> ApiError:
+    """Why there is no settle-up: chips in the pot, or nets that do not come to zero."""
+    if summary.in_pot:
+        message = f"{summary.in_pot} chips are in the pot: settle up once it is won"
+    else:
+        message = (
+            f"the nets come to {summary.totals.net:+d}, not 0: the ledger and the table disagree"
+        )
+    return ApiError(409, "not_settled", message)
+
+
+class CsvPart(StrEnum):
+    """Which table the CSV holds."""
+
+    ROWS = "rows"
+    """Every row: ``created, nickname, player, kind, amount, hand``."""
+    SETTLE = "settle"
+    """Who pays whom to settle up: ``payer, payee, amount``."""
+
+
+def _csv(text: str, filename: str) -> Response:
+    return Response(
+        text,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+async def _rows(runtime: TableRuntime) -> tuple[list[LedgerEntry], Summary]:
     rows, seated, in_pot = await runtime.histories.ledger()
     entries = [LedgerEntry.model_validate(row) for row in rows]
-    return entries, LedgerSummary.of(summarise(entries, seated, in_pot))
+    return entries, summarise(entries, seated, in_pot)
 
 
-@router.get("/ledger.csv", response_class=Response, responses=_CSV)
-async def ledger_as_csv(runtime: LedgerReaderDep) -> Response:
-    """Download the rows as CSV: ``created, nickname, player, kind, amount, hand``."""
-    entries, _ = await _rows(runtime)
-    return Response(
-        ledger_csv(entries),
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": 'attachment; filename="ledger.csv"'},
-    )
+@router.get("/ledger.csv", response_class=Response, responses=_CSV | error_responses(409))
+async def ledger_as_csv(runtime: LedgerReaderDep, part: CsvPart = CsvPart.ROWS) -> Response:
+    """Download the rows as CSV: ``created, nickname, player, kind, amount, hand``; or, with
+    ``?part=settle``, who pays whom to settle up: ``payer, payee, amount`` (refused while the
+    pot holds chips: settle once it is won)."""
+    entries, summary = await _rows(runtime)
+    if part is CsvPart.ROWS:
+        return _csv(ledger_csv(entries), "ledger.csv")
+    transfers = summary.settle_up
+    if transfers is None:
+        raise _not_settled(summary)
+    return _csv(settle_csv(transfers), "settle-up.csv")
 
 
 @router.get("/ledger")
@@ -54,7 +88,7 @@ async def ledger(runtime: LedgerReaderDep) -> Ledger:
     they bought in, cashed out, hold now and are up or down, with the pot: the nets and the
     pot come to zero."""
     entries, summary = await _rows(runtime)
-    return Ledger(ledger=entries, summary=summary)
+    return Ledger(ledger=entries, summary=LedgerSummary.of(summary))
 
 
 @router.post("/ledger-visibility", responses=error_responses(409))

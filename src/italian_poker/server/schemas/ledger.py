@@ -1,11 +1,13 @@
-"""The ledger's models: its rows, its summary per person, and whether the players may read it."""
+"""The ledger's models: its rows, its summary per person with who pays whom to settle up, and
+whether the players may read it."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
-from italian_poker.server.ledger import Summary
+from italian_poker.server.ledger import PersonLine, Summary
 from italian_poker.server.schemas.base import Model
+from italian_poker.table.settle_up import Transfer as Payment
 
 
 class LedgerVisibility(Model):
@@ -58,14 +60,45 @@ class LedgerTotals(Model):
     net: int
 
 
+class Transfer(Model):
+    """One payment that settles up: ``payer`` pays ``payee`` ``amount`` chips."""
+
+    payer: str
+    """The payer's latest nickname (a person whose net is down)."""
+    payer_player: int | None
+    """The payer as in the rows' ``player``."""
+    payee: str
+    """The payee's latest nickname (a person whose net is up)."""
+    payee_player: int | None
+    """The payee as in the rows' ``player``."""
+    amount: int
+    """More than zero."""
+
+    @classmethod
+    def of(cls, payment: Payment[PersonLine]) -> Transfer:
+        """The response's form of ``payment``."""
+        return cls(
+            payer=payment.payer.nickname,
+            payer_player=payment.payer.player,
+            payee=payment.payee.nickname,
+            payee_player=payment.payee.player,
+            amount=payment.amount,
+        )
+
+
 class LedgerSummary(Model):
-    """The ledger per person (in the order they first came), the pot and the totals."""
+    """The ledger per person (in the order they first came), the pot, the totals and who
+    pays whom to settle up."""
 
     people: list[LedgerPerson]
     in_pot: int
     """The chips in no one's stack: the pot of the deal under way, or the pot carried to the
     next deal (everyone passed, 3.5; everyone said parol, 5.4(a))."""
     totals: LedgerTotals
+    settle_up: list[Transfer] | None
+    """The fewest transfers that bring every net to zero, on what each would cash out now
+    (payers in the order they first came; empty when nobody is up or down); null while the pot
+    holds chips: settle once it is won."""
 
     @classmethod
     def of(cls, summary: Summary) -> LedgerSummary:
@@ -91,6 +124,9 @@ class LedgerSummary(Model):
                 stack=totals.stack,
                 net=totals.net,
             ),
+            settle_up=None
+            if (payments := summary.settle_up) is None
+            else [Transfer.of(payment) for payment in payments],
         )
 
 

@@ -1,6 +1,7 @@
 // The table's ledger: per person what they bought in, cashed out, hold now and are up or
-// down, the chips in the pot, the totals (the nets and the pot come to zero), every entry,
-// and the rows as a CSV download. The host always sees it; a player while the host allows
+// down, the chips in the pot, the totals (the nets and the pot come to zero), who pays whom to
+// settle up (the fewest transfers, worked out by the server; none while the pot holds chips),
+// every entry, and the rows or the settle-up as a CSV download. The host always sees it; a player while the host allows
 // it (the host's switch, sent in every state as table.players_see_ledger).
 
 import { formatDate, formatNumber, t } from "/static/i18n.js";
@@ -58,6 +59,29 @@ function summaryTable(lang, summary) {
     el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, foot));
 }
 
+/** Who pays whom to settle up ("Anna pays Bruno 30"); while the pot holds chips, that they
+ *  settle once it is won. */
+function settleList(lang, summary) {
+  const heading = el("h3", { text: t(lang, "ledger_settle_up") });
+  const transfers = summary.settle_up;
+  let body;
+  if (transfers === null || transfers === undefined) {
+    body = el("p", { class: "muted", text: t(lang, "ledger_settle_later", { pot: summary.in_pot }) });
+  } else if (!transfers.length) {
+    body = el("p", { class: "muted", text: t(lang, "ledger_settled") });
+  } else {
+    body = el("ul", {}, ...transfers.map((transfer) => el("li", {
+      "data-payer": transfer.payer_player ?? "",
+      "data-payee": transfer.payee_player ?? "",
+      "data-amount": transfer.amount,
+      text: t(lang, "ledger_pays", {
+        payer: transfer.payer, payee: transfer.payee, amount: chips(lang, transfer.amount),
+      }),
+    })));
+  }
+  return el("section", { class: "ledger-settle" }, heading, body);
+}
+
 function rowsTable(lang, rows) {
   const head = el("tr", {},
     el("th", { scope: "col", text: t(lang, "ledger_time") }),
@@ -86,7 +110,8 @@ function draw(box, lang, data) {
   }
   // Why the net here and the statistics' net differ: the antes already in the next pot.
   const note = el("p", { class: "note ledger-net-note", text: t(lang, "ledger_net_note") });
-  box.append(summaryTable(lang, data.summary), note, rowsTable(lang, data.ledger));
+  box.append(summaryTable(lang, data.summary), note, settleList(lang, data.summary),
+    rowsTable(lang, data.ledger));
 }
 
 /** The token that may read the ledger: the host's, else the player's. */
@@ -100,9 +125,11 @@ export async function showLedger(box, { invite, seat, lang }) {
   draw(box, lang, data);
 }
 
-/** Download the ledger's rows as CSV, the same values as the JSON rows. */
-export async function downloadLedger({ invite, seat }) {
-  const response = await fetch(`/api/tables/${invite}/ledger.csv`, {
+/** Download the ledger's rows as CSV, the same values as the JSON rows; or, with `part`
+ *  "settle", who pays whom (payer, payee, amount), a table of its own. */
+export async function downloadLedger({ invite, seat }, part = "rows") {
+  const settle = part === "settle";
+  const response = await fetch(`/api/tables/${invite}/ledger.csv${settle ? "?part=settle" : ""}`, {
     headers: { Authorization: `Bearer ${tokenOf(seat)}` },
   });
   if (!response.ok) {
@@ -115,7 +142,7 @@ export async function downloadLedger({ invite, seat }) {
     throw new Error(message);
   }
   const url = URL.createObjectURL(await response.blob());
-  const link = el("a", { href: url, download: "ledger.csv" });
+  const link = el("a", { href: url, download: settle ? "settle-up.csv" : "ledger.csv" });
   document.body.append(link);
   link.click();
   link.remove();

@@ -735,9 +735,9 @@ async function showLedger() {
   }
 }
 
-async function downloadLedgerCsv() {
+async function downloadLedgerCsv(part = "rows") {
   try {
-    await downloadLedger(ledgerContext());
+    await downloadLedger(ledgerContext(), part);
   } catch (error) {
     showFailure(error);
   }
@@ -1198,7 +1198,8 @@ $("watch-delay").addEventListener("change", (event) => changeWatch({ delay: even
 $("watch-new").addEventListener("click", () => changeWatch({ open: true, new_link: true }));
 $("watch-copy").addEventListener("click", copyWatch);
 $("ledger-show").addEventListener("click", showLedger);
-$("ledger-csv").addEventListener("click", downloadLedgerCsv);
+$("ledger-csv").addEventListener("click", () => downloadLedgerCsv("rows"));
+$("ledger-settle-csv").addEventListener("click", () => downloadLedgerCsv("settle"));
 $("ledger-players").addEventListener("change", switchLedger);
 $("advice-on").addEventListener("change", switchAdvice);
 $("hint-use").addEventListener("click", useHint);
