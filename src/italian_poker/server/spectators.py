@@ -13,7 +13,7 @@ deal before) and the line *Deal N is under way: spectators see it when it ends*,
 nothing more; once it has ended, a ``replay`` message gives the whole deal step by step (the
 frames of :func:`~italian_poker.table.replay_frames.hand_frames` for the public viewer, each
 as a ``state`` of the table), then the table as it is. Whatever a spectator relays to a
-player during a deal is from before it began. """
+player during a deal is from before it began."""
 
 from __future__ import annotations
 
