@@ -175,9 +175,10 @@ def group_page(page: Page) -> dict[str, Any]:
 
 
 def wait_counted(page: Page, text: str) -> None:
-    """Until the status line says ``text`` (the answer came and is shown)."""
+    """Until the status line says ``text`` (the answer came and is shown); while a link to
+    the page is still being followed, the page before has no status line yet."""
     page.wait_for_function(
-        "(text) => document.getElementById('group-status').textContent === text", arg=text
+        "(text) => document.getElementById('group-status')?.textContent === text", arg=text
     )
 
 
