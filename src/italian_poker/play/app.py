@@ -21,7 +21,7 @@ from italian_poker.table.vocabulary import Language
 
 CSS = """
 TableScreen { background: #10241b; color: #d8dee9; }
-#status { height: 1; background: #1b3a2c; color: #e5e9f0; padding: 0 1; }
+#status { height: auto; background: #1b3a2c; color: #e5e9f0; padding: 0 1; }
 #seats { layout: grid; grid-size: 4; grid-gutter: 0 1; height: auto; padding: 0 1; }
 SeatBox { border: round #4c6b5c; height: 7; padding: 0 1; background: #143024; }
 SeatBox.human { border: round #7aa2f7; }
