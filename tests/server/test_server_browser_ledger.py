@@ -25,6 +25,7 @@ from browser_steps import (
     play_to_the_result,
     seat_token,
     server,
+    shot,
 )
 
 from italian_poker.server.app import STATIC
@@ -226,6 +227,10 @@ def test_the_ledger_after_a_deal_its_csv_and_who_may_see_it(
             )
             for t in settle
         ]
+
+    shot(guest, "ledger-390x844-it")
+    host.locator("#ledger").scroll_into_view_if_needed()
+    shot(host, "ledger-1280x900-en")
 
     # The host stops it: the player's panel goes, and the API refuses again.
     host.uncheck("#ledger-players")
