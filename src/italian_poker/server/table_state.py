@@ -422,9 +422,11 @@ class TableState:
             raise DealOverError("no deal is under way: nobody is to act")
         command = play_command(slot.player, payload)
         bank = bank_of(payload)
-        self.machine.verify(command)
-        if self.cards is not None:
-            self.cards.give(recorded_cards(payload))
+        recorded = recorded_cards(payload)
+        if self.cards is not None and not recorded.empty:
+            # The recorded cards go to the deal only once the event is known to be accepted.
+            self.machine.verify(command)
+            self.cards.give(recorded)
         events = self.seats.handle(command)
         played = events[0]
         assert isinstance(played, ActionTaken | MakeUpAnswered)
