@@ -13,6 +13,7 @@ from italian_poker.engine.card_source import CHANCE, RecordedSource, StackedSour
 from italian_poker.engine.cards import Card, parse_cards
 from italian_poker.engine.deal import Deal, Outcome, Phase, PotAward
 from italian_poker.engine.errors import ItalianPokerError
+from italian_poker.engine.history.fairness import fair_lines, read_fair
 from italian_poker.engine.history.model import (
     FORMAT_VERSION,
     VARIANT,
@@ -148,7 +149,10 @@ def dumps(history: HandHistory) -> str:
         f"_format = {FORMAT_VERSION}",
     ]
     lines += [*table_lines(history), "actions = [", *_action_lines(history), "]"]
-    return "\n".join([*lines, *result_and_rules_lines(history)]) + "\n"
+    lines += result_and_rules_lines(history)
+    if history.fair is not None:
+        lines += fair_lines(history.fair)
+    return "\n".join(lines) + "\n"
 
 
 def result_and_rules_lines(history: HandHistory) -> list[str]:
@@ -346,6 +350,7 @@ def loads(text: str) -> HandHistory:
         number=history.number,
         two_pair=history.two_pair,
         four_straight_flush=history.four_straight_flush,
+        fair=read_fair(data),
     )
 
 

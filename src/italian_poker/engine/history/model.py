@@ -6,7 +6,8 @@ were allowed), every player action, the dealer's lines (every card taken: dealt,
 late fourth cards) and, for a finished deal, the result. It is read off a deal's operations
 log (:func:`from_operations`); nothing is replayed to write it. A replay starts the same deal
 with a :class:`~italian_poker.engine.card_source.RecordedSource` of the dealer's lines
-(:meth:`HandHistory.source`).
+(:meth:`HandHistory.source`). A deal dealt from a fair deck also keeps its commitment
+(:attr:`HandHistory.fair`), attached by whoever knows the source.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from italian_poker.engine.deal import (
     PotAward,
 )
 from italian_poker.engine.errors import ItalianPokerError
+from italian_poker.engine.fair_source import FairDeck
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDealt, Reshuffled
 from italian_poker.engine.rules import Direction, Rules
@@ -136,6 +138,9 @@ class HandHistory:
     """No single pair opened the deal: two pair or better (the ``j-q-k-two-pair`` ladder, 3.5)."""
     four_straight_flush: bool = True
     """3.3(b) opened the deal if the rules allow it (``four_straight_flush_always``)."""
+    fair: FairDeck | None = None
+    """The fair deck the cards came from (docs/fairness.md): the commitment, the players'
+    values and, once revealed, the seed; ``None`` for a deal dealt otherwise."""
 
     @classmethod
     def from_deal(cls, deal: Deal, *, number: int | None = None) -> HandHistory:
