@@ -14,18 +14,19 @@ from italian_poker.cli.review import review
 from italian_poker.cli.serve import serve
 from italian_poker.cli.simulate import simulate
 from italian_poker.cli.stats import stats
+from italian_poker.cli.verify import verify
 
 app = typer.Typer(
     name="italian-poker",
     cls=OneLineErrors,
-    help="Italian Poker (poker all'italiana): play, rank hands, replay, count statistics "
-    "and simulate.",
+    help="Italian Poker (poker all'italiana): play, rank hands, replay, verify fair decks, "
+    "count statistics and simulate.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
-for command in (play, rank, replay, stats, advise, review, simulate, serve):
+for command in (play, rank, replay, verify, stats, advise, review, simulate, serve):
     app.command()(command)
 
 

@@ -71,8 +71,20 @@ def play(
         str | None, typer.Option(help="Language: it or en (default: from the locale).")
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed for a reproducible session (shuffles and bots).")
+        int | None,
+        typer.Option(
+            help="Seed for a reproducible session (bots, and the fair decks' seeds and values: "
+            "a game anyone with the seed can foresee)."
+        ),
     ] = None,
+    reveal: Annotated[
+        str,
+        typer.Option(
+            help="When the fair decks' seeds are revealed: close (when you leave the table, to "
+            "seeds.reveal) or deal (in each deal's history; shows folded hands and the undealt "
+            "cards) (docs/fairness.md)."
+        ),
+    ] = "close",
     four_colour: Annotated[
         bool,
         typer.Option(
@@ -117,6 +129,8 @@ def play(
             f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS} (you and {MIN_PLAYERS - 1} to "
             f"{MAX_PLAYERS - 1} bots), got {players}"
         )
+    if reveal not in ("close", "deal"):
+        raise fail(f"--reveal must be close or deal, got {reveal!r}")
     if ante is not None and ante < 0:
         raise fail(f"--ante cannot be negative, got {ante}")
     try:
@@ -175,6 +189,8 @@ def play(
         seed=seed,
         store=HistoryStore.default(),
         match_format=chosen,
+        fair=True,
+        reveal=reveal,
     )
     summary = run_game(
         session,
@@ -182,7 +198,14 @@ def play(
         four_colour=four_colour,
         advisor=advise_view if advice else None,
     )
+    try:
+        revealed = session.reveal()  # the table closes: the fair decks' seeds
+    except OSError as problem:
+        revealed = None
+        typer.echo(f"error: the seeds could not be revealed: {problem}", err=True)
     if _interactive():  # else its terminal closed: nobody to tell
         typer.echo("\n".join(summary_lines(summary, language)))
+        if revealed is not None:
+            typer.echo(f"Seeds revealed: {revealed} (italian-poker verify {revealed.parent})")
     if summary.error is not None:
         raise typer.Exit(code=1)  # the game crashed: never exit 0 after an error

@@ -135,6 +135,11 @@ class FairSource:
         """The commitment to the seed."""
         return commitment(self.seed)
 
+    @property
+    def stack(self) -> tuple[Card, ...]:
+        """The cards not served yet, in the order they come (empty before the first take)."""
+        return () if self._stack is None else tuple(self._stack)
+
     def record(self, *, reveal: bool) -> FairDeck:
         """What a hand history keeps: with the seed when ``reveal``."""
         return FairDeck(self.deal, self.commitment, self.values, self.seed if reveal else None)

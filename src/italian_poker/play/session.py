@@ -11,6 +11,12 @@ the index of each name in ``players``. The session turns the machine's events in
 deal's hand history and keeps what the after-deal report and the session summary need.
 The terminal app drives it; tests drive it directly.
 
+With ``fair`` each deal comes from a provably fair deck (docs/fairness.md): before the deal the
+session seals a seed and keeps its commitment (:attr:`Session.fair_decks`), every seated
+player, bots and human alike, gives a value, and the saved history records the commitment and
+the values; the seeds go into each history (``reveal="deal"``) or, at the table's close, into
+the session folder's reveal file (:meth:`Session.reveal`).
+
 Protocol: while :attr:`Session.state` is ``BETWEEN_DEALS`` call :meth:`Session.start_deal`;
 ``BOT_TURN``: :meth:`Session.step` (one bot decision) or :meth:`Session.play_bots`;
 ``HUMAN_TURN``: :meth:`Session.act` with one of :meth:`Session.legal_actions`; ``OVER``: the
@@ -29,6 +35,13 @@ from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Outcome
 from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.errors import InvalidDrawError, NotYourTurnError, SeatError
+from italian_poker.engine.fair_shuffle import new_value
+from italian_poker.engine.fair_source import (
+    FairSource,
+    SealedDeck,
+    reproducible_seed,
+    reproducible_value,
+)
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import (
     PublicAction,
@@ -140,7 +153,11 @@ class Session:
         seed: int | None = None,
         store: HistoryStore | None = None,
         match_format: MatchFormat = CASH,
+        fair: bool = False,
+        reveal: str = "close",
     ) -> None:
+        if reveal not in ("close", "deal"):
+            raise SeatError(f"the seeds are revealed at the table's close or each deal's end, not {reveal!r}")
         if human not in players:
             raise SeatError(f"the human player {human!r} is not among the players")
         others = [p for p in players if p != human]
@@ -174,6 +191,11 @@ class Session:
         """The shows the table played at once after the last decision (:meth:`act` or
         :meth:`step`), for the players the rules left no choice (5.4)."""
         self._start_stacks = {p: stack for p in players}
+        self.seed = seed
+        self.fair = fair
+        self.reveal_each_deal = reveal == "deal"
+        self.fair_decks: dict[int, FairSource] = {}
+        """The fair deck of each deal by number (its commitment is published as it is made)."""
 
     # --- where things stand ---------------------------------------------------------------
 
@@ -272,7 +294,39 @@ class Session:
         if self.state is not SessionState.BETWEEN_DEALS:
             raise SeatError("a deal is already under way, or the game is over")
         self.no_deal = None
+        if deck is None and self.fair:
+            source = self._fair_source()
+            self._report(self.machine.handle(StartDeal(source=source)))
+            return
         self._report(self.machine.handle(StartDeal(None if deck is None else tuple(deck))))
+
+    def _fair_source(self) -> FairSource:
+        """The next deal's fair deck: the seed sealed (reproducible from the session's seed,
+        if any) and its commitment kept first, then a value from every seated player in seat
+        order (from the seed too, if any)."""
+        number = len(self.match.completed) + 1
+        seed = None if self.seed is None else reproducible_seed(self.seed, number)
+        sealed = SealedDeck.new(number, seed)
+        seated = range(len(self.match.seats))
+        values = [
+            new_value() if self.seed is None else reproducible_value(self.seed, number, seat)
+            for seat in seated
+        ]
+        source = sealed.source(values)
+        self.fair_decks[number] = source
+        return source
+
+    def reveal(self) -> Path | None:
+        """At the table's close: write the seeds of the deals saved without them to the
+        session folder's reveal file (``seeds.reveal``); its path, or None when there is
+        nothing to reveal. Raises :class:`OSError` if it cannot be written."""
+        if self.store is None or self.reveal_each_deal:
+            return None
+        saved = {deal.number for deal in self.finished if deal.history_path is not None}
+        decks = [s.record(reveal=True) for n, s in sorted(self.fair_decks.items()) if n in saved]
+        if not decks:
+            return None
+        return self.store.save_reveals(decks)
 
     def act(self, action: Action) -> Event:
         """Apply the human's ``action`` (the shows the table played after it in :attr:`shows`).
@@ -379,7 +433,9 @@ class Session:
         error: str | None = None
         if self.store is not None:
             try:
-                path = self.store.save(completed)
+                deck = self.fair_decks.get(completed.number)
+                fair = None if deck is None else deck.record(reveal=self.reveal_each_deal)
+                path = self.store.save(completed, fair=fair)
             except OSError as problem:
                 error = f"{problem.strerror or problem}" + (
                     f": {problem.filename}" if problem.filename else ""

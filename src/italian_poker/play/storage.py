@@ -4,7 +4,8 @@ The data directory is the table layer's (:func:`~italian_poker.table.paths.data_
 ``$ITALIAN_POKER_DATA_DIR`` or the platform's). Each session writes its
 deals into its own folder ``histories/<date>_<time>/deal-0001.phh``, ... whose names sort
 by time, and which
-``italian-poker replay`` verifies file by file or as a folder; :func:`replay_command` names
+``italian-poker replay`` verifies file by file or as a folder (and ``italian-poker verify``
+checks against their fair decks, the seeds in ``seeds.reveal`` once the table closes); :func:`replay_command` names
 that command as the player can type it where they are.
 """
 
@@ -14,12 +15,14 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
+from italian_poker.engine.fair_source import FairDeck
 from italian_poker.engine.history import HandHistory, dumps
+from italian_poker.engine.history.fairness import dumps_reveals
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.table.paths import APP_NAME, data_dir
 
@@ -27,6 +30,11 @@ from italian_poker.table.paths import APP_NAME, data_dir
 def histories_dir(environ: Mapping[str, str] | None = None) -> Path:
     """The folder holding one sub-folder of hand histories per session."""
     return data_dir(environ) / "histories"
+
+
+REVEAL_FILENAME = "seeds.reveal"
+"""The session folder's reveal file: the seeds of its fair decks, written at the table's close
+(docs/fairness.md)."""
 
 
 def history_filename(number: int) -> str:
@@ -71,15 +79,29 @@ class HistoryStore:
             self.directory = candidate
             return candidate
 
-    def save(self, completed: CompletedDeal) -> Path:
-        """Write ``completed`` as a hand history (docs/hand-history.md); returns its path.
-        Raises :class:`OSError` if the file cannot be written."""
-        text = dumps(HandHistory.from_completed(completed))
+    def save(self, completed: CompletedDeal, *, fair: FairDeck | None = None) -> Path:
+        """Write ``completed`` as a hand history (docs/hand-history.md), with the record of
+        its ``fair`` deck if any (docs/fairness.md); returns its path. Raises
+        :class:`OSError` if the file cannot be written."""
+        history = HandHistory.from_completed(completed)
+        if fair is not None:
+            history = replace(history, fair=fair)
         path = self.session_directory() / history_filename(completed.number)
-        partial = path.with_suffix(".phh.part")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-        return path
+        return _write(path, dumps(history))
+
+    def save_reveals(self, decks: Sequence[FairDeck]) -> Path:
+        """Write the seeds of ``decks`` to the session's reveal file, ``seeds.reveal``
+        (docs/fairness.md); returns its path. Raises :class:`OSError` if it cannot be
+        written."""
+        return _write(self.session_directory() / REVEAL_FILENAME, dumps_reveals(decks))
+
+
+def _write(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` whole (through a ``.part`` file renamed)."""
+    partial = path.with_name(path.name + ".part")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)
+    return path
 
 
 def replay_command(

@@ -167,10 +167,10 @@ def _whom(due: CardsDue, k: int, names: tuple[str, ...]) -> str:
     """Who card ``k`` (0-based) of ``due`` went to, in words."""
     if due.why is Why.DEAL:
         seat = due.seats[k % len(due.seats)]
-        return f"the deal to seat {seat + 1} ({names[seat]})"
+        return f"the deal to seat {seat + 1}, {names[seat]}"
     seat = due.seats[0]
     what = "the draw" if due.why is Why.DRAW else "the late fourth card"
-    return f"{what} of seat {seat + 1} ({names[seat]})"
+    return f"{what} of seat {seat + 1}, {names[seat]}"
 
 
 def verify_fair(history: HandHistory, seeds: Mapping[bytes, bytes] | None = None) -> FairVerdict:
