@@ -49,7 +49,8 @@ from italian_poker.engine.operations import FourthCardDealt, Reshuffled
 from italian_poker.engine.rules import preset
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from history_examples import NAMES, apply_random, choose  # noqa: E402
+from engine_helpers import assert_cards_unique
+from history_examples import NAMES, apply_random, choose
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
 
@@ -83,7 +84,13 @@ def test_the_stream_vectors() -> None:
 
 def test_the_docs_give_the_same_vectors() -> None:
     text = DOCS.read_text(encoding="utf-8")
-    for vector in (COMMITMENT, BLOCK_0, SHUFFLED, str(FIRST_DRAWS), stream_message(1, VALUES).hex()):
+    for vector in (
+        COMMITMENT,
+        BLOCK_0,
+        SHUFFLED,
+        str(FIRST_DRAWS),
+        stream_message(1, VALUES).hex(),
+    ):
         assert vector in text
 
 
@@ -95,8 +102,7 @@ def reference_shuffle(seed: bytes, deal: int, values: Sequence[bytes], size: int
     for value in values:
         message += len(value).to_bytes(4, "big") + value
     stream = b"".join(
-        hmac.new(seed, message + i.to_bytes(8, "big"), hashlib.sha256).digest()
-        for i in range(64)
+        hmac.new(seed, message + i.to_bytes(8, "big"), hashlib.sha256).digest() for i in range(64)
     )
     words = (int.from_bytes(stream[k : k + 4], "big") for k in range(0, len(stream), 4))
     deck = list(range(size))
@@ -169,10 +175,14 @@ def test_no_position_is_biased_over_200000_shuffles() -> None:
 
 
 @cache
-def fair_match(players: int, rng_seed: int, deals: int = 6) -> tuple[tuple[CompletedDeal, FairSource], ...]:
+def fair_match(
+    players: int, rng_seed: int, deals: int = 6
+) -> tuple[tuple[CompletedDeal, FairSource], ...]:
     """Deals of random play (draws of four biased, so reshuffles come) from fair decks."""
     rng = random.Random(rng_seed)
-    match = Match(preset("standard", players=players), list(zip(NAMES, [200] * players)))
+    match = Match(
+        preset("standard", players=players), list(zip(NAMES, [200] * players, strict=False))
+    )
     dealt: list[tuple[CompletedDeal, FairSource]] = []
     while len(match.completed) < deals and match.phase is not MatchPhase.OVER:
         number = len(match.completed) + 1
@@ -225,21 +235,20 @@ def test_a_deal_dealt_from_the_same_seed_and_values_is_the_same() -> None:
 def test_the_fair_source_conserves_the_deck(
     seed: bytes, values: list[bytes], players: int, play: int
 ) -> None:
-    """At every take the deck is whole: the cards held, the stock, the muck and the cards
-    kept apart are the stripped deck, each once, and the source's stack is the stock."""
+    """Throughout the deal no card is in two places (the live hands, the stock, the muck and
+    the cards kept apart, within the stripped deck) and the source's stack is the stock."""
     rng = random.Random(play)
-    match = Match(preset("standard", players=players), list(zip(NAMES, [200] * players)))
+    match = Match(
+        preset("standard", players=players), list(zip(NAMES, [200] * players, strict=False))
+    )
     source = FairSource(seed, 1, values)
     match.start_deal(source)
-    deck = set(Deck(players).cards)
     while match.phase in (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP):
         deal = match.deal
         assert deal is not None
         if any(deal.hands):  # after the blinds (Art. 2), the deal (3.1) is made
             assert sorted(source.stack, key=by_index) == sorted(deal.stock, key=by_index)
-            held = [c for hand in deal.hands for c in hand] + list(deal.stock)
-            held += [c for _, c in deal.muck] + list(deal.kept_apart)
-            assert len(held) == len(set(held)) and set(held) <= deck
+            assert_cards_unique(deal)
         hand = deal.hands[deal.actor] if deal.actor is not None else []
         apply_random(match.apply, choose(match.legal_actions(), hand, rng))
 
@@ -301,7 +310,10 @@ def test_a_history_without_a_fair_deck_has_no_verdict_but_that() -> None:
 )
 def test_a_malformed_fair_table_is_refused(field: str, value: str, message: str) -> None:
     text = dumps(fair_histories()[0])
-    lines = [f"{field} = {value}" if line.startswith(f"{field} = ") else line for line in text.splitlines()]
+    lines = [
+        f"{field} = {value}" if line.startswith(f"{field} = ") else line
+        for line in text.splitlines()
+    ]
     tail = "\n".join(lines[lines.index("[_fair]") :])
     with pytest.raises(HistoryError, match=message):
         loads("\n".join(text.splitlines()[: text.splitlines().index("[_fair]")]) + "\n" + tail)
@@ -321,7 +333,7 @@ def tampered(history: HandHistory, what: str, k: int) -> HandHistory:
         line = history.dealt[i]
         deck = Deck(len(history.names)).cards
         other = deck[(deck.index(line.cards[j]) + 1 + k % (len(deck) - 1)) % len(deck)]
-        cards = line.cards[:j] + (other,) + line.cards[j + 1 :]
+        cards = (*line.cards[:j], other, *line.cards[j + 1 :])
         dealt = list(history.dealt)
         dealt[i] = dataclasses.replace(line, cards=cards)
         return dataclasses.replace(history, dealt=tuple(dealt))
@@ -382,4 +394,36 @@ def test_any_change_makes_verify_fail_naming_the_deal_and_the_card(
     else:
         spots = [(i, j) for i, dealt in enumerate(history.dealt) for j in range(len(dealt.cards))]
         i, j = spots[k % len(spots)]
-        assert f"card {taken_position(history, i, j)} (" in line, line
+        twice = set(changed.dealt[i].cards) != set(history.dealt[i].cards) and len(
+            set(changed.dealt[i].cards)
+        ) < len(changed.dealt[i].cards)
+        if twice:  # the line itself cannot be read: it names the card
+            card = changed.dealt[i].cards[j]
+            assert f"card {card} appears more than once" in line, line
+        else:
+            assert f"card {taken_position(history, i, j)} (" in line, line
+
+
+def test_the_docs_example_deal() -> None:
+    """The two-player deal of the test vectors: the dealer's left first, one card at a time
+    (3.1); the first card drawn is the next of the deck (4.1)."""
+    from italian_poker.engine.actions import Action, ActionKind
+    from italian_poker.engine.deal import Deal, DealStart
+
+    rules = preset("standard", players=2)
+    deal = Deal(
+        DealStart(rules, ("Anna", "Bruno"), (200, 200), dealer=1), FairSource(SEED, 1, VALUES)
+    )
+    while deal.cards_due() is None and not any(deal.hands):
+        deal.apply(Action(ActionKind.DECLINE))
+    assert format_cards(deal.hands[0]) == "Qh Ad Ah 9s Qd"
+    assert format_cards(deal.hands[1]) == "Jc 9h Jd Td Tc"
+    assert "the dealer `Jc 9h Jd Td Tc`, and the first card drawn is `Kd`" in " ".join(
+        DOCS.read_text(encoding="utf-8").split()
+    )
+    assert (
+        format_cards(
+            FairSource(SEED, 1, VALUES).take(CardsDue(Why.DEAL, (0, 1), 24, Deck(2).cards))
+        )
+        == SHUFFLED
+    )

@@ -46,6 +46,20 @@ def _read(file: Path) -> str:
         raise ValueError(f"not a text file (UTF-8): {byte}") from None
 
 
+def _deal_of(text: str) -> str:
+    """``deal N`` for the history ``text`` that does not load, from its ``hand`` field or its
+    ``[_fair]`` table; ``deal`` if neither can be read."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text.removeprefix("\ufeff"))
+    except tomllib.TOMLDecodeError:
+        return "deal"
+    fair = data.get("_fair")
+    number = data.get("hand", fair.get("deal") if isinstance(fair, dict) else None)
+    return f"deal {number}" if isinstance(number, int) else "deal"
+
+
 def verify(
     paths: Annotated[
         list[str],
@@ -76,15 +90,23 @@ def verify(
             counts[Verdict.FAILED] += 1
     for file in histories:
         try:
-            history = loads(_read(file))
-        except (ValueError, ItalianPokerError) as error:
+            text = _read(file)
+        except ValueError as error:
             typer.echo(f"{file}: failed: {error}")
+            counts[Verdict.FAILED] += 1
+            continue
+        try:
+            history = loads(text)
+        except ItalianPokerError as error:
+            typer.echo(f"{_deal_of(text)}: failed: {error} ({file})")
             counts[Verdict.FAILED] += 1
             continue
         found = verify_fair(history, seeds)
         counts[found.verdict] += 1
-        number = history.number if history.number is not None else (
-            history.fair.deal if history.fair is not None else None
+        number = (
+            history.number
+            if history.number is not None
+            else (history.fair.deal if history.fair is not None else None)
         )
         deal = "deal" if number is None else f"deal {number}"
         if found.verdict is Verdict.VERIFIED:
@@ -92,9 +114,7 @@ def verify(
         else:
             typer.echo(f"{deal}: {found.verdict.value}: {found.reason} ({file})")
     typer.echo(
-        ", ".join(
-            f"{counts[v]} {v.value}" for v in Verdict if counts[v] or v is Verdict.VERIFIED
-        )
+        ", ".join(f"{counts[v]} {v.value}" for v in Verdict if counts[v] or v is Verdict.VERIFIED)
     )
     if counts[Verdict.FAILED] or counts[Verdict.UNFAIR]:
         raise typer.Exit(code=1)

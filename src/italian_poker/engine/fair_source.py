@@ -70,8 +70,10 @@ class FairDeck:
 
     def seed_matches(self) -> bool:
         """Whether the seed is revealed and hashes to the commitment."""
-        return self.seed is not None and len(self.seed) == 32 and (
-            commitment(self.seed) == self.commitment
+        return (
+            self.seed is not None
+            and len(self.seed) == 32
+            and (commitment(self.seed) == self.commitment)
         )
 
     def with_seed(self, seed: bytes) -> FairDeck:

@@ -157,7 +157,9 @@ class Session:
         reveal: str = "close",
     ) -> None:
         if reveal not in ("close", "deal"):
-            raise SeatError(f"the seeds are revealed at the table's close or each deal's end, not {reveal!r}")
+            raise SeatError(
+                f"the seeds are revealed at the table's close or each deal's end, not {reveal!r}"
+            )
         if human not in players:
             raise SeatError(f"the human player {human!r} is not among the players")
         others = [p for p in players if p != human]

@@ -4,9 +4,10 @@ The data directory is the table layer's (:func:`~italian_poker.table.paths.data_
 ``$ITALIAN_POKER_DATA_DIR`` or the platform's). Each session writes its
 deals into its own folder ``histories/<date>_<time>/deal-0001.phh``, ... whose names sort
 by time, and which
-``italian-poker replay`` verifies file by file or as a folder (and ``italian-poker verify``
-checks against their fair decks, the seeds in ``seeds.reveal`` once the table closes); :func:`replay_command` names
-that command as the player can type it where they are.
+``italian-poker replay`` verifies file by file or as a folder; :func:`replay_command` names
+that command as the player can type it where they are. The seeds of the session's fair decks
+go to ``seeds.reveal`` in that folder when the table closes (``italian-poker verify``,
+docs/fairness.md).
 """
 
 from __future__ import annotations
