@@ -427,3 +427,17 @@ def test_the_docs_example_deal() -> None:
         )
         == SHUFFLED
     )
+
+
+def test_one_players_view_keeps_the_commitment_and_the_values_not_the_seed() -> None:
+    import tomllib
+
+    from italian_poker.engine.history import dumps_redacted
+
+    history = fair_histories()[0]
+    assert history.fair is not None and history.fair.seed is not None
+    fair = tomllib.loads(dumps_redacted(history, 0))["_fair"]
+    assert "seed" not in fair
+    assert fair["commitment"] == history.fair.commitment.hex()
+    assert fair["values"] == [v.hex() for v in history.fair.values]
+    assert history.fair.seed.hex() not in dumps_redacted(history, 1)

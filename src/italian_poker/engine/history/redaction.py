@@ -2,7 +2,8 @@
 
 Who sees what is the observer's (:mod:`italian_poker.engine.observer`): a seat sees its own
 cards, the others' only when shown at the showdown, and the others' discards only when they lie
-face up (003); every hidden card is written ``??``. A redacted history does not replay.
+face up (003); every hidden card is written ``??``. A redacted history does not replay. It
+keeps a fair deck's commitment and values, never its seed (which gives every card).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from italian_poker.engine.history.file_format import (
     table_lines,
     toml_string,
 )
+from italian_poker.engine.history.fairness import fair_lines
 from italian_poker.engine.history.model import FORMAT_VERSION, VARIANT, HandHistory, HistoryAction
 from italian_poker.engine.history.notation import UNKNOWN_CARD, action_notation, cards_text
 from italian_poker.engine.observer import sees_discards, sees_hand
@@ -132,4 +134,7 @@ def dumps_redacted(history: HandHistory, viewer: int) -> str:
             entry = history.actions[i]
             lines.append(f"  {toml_string(_redacted_action_line(history, viewer, entry))},")
     lines.append("]")
-    return "\n".join([*lines, *result_and_rules_lines(history)]) + "\n"
+    lines += result_and_rules_lines(history)
+    if history.fair is not None:  # the commitment and the values; never the seed (every card)
+        lines += fair_lines(history.fair.without_seed())
+    return "\n".join(lines) + "\n"
