@@ -264,6 +264,14 @@ def test_the_fair_source_refuses_when_the_stack_cannot_serve() -> None:
         source.take(CardsDue(Why.DRAW, (0,), 1, (Card.from_index(0),)))
 
 
+def test_a_fair_source_deals_one_deal() -> None:
+    source = FairSource(SEED, 1, VALUES)
+    due = CardsDue(Why.DEAL, (0, 1), 10, Deck(2).cards)
+    source.take(due)
+    with pytest.raises(CardSourceError, match="deals one deal"):
+        source.take(due)
+
+
 def test_a_fair_source_survives_a_deep_copy() -> None:
     import copy
 

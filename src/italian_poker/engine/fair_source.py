@@ -150,6 +150,8 @@ class FairSource:
         stack = self._stack
         if stack is None:
             stack = self._stack = fisher_yates(canonical_order(due.candidates), self._stream)
+        elif due.why is Why.DEAL:
+            raise CardSourceError("a fair deck deals one deal: seal a new one for the next")
         if due.shuffled_in:
             stack += fisher_yates(canonical_order(due.shuffled_in), self._stream)
         count = due.number

@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from italian_poker.engine.actions import Action, ActionKind
+from italian_poker.engine.history.fairness import fair_lines
 from italian_poker.engine.history.file_format import (
     result_and_rules_lines,
     seat_text,
     table_lines,
     toml_string,
 )
-from italian_poker.engine.history.fairness import fair_lines
 from italian_poker.engine.history.model import FORMAT_VERSION, VARIANT, HandHistory, HistoryAction
 from italian_poker.engine.history.notation import UNKNOWN_CARD, action_notation, cards_text
 from italian_poker.engine.observer import sees_discards, sees_hand
