@@ -9,7 +9,7 @@ import hashlib
 import hmac
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -153,22 +153,58 @@ def test_canonical_order_is_rank_then_spades_clubs_diamonds_hearts() -> None:
 # --- uniformity -----------------------------------------------------------------------------
 
 
-def test_no_position_is_biased_over_200000_shuffles() -> None:
-    """Pearson's chi-squared over the 8 x 8 table of (card, position) counts of 200,000
-    shuffles of 8 cards from one stream: 49 degrees of freedom."""
+def chi2_threshold(dof: int) -> float:
+    """The chi-squared value exceeded with probability one in a million at ``dof`` degrees
+    of freedom: scipy's, else the Wilson-Hilferty approximation (z = 4.7534)."""
+    try:
+        from scipy.stats import chi2
+    except ImportError:
+        z = 4.7534
+        return float(dof * (1 - 2 / (9 * dof) + z * (2 / (9 * dof)) ** 0.5) ** 3)
+    return float(chi2.ppf(1 - 1e-6, dof))
+
+
+def test_the_threshold_without_scipy_is_close_to_scipys() -> None:
     scipy_stats = pytest.importorskip("scipy.stats")
-    size, shuffles = 8, 200_000
-    stream = FairStream(SEED, 7, VALUES)
+    z = 4.7534
+    approximate = 49 * (1 - 2 / (9 * 49) + z * (2 / (9 * 49)) ** 0.5) ** 3
+    assert approximate == pytest.approx(scipy_stats.chi2.ppf(1 - 1e-6, 49), rel=0.02)
+
+
+def position_statistic(shuffle: Callable[[Sequence[int]], list[int]], shuffles: int) -> float:
+    """Pearson's chi-squared of the 8 x 8 table of (card, position) counts over ``shuffles``
+    shuffles of 8 cards (49 degrees of freedom)."""
+    size = 8
     counts = [[0] * size for _ in range(size)]
     items = range(size)
     for _ in range(shuffles):
-        for position, card in enumerate(fisher_yates(items, stream)):
+        for position, card in enumerate(shuffle(items)):
             counts[card][position] += 1
-    expected = shuffles / size
-    statistic = sum((c - expected) ** 2 / expected for row in counts for c in row)
-    threshold = scipy_stats.chi2.ppf(1 - 1e-6, (size - 1) ** 2)
-    assert statistic < threshold, (statistic, counts)
     assert all(sum(row) == shuffles for row in counts)
+    expected = shuffles / size
+    return sum((c - expected) ** 2 / expected for row in counts for c in row)
+
+
+def test_no_position_is_biased_over_200000_shuffles() -> None:
+    """200,000 shuffles from one stream, under a one-in-a-million threshold."""
+    stream = FairStream(SEED, 7, VALUES)
+    statistic = position_statistic(lambda items: fisher_yates(items, stream), 200_000)
+    assert statistic < chi2_threshold(49), statistic
+
+
+def test_the_count_finds_the_bias_of_a_naive_shuffle() -> None:
+    """Swapping each position with any position (not Fisher-Yates) is biased: the same
+    count, over fewer shuffles, is far above the threshold."""
+    stream = FairStream(SEED, 7, VALUES)
+
+    def naive(items: Sequence[int]) -> list[int]:
+        shuffled = list(items)
+        for i in range(len(shuffled)):
+            j = stream.below(len(shuffled))
+            shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
+        return shuffled
+
+    assert position_statistic(naive, 20_000) > 5 * chi2_threshold(49)
 
 
 # --- the fair source in play ----------------------------------------------------------------
