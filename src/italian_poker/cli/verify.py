@@ -65,6 +65,7 @@ def verify(
         list[str],
         typer.Argument(
             help="Hand histories (.phh), reveal files (.reveal) or folders holding them.",
+            metavar="FILE_OR_FOLDER",
             show_default=False,
         ),
     ],
