@@ -63,23 +63,6 @@ class FairDeck:
     seed: bytes | None = None
     scheme: str = SCHEME
 
-    @property
-    def revealed(self) -> bool:
-        """Whether the seed is known."""
-        return self.seed is not None
-
-    def seed_matches(self) -> bool:
-        """Whether the seed is revealed and hashes to the commitment."""
-        return (
-            self.seed is not None
-            and len(self.seed) == 32
-            and (commitment(self.seed) == self.commitment)
-        )
-
-    def with_seed(self, seed: bytes) -> FairDeck:
-        """This record with ``seed`` revealed (a reveal record applied)."""
-        return replace(self, seed=check_seed(seed))
-
     def without_seed(self) -> FairDeck:
         """This record before the reveal."""
         return replace(self, seed=None)
