@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from italian_poker.cli.app import app
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.errors import SeatError
+from italian_poker.engine.fair_source import Reveal
 from italian_poker.engine.history import loads
 from italian_poker.engine.history.fairness import Verdict, verify_fair
 from italian_poker.engine.rules import preset
@@ -24,7 +25,9 @@ K = ActionKind
 HUMAN = Scripted(PASSIVE)
 
 
-def fair_session(root: Path | None, *, seed: int | None = 1, reveal: str = "close") -> Session:
+def fair_session(
+    root: Path | None, *, seed: int | None = 1, reveal: Reveal = Reveal.CLOSE
+) -> Session:
     """Four deals from fair decks: the bots open and change two cards, the human never bets."""
     bots = {name: Scripted(OPENER, discard=2) for name in NAMES[1:]}
     store = None if root is None else HistoryStore(root)
@@ -78,7 +81,7 @@ def test_the_seeds_are_revealed_at_the_tables_close(tmp_path: Path) -> None:
 
 
 def test_the_seeds_go_in_each_history_when_revealed_at_each_deals_end(tmp_path: Path) -> None:
-    session = fair_session(tmp_path, reveal="deal")
+    session = fair_session(tmp_path, reveal=Reveal.DEAL)
     for path in histories(session):
         assert verify_fair(loads(path.read_text(encoding="utf-8"))).verdict is Verdict.VERIFIED
     assert session.reveal() is None
@@ -99,7 +102,7 @@ def test_a_seed_makes_the_fair_decks_reproducible() -> None:
 
 def test_a_reveal_is_at_the_close_or_each_deals_end() -> None:
     with pytest.raises(SeatError, match="close or each deal's end"):
-        Session(preset("standard"), NAMES, NAMES[0], {}, stack=100, reveal="never")
+        Session(preset("standard"), NAMES, NAMES[0], {}, stack=100, reveal="never")  # type: ignore[arg-type]
 
 
 def test_play_refuses_an_unknown_reveal() -> None:

@@ -10,6 +10,7 @@ from italian_poker.cli.errors import fail
 from italian_poker.cli.language import chosen_language
 from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS
 from italian_poker.engine.errors import ItalianPokerError
+from italian_poker.engine.fair_source import Reveal
 from italian_poker.engine.seeds import derive_seed
 from italian_poker.engine.wording import count
 
@@ -129,7 +130,7 @@ def play(
             f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS} (you and {MIN_PLAYERS - 1} to "
             f"{MAX_PLAYERS - 1} bots), got {players}"
         )
-    if reveal not in ("close", "deal"):
+    if reveal not in tuple(Reveal):
         raise fail(f"--reveal must be close or deal, got {reveal!r}")
     if ante is not None and ante < 0:
         raise fail(f"--ante cannot be negative, got {ante}")
@@ -190,7 +191,7 @@ def play(
         store=HistoryStore.default(),
         match_format=chosen,
         fair=True,
-        reveal=reveal,
+        reveal=Reveal(reveal),
     )
     summary = run_game(
         session,

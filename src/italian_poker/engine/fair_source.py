@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from italian_poker.engine.card_source import CardsDue, Why
 from italian_poker.engine.cards import Card
@@ -42,6 +43,7 @@ from italian_poker.engine.fair_shuffle import (
 __all__ = [
     "FairDeck",
     "FairSource",
+    "Reveal",
     "SealedDeck",
     "reproducible_seed",
     "reproducible_value",
@@ -49,6 +51,15 @@ __all__ = [
 
 _REPRODUCIBLE_SEED = b"italian-poker fair deck v1 reproducible seed"
 _REPRODUCIBLE_VALUE = b"italian-poker fair deck v1 reproducible value"
+
+
+class Reveal(StrEnum):
+    """When a table reveals its fair decks' seeds (docs/fairness.md)."""
+
+    CLOSE = "close"
+    """All together when the table closes: nothing leaks while it plays on (the default)."""
+    DEAL = "deal"
+    """In each deal's history as the deal ends: folded hands and the undealt cards with it."""
 
 
 @dataclass(frozen=True, slots=True)

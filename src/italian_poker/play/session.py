@@ -14,7 +14,7 @@ The terminal app drives it; tests drive it directly.
 With ``fair`` each deal comes from a provably fair deck (docs/fairness.md): before the deal the
 session seals a seed and keeps its commitment (:attr:`Session.fair_decks`), every seated
 player, bots and human alike, gives a value, and the saved history records the commitment and
-the values; the seeds go into each history (``reveal="deal"``) or, at the table's close, into
+the values; the seeds go into each history (``Reveal.DEAL``) or, at the table's close, into
 the session folder's reveal file (:meth:`Session.reveal`).
 
 Protocol: while :attr:`Session.state` is ``BETWEEN_DEALS`` call :meth:`Session.start_deal`;
@@ -38,6 +38,7 @@ from italian_poker.engine.errors import InvalidDrawError, NotYourTurnError, Seat
 from italian_poker.engine.fair_shuffle import new_value
 from italian_poker.engine.fair_source import (
     FairSource,
+    Reveal,
     SealedDeck,
     reproducible_seed,
     reproducible_value,
@@ -154,9 +155,9 @@ class Session:
         store: HistoryStore | None = None,
         match_format: MatchFormat = CASH,
         fair: bool = False,
-        reveal: str = "close",
+        reveal: Reveal = Reveal.CLOSE,
     ) -> None:
-        if reveal not in ("close", "deal"):
+        if reveal not in tuple(Reveal):
             raise SeatError(
                 f"the seeds are revealed at the table's close or each deal's end, not {reveal!r}"
             )
@@ -195,7 +196,7 @@ class Session:
         self._start_stacks = {p: stack for p in players}
         self.seed = seed
         self.fair = fair
-        self.reveal_each_deal = reveal == "deal"
+        self.reveal_each_deal = reveal == Reveal.DEAL
         self.fair_decks: dict[int, FairSource] = {}
         """The fair deck of each deal by number (its commitment is published as it is made)."""
 
