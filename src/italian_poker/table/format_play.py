@@ -320,7 +320,7 @@ class FormatPlay:
             events.extend(self._next_level(match))
         fmt = self.match_format
         if fmt.kind is FormatKind.FIXED:
-            over = len(match.completed) >= (fmt.deals or 0)
+            over = fmt.deals is not None and len(match.completed) >= fmt.deals
         else:
             over = self._started() and len(match.seats) < self.seats.rules.min_players
         if over and match.phase not in _DEALING:

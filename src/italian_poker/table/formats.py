@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from italian_poker.engine.errors import RulesError, SeatError
+from italian_poker.engine.errors import DealStartError, RulesError, SeatError
 from italian_poker.engine.rules import BettingStructure, Rules
 
 
@@ -39,7 +39,7 @@ class ReEntryClosedError(FormatSeatError):
     window has closed."""
 
 
-class ClockNeededError(FormatError):
+class ClockNeededError(FormatError, DealStartError):
     """A deal of a match timed in minutes starts without the time (``StartDeal.now``), or
     with a time before the last one."""
 
@@ -256,7 +256,9 @@ class MatchFormat:
                 "a fixed-length match, and only one, has a number of deals or of minutes"
             )
         if self.deals is not None and self.minutes is not None:
-            raise FormatError("a fixed-length match lasts a number of deals or of minutes, not both")
+            raise FormatError(
+                "a fixed-length match lasts a number of deals or of minutes, not both"
+            )
         if self.deals is not None and (type(self.deals) is not int or self.deals < 1):
             raise FormatError(f"a fixed-length match lasts at least one deal, not {self.deals!r}")
         if self.minutes is not None and (type(self.minutes) is not int or self.minutes < 1):
@@ -268,7 +270,9 @@ class MatchFormat:
             if type(value) is not int or value < 0:
                 raise FormatError(f"a re-entry window is 0 or more, not {value!r}")
         if self.re_entry_levels and self.re_entry_deals:
-            raise FormatError("a re-entry window closes after a level or a number of deals, not both")
+            raise FormatError(
+                "a re-entry window closes after a level or a number of deals, not both"
+            )
         if (self.re_entry_levels or self.re_entry_deals) and not sit_and_go:
             raise FormatError("only a sit and go has re-entries (the other formats rebuy)")
         if self.kind is FormatKind.CASH and self.schedule is not None:
@@ -298,7 +302,11 @@ class MatchFormat:
 
     @classmethod
     def fixed(
-        cls, deals: int | None = None, schedule: Schedule | None = None, *, minutes: int | None = None
+        cls,
+        deals: int | None = None,
+        schedule: Schedule | None = None,
+        *,
+        minutes: int | None = None,
     ) -> MatchFormat:
         """A fixed-length match of ``deals`` deals, or of ``minutes`` minutes."""
         return cls(FormatKind.FIXED, deals=deals, schedule=schedule, minutes=minutes)
