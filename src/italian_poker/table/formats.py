@@ -1,11 +1,12 @@
 """Match formats: how long a table plays and what its antes do, chosen when it is made.
 
 A :class:`MatchFormat` is *cash* (the default: players join, leave and rebuy at will and the
-match never ends by itself), *fixed length* (a number of deals or of minutes, then the standings) or *sit
-and go* (everyone starts with the same chips, no rebuys, busted players are out, and the match
-ends when one player is left, with places and, if set, shares of a prize pool of play chips).
-A :class:`Schedule` of :class:`Level` records raises the ante (000 Art. 1: agreed before
-play) and the bet limits with it every so many deals; :data:`SCHEDULES` holds the presets and
+match never ends by itself), *fixed length* (a number of deals or of minutes, then the
+standings) or *sit and go* (everyone starts with the same chips, no rebuys, busted players
+are out, unless they re-enter while the re-entry window is open, and the match ends when one
+player is left, with places and, if set, shares of a prize pool of play chips). A
+:class:`Schedule` of :class:`Level` records raises the ante (000 Art. 1: agreed before play)
+and the bet limits with it every so many deals or minutes; :data:`SCHEDULES` holds the presets and
 :func:`parse_schedule` reads a custom one. Everything here is data and pure functions: the
 table machine (:mod:`italian_poker.table.machine`) applies them between deals.
 """
