@@ -28,6 +28,7 @@ from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.opening import OpeningRequirement
+from italian_poker.server.match_status import match_json
 from italian_poker.server.table_state import LogLine, TableState, TableStatus
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem
 from italian_poker.table.narration import shown_cards
@@ -439,6 +440,7 @@ def public_state(
         "requirement": parts.requirement(requirement),
         # Art. 2: once a blind is bet, the deal needs no opening.
         "blind": bool(live and public is not None and public.blinders),
+        "match": match_json(state),
     }
     result = (
         "null"

@@ -279,6 +279,17 @@ class TableMachine:
         """The final standings once :attr:`finished`, else as the stacks stand."""
         return self._format.standings
 
+    @property
+    def ends_at(self) -> float | None:
+        """The time from which no deal starts, of a fixed match in minutes once its first
+        deal has started (the times the deals start with); else None."""
+        return self._format.ends_at
+
+    @property
+    def re_entry_open(self) -> bool:
+        """Whether a busted player may re-enter now (a sit and go's re-entry window)."""
+        return self._format.re_entry_open()
+
     # --- checking -------------------------------------------------------------------------
 
     def verify(self, command: Command) -> None:

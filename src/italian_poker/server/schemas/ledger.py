@@ -25,7 +25,7 @@ class LedgerEntry(Model):
     """Who, whatever their nickname (the seq of the event that seated them); None in rows
     written before migration 0003."""
     kind: str
-    """``buy_in``, ``adjust``, ``result`` (a deal's net) or ``cash_out``."""
+    """``buy_in``, ``adjust``, ``result`` (a deal's net), ``cash_out`` or ``re_entry``."""
     amount: int
     hand: int | None
     created: str
