@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-
 from server_fixtures import (
     AppFactory,
     FakeClock,
@@ -120,7 +119,14 @@ def test_a_busted_player_re_enters_while_the_window_is_open(client: TestClient) 
     rows = ledger.json()["ledger"]
     assert any(r["kind"] == "re_entry" and r["amount"] == 12 for r in rows)
     assert answer.json()["seats"][0]["stack"] == 12
-    assert ledger.json()["summary"]["totals"]["net"] == 0
+    summary = ledger.json()["summary"]
+    assert summary["totals"]["net"] == 0
+    anna = next(person for person in summary["people"] if person["nickname"] == "Anna")
+    assert anna["bought_in"] == 24  # the seat's 12 chips, and the re-entry's
+    if summary["settle_up"] is not None:  # the pot is empty: the settle-up counts the re-entry
+        paid = sum(t["amount"] for t in summary["settle_up"] if t["payer"] == "Anna")
+        received = sum(t["amount"] for t in summary["settle_up"] if t["payee"] == "Anna")
+        assert paid - received == -anna["net"]
 
 
 def _snapshot(message: dict[str, Any]) -> dict[str, Any]:
@@ -170,7 +176,9 @@ def test_a_restart_in_the_middle_of_a_level_resumes_it_exactly(
         assert level["at_time"] is not None and level["at_deal"] is None
     else:
         assert level["at_deal"] == 8 and level["deals_to_next"] is not None
-    with TestClient(make_app(clock=clock, sleep=clock.sleep)) as client:
-        with connect(client, invite, "") as ws:
-            after = _snapshot(hello(ws, token))
+    with (
+        TestClient(make_app(clock=clock, sleep=clock.sleep)) as client,
+        connect(client, invite, "") as ws,
+    ):
+        after = _snapshot(hello(ws, token))
     assert after == before

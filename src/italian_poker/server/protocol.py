@@ -440,8 +440,10 @@ def public_state(
         "requirement": parts.requirement(requirement),
         # Art. 2: once a blind is bet, the deal needs no opening.
         "blind": bool(live and public is not None and public.blinders),
-        "match": match_json(state),
     }
+    match_status = match_json(state)
+    if match_status is not None:  # a table with a match format (a cash game has none)
+        before_seats["match"] = match_status
     result = (
         "null"
         if outcome is None or live

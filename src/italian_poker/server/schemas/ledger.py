@@ -40,7 +40,7 @@ class LedgerPerson(Model):
     nickname: str
     """The latest nickname."""
     bought_in: int
-    """Buy-ins, and the chips the host added."""
+    """Buy-ins and re-entries, and the chips the host added."""
     cashed_out: int
     """Cash-outs, and the chips the host took off."""
     stack: int
