@@ -53,6 +53,7 @@ from italian_poker.table.machine_events import (
     DealFinished,
     DealStarted,
     MakeUpAnswered,
+    MatchFinished,
     NoDeal,
     TableEvent,
 )
@@ -434,7 +435,7 @@ class TableState:
         number = len(self.machine.completed) + 1
         events = self.seats.handle(start)
         effects = Effects()
-        if any(isinstance(event, DealStarted) for event in events):
+        if not any(isinstance(event, MatchFinished) for event in events):  # else no deal
             self.outcome = None
             for slot in self.slots:
                 if slot is not None:
