@@ -86,6 +86,16 @@ def test_a_sit_and_go_created_through_the_api_plays_to_its_end_with_bots(
     assert seen >= {1, 2}
     lobby = client.get(f"/api/tables/{invite}").json()
     assert lobby["options"]["format"]["kind"] == "sit-and-go"
+    # Each deal's hand history holds its level's ante and bets (levels of two deals).
+    token = bearer(table["player_token"])
+    hands = client.get(f"/api/tables/{invite}/histories", headers=token).json()["hands"]
+    assert len(hands) >= 3
+    for hand in hands[:4]:
+        text = client.get(f"/api/tables/{invite}/histories/{hand}.phh", headers=token).text
+        ante = 1 if hand <= 2 else 3
+        assert f"min_bet = {ante}" in text and "antes = [" in text, hand
+        antes = next(line for line in text.splitlines() if line.startswith("antes = "))
+        assert min(int(a) for a in antes[9:-1].split(",")) == ante, hand
     # Over: no deal begins, the log says who won.
     texts = [entry["text"] for entry in last["state"]["log"]] if last["state"].get("log") else []
     assert last["state"]["phase"] != "betting-1"
