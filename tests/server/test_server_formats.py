@@ -192,3 +192,29 @@ def test_a_restart_in_the_middle_of_a_level_resumes_it_exactly(
     ):
         after = _snapshot(hello(ws, token))
     assert after == before
+
+
+def test_a_fixed_match_in_minutes_ends_by_the_server_clock_after_the_deal_under_way(
+    make_app: AppFactory,
+) -> None:
+    clock = FakeClock()
+    with TestClient(make_app(clock=clock, sleep=clock.sleep)) as client:
+        table = create_table(client, format="fixed", minutes=10)
+        host = bearer(table["host_token"])
+        invite = table["invite"]
+        client.post(f"/api/tables/{invite}/bots", json={"level": "simple"}, headers=host)
+        assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
+        with connect(client, invite, "") as ws:
+            first = hello(ws, table["player_token"])
+            assert first["state"]["match"]["kind"] == "fixed"
+            state = play_until(
+                {0: ws}, {0: first}, lambda m: m["state"]["to_act"] == 0 and m["hand"] == 2
+            )[0]
+            ends_at = state["state"]["match"]["ends_at"]
+            assert ends_at is not None and not state["state"]["match"]["finished"]
+            clock.offset += 601.0  # the ten minutes run out during deal 2: it is played out
+            last = play_until({0: ws}, {0: state}, lambda m: m["state"]["match"]["finished"])[0]
+    match = last["state"]["match"]
+    assert last["hand"] >= 2 and match["deals_left"] is None  # a pot carried is played for
+    assert [s["place"] for s in match["standings"]] == [1, 2]
+    assert sum(s["net"] for s in match["standings"]) == 0

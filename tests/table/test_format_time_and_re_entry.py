@@ -110,24 +110,25 @@ def test_a_fixed_match_in_minutes_plays_the_deal_under_way_then_starts_no_more()
     machine = TableMachine(
         Rules(), seats(3, 50), seed=3, match_format=MatchFormat.fixed(minutes=10)
     )
-    deal(machine, now=1000.0)
+    rng = random.Random(3)
+    deal(machine, now=1000.0, rng=rng)
     events = machine.handle(StartDeal(now=1599.0))  # within the ten minutes: dealt
     assert any(isinstance(e, DealStarted) for e in events)
     # The time runs out during the deal: it is played to its end.
-    play_out(machine)
+    play_out(machine, rng)
     assert not machine.finished and len(machine.completed) == 2
-    events = machine.handle(StartDeal(now=1600.0))
+    now = 1600.0
+    while machine.match is not None and machine.match.carried:  # played for first
+        deal(machine, now=now, rng=rng)
+        now += 1
+    played = len(machine.completed)
+    events = machine.handle(StartDeal(now=now))
     assert [type(e) for e in events] == [MatchFinished]
-    assert machine.finished and len(machine.completed) == 2
+    assert machine.finished and len(machine.completed) == played
     assert events[0].standings == machine.standings
-    assert (
-        sum(s.chips for s in machine.standings)
-        + machine.chips_at_table
-        - sum(s.chips for s in machine.seats)
-        == 150
-    )
+    assert sum(s.chips for s in machine.standings) == 150
     with pytest.raises(MatchFinishedError):
-        machine.handle(StartDeal(now=1700.0))
+        machine.handle(StartDeal(now=now + 100))
 
 
 def test_a_level_of_minutes_rises_at_the_first_deal_that_starts_after_them() -> None:
@@ -324,3 +325,22 @@ def test_sessions_with_re_entries_and_level_changes_conserve_chips_and_play_each
         assert machine.chips_brought == 15 * (players + re_entries)
     assert sum(s.re_entries for s in machine.standings) == re_entries
     assert sum(s.bought for s in machine.standings) == 15 * (players + re_entries)
+
+
+def test_a_pot_carried_when_the_minutes_run_out_is_played_for_before_the_match_ends() -> None:
+    machine = TableMachine(
+        Rules(), seats(3, 400), seed=8, match_format=MatchFormat.fixed(minutes=1)
+    )
+    machine.handle(StartDeal(now=0.0))
+    play_out(machine)  # the default action passes and checks: everyone passes (3.5)
+    assert machine.match is not None and machine.match.carried > 0
+    events = machine.handle(StartDeal(now=120.0))  # time is up, but a pot is carried
+    assert not machine.finished and any(isinstance(e, DealStarted) for e in events)
+    rng, now = random.Random(8), 120.0
+    play_out(machine, rng)
+    while machine.match.carried:
+        now += 10
+        deal(machine, now=now, rng=rng)
+    events = machine.handle(StartDeal(now=now + 10))
+    assert [type(e) for e in events] == [MatchFinished] and machine.finished
+    assert sum(s.net for s in machine.standings) == 0

@@ -5,7 +5,8 @@ out and when, who re-entered, the standings, and the end of the match
 Time comes in as data: each :class:`StartDeal` of a match timed in minutes carries ``now``,
 and a level of minutes, or the length of a fixed match in minutes, is over at the first deal
 that starts at or after its end. The deal under way when the time runs out is played to its
-end; a level rises, or the match ends, only between deals."""
+end, and a pot it carries to the next deal is played for first; a level rises, or the match
+ends, only between deals."""
 
 from __future__ import annotations
 
@@ -287,7 +288,9 @@ class FormatPlay:
             ):
                 events.extend(self._raise_level(match, now))
         ends_at = self.ends_at
+        # A pot carried from the last deal (everyone passed, a parol) is played for first.
         over = ends_at is not None and bool(match.completed) and now >= ends_at
+        over = over and not match.carried
         if self.match_format.kind is FormatKind.SIT_AND_GO and self._started():
             over = len(match.seats) < self.seats.rules.min_players
         if over:
