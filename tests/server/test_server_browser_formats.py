@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from browser_steps import (
+    SCREENSHOTS,
     LiveServer,
     Page,
     act_passively,
@@ -100,6 +101,8 @@ def test_a_sit_and_go_created_in_the_lobby_shows_its_level_rising(
     assert bar["bottom"] <= hand["top"] or bar["top"] >= hand["bottom"]
     assert bar["width"] <= 390
     shot(page, "formats-level-phone")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / "formats-level-phone-screen.png"))  # what one sees
 
     desktop = browser.new_context(viewport={"width": 1366, "height": 900})
     hold_seat(
