@@ -46,6 +46,8 @@ def _match_format(kind: str, deals: int | None, schedule: str | None, chips: int
             raise FormatError("--schedule raises the ante of a fixed match or a sit and go")
         return CASH
     chosen = None if schedule is None else parse_schedule(schedule)
+    if chosen is not None and chosen.timed:
+        raise FormatError("--schedule: the terminal game counts levels in deals, not minutes")
     if kind == FormatKind.FIXED:
         if deals is None:
             raise FormatError("--format fixed needs --deals N")

@@ -351,7 +351,7 @@ def format_text(session: Session, lang: Language) -> str:
                 high=level.max_bet,
             )
         )
-        if status.following is not None:
+        if status.following is not None and status.at_deal is not None:
             parts.append(
                 tr(lang, "status_next_level", ante=status.following.ante, deal=status.at_deal)
             )

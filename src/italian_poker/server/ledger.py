@@ -2,12 +2,13 @@
 
 The ledger's rows (oldest first) are the chips that came to the table and left it, and each
 deal's net result: ``buy_in`` (a seat taken), ``adjust`` (the host set a stack: the change),
-``result`` and ``cash_out`` (a seat left). :func:`summarise` gives each person (rows grouped
-by ``player``) what they bought in and cashed out, the chips in front of them now and their
-net, ``stack + cashed out - bought in``. The host's adjustments count as on a Poker Now
-ledger: chips the host adds are a buy-in, chips the host takes off a buy-out (cashed out);
-either way the net is the same. Results move no chips to or from the table: the stacks show
-them.
+``result``, ``cash_out`` (a seat left; at a re-entry, the chips kept on busting) and
+``re_entry`` (a busted player of a sit and go back with the starting chips: bought in
+again). :func:`summarise` gives each person (rows grouped by ``player``) what they bought in
+and cashed out, the chips in front of them now and their net, ``stack + cashed out - bought
+in``. The host's adjustments count as on a Poker Now ledger: chips the host adds are a
+buy-in, chips the host takes off a buy-out (cashed out); either way the net is the same.
+Results move no chips to or from the table: the stacks show them.
 
 The chips in no one's stack, the pot of a deal under way or the pot carried to the next deal
 (everyone passed, 3.5; everyone said parol, 5.4(a)), are a line of their own
@@ -38,7 +39,8 @@ BOUGHT = "buy_in"
 ADJUSTED = "adjust"
 RESULT = "result"
 CASHED = "cash_out"
-KINDS = (BOUGHT, ADJUSTED, RESULT, CASHED)
+RE_ENTRY = "re_entry"
+KINDS = (BOUGHT, ADJUSTED, RESULT, CASHED, RE_ENTRY)
 """The kinds of ledger rows."""
 
 CSV_COLUMNS = ("created", "nickname", "player", "kind", "amount", "hand")
@@ -185,7 +187,7 @@ def summarise(rows: Iterable[Movement], seated: Sequence[Holding], in_pot: int) 
         names[key] = row.nickname
         bought.setdefault(key, 0)
         cashed.setdefault(key, 0)
-        if row.kind == BOUGHT or (row.kind == ADJUSTED and row.amount > 0):
+        if row.kind in (BOUGHT, RE_ENTRY) or (row.kind == ADJUSTED and row.amount > 0):
             bought[key] += row.amount
         elif row.kind == CASHED:
             cashed[key] += row.amount

@@ -78,6 +78,9 @@ ChatMessageInPath = Annotated[
 ]
 PlayerInPath = Annotated[int, _check(1, MAX_INT, "a player id", text=True), _schema(1, MAX_INT)]
 """A person's id: the seq of the event that seated them."""
+Count = Annotated[int, _check(0, MAX_INT, "a number"), _schema(0, MAX_INT)]
+"""A whole number the match format checks further (deals, minutes, a re-entry window, a
+prize share): :class:`~italian_poker.table.formats.FormatError` says what it allows."""
 TurnSeconds = Annotated[int, _check(1, 600, "the turn's seconds"), _schema(1, 600)]
 BankSeconds = Annotated[
     int, _check(0, MAX_SECONDS, "the time bank's seconds"), _schema(0, MAX_SECONDS)

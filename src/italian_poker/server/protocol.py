@@ -28,6 +28,7 @@ from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.opening import OpeningRequirement
+from italian_poker.server.match_status import match_json
 from italian_poker.server.table_state import LogLine, TableState, TableStatus
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem
 from italian_poker.table.narration import shown_cards
@@ -440,6 +441,9 @@ def public_state(
         # Art. 2: once a blind is bet, the deal needs no opening.
         "blind": bool(live and public is not None and public.blinders),
     }
+    match_status = match_json(state)
+    if match_status is not None:  # a table with a match format (a cash game has none)
+        before_seats["match"] = match_status
     result = (
         "null"
         if outcome is None or live

@@ -2,7 +2,9 @@
 seat sitting out or leaving, the move of a turn whose time ran out (check or fold:
 :func:`~italian_poker.table.defaults.default_action`) and the next deal. One pending task at
 a time, keyed by the table's seq; each acts through the table's commit, under its lock, and
-does nothing if the table moved on meanwhile."""
+does nothing if the table moved on meanwhile. No deal begins once the match format says the
+match is over; a deal of a match timed in minutes carries the time (``now``) from the
+settings' clock."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from italian_poker.server.seats import Slot
 from italian_poker.server.table_core import TableCore, TablePart
 from italian_poker.server.table_state import EventKind, TableStatus
 from italian_poker.server.turn_clock import TurnClock
+from italian_poker.table.formats import FormatKind
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +76,15 @@ class Scheduler(TablePart):
 
     def _can_deal(self) -> bool:
         """Players enough to deal in (the rules' ``min_players``), one of them a person (bots
-        alone do not play on)."""
-        seats = self.state.dealable()
-        humans = [s for s in seats if (slot := self.state.slots[s]) and slot.bot is None]
-        return len(seats) >= self.state.rules.min_players and bool(humans)
+        alone do not play on, but in a match whose format ends it, once begun: they play it
+        to its end); none once the match is over."""
+        state = self.state
+        if state.finished:
+            return False
+        seats = state.dealable()
+        humans = [s for s in seats if (slot := state.slots[s]) and slot.bot is None]
+        ends = state.match_format.kind is not FormatKind.CASH and state.hand is not None
+        return len(seats) >= state.rules.min_players and (bool(humans) or ends)
 
     def _use_bank(self, seat: int) -> float | None:
         return self.clock.use_bank(seat)
@@ -137,6 +145,8 @@ class Scheduler(TablePart):
             payload: dict[str, Any] = {}
             if self.settings.seed is not None:  # tests and replays only
                 payload["seed"] = derive_seed(self.settings.seed, "deal", self.id, state.seq)
+            if state.match_format.timed:  # the level or the match ends by the server's clock
+                payload["now"] = self.settings.clock()
             try:
                 await self._commit(EventKind.DEAL, payload)
             except SeatError:

@@ -41,16 +41,19 @@ from italian_poker.server.event_payloads import bank_of, play_command
 from italian_poker.server.forced_shows import ForcedShows
 from italian_poker.server.host_switches import HostSwitches
 from italian_poker.server.i18n import line
+from italian_poker.server.match_status import format_lines, match_format_of
 from italian_poker.server.recorded_cards import TAKEN, DealCards, card_entries
 from italian_poker.server.recorded_cards import recorded as recorded_cards
 from italian_poker.server.seats import Seats, Slot
 from italian_poker.table.commands import StartDeal
+from italian_poker.table.formats import MatchFormat
 from italian_poker.table.machine import TableMachine
 from italian_poker.table.machine_events import (
     ActionTaken,
     DealFinished,
     DealStarted,
     MakeUpAnswered,
+    MatchFinished,
     NoDeal,
     TableEvent,
 )
@@ -95,7 +98,12 @@ class EventKind(StrEnum):
     (null: no link), ``delay`` a bool (spectators see each deal once it has ended)."""
     DEAL = "deal"
     """The next deal begins: the cards it dealt (``taken``); ``seed`` only on tables set up
-    with ``settings.seed`` (tests, replays)."""
+    with ``settings.seed`` (tests, replays); ``now``, the server's clock, on a table whose
+    match is timed in minutes (the level rises, or the match ends, by it: no deal begins
+    then)."""
+    RE_ENTER = "re_enter"
+    """A player busted out of a sit and go re-enters with the starting chips, while the
+    re-entry window is open: ``{seat}``."""
     ACTION = "action"
     """A command of the seat to act (:mod:`italian_poker.server.event_payloads`): their own
     action, a bot's choice or a turn the table plays for them; ``taken``, the cards it took;
@@ -126,10 +134,11 @@ class TableState:
 
     def __init__(self, name: str, rules: Rules, options: dict[str, Any], log_size: int = 50):
         self.name = name
-        self.rules = rules
+        self.base_rules = rules
+        """The rules the table was made with (a schedule raises their ante and bets)."""
         self.options = options
         self.status = TableStatus.LOBBY
-        self.machine = TableMachine(rules, audiences=False)
+        self.machine = TableMachine(rules, audiences=False, match_format=match_format_of(options))
         """The seats, the stacks and the deals."""
         self.deals = DealRecords(self.machine, rules)
         """Who held which seat of which deal."""
@@ -159,6 +168,21 @@ class TableState:
         """The public view read since the last event, if any."""
 
     # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the current (or next) deal: the table's, at its schedule's level."""
+        return self.machine.rules
+
+    @property
+    def match_format(self) -> MatchFormat:
+        """How long the match lasts and how its antes rise."""
+        return self.machine.match_format
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match format says the match is over: no deal begins any more."""
+        return self.machine.finished
 
     @property
     def match(self) -> Match | None:
@@ -346,6 +370,9 @@ class TableState:
     def _on_stack(self, payload: dict[str, Any]) -> Effects:
         return self.seats.set_chips(payload)
 
+    def _on_re_enter(self, payload: dict[str, Any]) -> Effects:
+        return self.seats.re_enter(payload)
+
     def _on_sit_out(self, payload: dict[str, Any]) -> Effects:
         return self.seats.sit(payload, out=True)
 
@@ -398,19 +425,22 @@ class TableState:
             raise SeatError(
                 f"fewer than {self.rules.min_players} players can be dealt in: the match waits"
             )
-        seed = payload.get("seed")
+        seed, now = payload.get("seed"), payload.get("now")
         cards = DealCards(SECURE if seed is None else SeededSource(int(seed)))
-        start = StartDeal(source=cards.source)
+        start = StartDeal(source=cards.source, now=None if now is None else float(now))
         self.machine.verify(start)
         cards.give(recorded_cards(payload))
         self.cards = cards
         self._forced.clear()
+        number = len(self.machine.completed) + 1
         events = self.seats.handle(start)
-        self.outcome = None
-        for slot in self.slots:
-            if slot is not None:
-                slot.last_action, slot.changed = None, None
-        effects = Effects([line("report_title", number=len(self.machine.completed) + 1)])
+        effects = Effects()
+        if not any(isinstance(event, MatchFinished) for event in events):  # else no deal
+            self.outcome = None
+            for slot in self.slots:
+                if slot is not None:
+                    slot.last_action, slot.changed = None, None
+            effects.lines.append(line("report_title", number=number))
         self._after(events, payload, effects)
         return effects
 
@@ -487,6 +517,8 @@ class TableState:
                 self._settle(event.completed, effects)
             elif isinstance(event, NoDeal):
                 effects.lines.append(line("no_deal", pot=event.carried))
+            else:
+                effects.lines.extend(format_lines(event))
         self.seats.depart(events, effects)
         entries = card_entries(taken)
         effects.record = dict(payload)

@@ -65,16 +65,29 @@ class AddChips:
 
 
 @dataclass(frozen=True, slots=True)
+class ReEnter:
+    """``player``, busted out of a sit and go, sits down again as ``name`` with the starting
+    chips in seat number ``seat`` (default: the lowest free seat) while the re-entry window is
+    open; during a deal, the seat is taken once it is over."""
+
+    player: int
+    name: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class StartDeal:
     """Begin the next deal (first the 5.5 make-up questions after a parol). Its cards come
     from ``source`` (:mod:`~italian_poker.engine.card_source`: recorded cards for a replay,
     say), else ``deck`` stacks the deck for the players dealt in (a scenario, a test), else
     ``seed`` shuffles this deal reproducibly (default: the table's seed advanced by the deal
-    number, or a secure shuffle)."""
+    number, or a secure shuffle). ``now`` is the time it starts, in seconds (a match timed
+    in minutes needs it: the machine reads no clock, so a replay of the commands is exact)."""
 
     deck: tuple[Card, ...] | None = None
     seed: int | None = None
     source: CardSource | None = None
+    now: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +130,7 @@ and take effect once it is over."""
 PlayCommand = Act | AnswerMakeUp | TimeOut | BotAct
 """The commands of the player to act."""
 
-Command = SeatingCommand | StartDeal | PlayCommand
+Command = SeatingCommand | ReEnter | StartDeal | PlayCommand
 """Everything a :class:`~italian_poker.table.machine.TableMachine` handles."""
 
 __all__ = [
@@ -128,6 +141,7 @@ __all__ = [
     "Command",
     "Leave",
     "PlayCommand",
+    "ReEnter",
     "SeatingCommand",
     "SetChips",
     "SitIn",

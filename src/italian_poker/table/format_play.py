@@ -1,24 +1,41 @@
 """A table machine's match format as it is played: the schedule's level in force, who went
-out and when, the standings, and the end of the match (:mod:`italian_poker.table.formats`)."""
+out and when, who re-entered, the standings, and the end of the match
+(:mod:`italian_poker.table.formats`).
+
+Time comes in as data: each :class:`StartDeal` of a match timed in minutes carries ``now``,
+and a level of minutes, or the length of a fixed match in minutes, is over at the first deal
+that starts at or after its end. The deal under way when the time runs out is played to its
+end, and a pot it carries to the next deal is played for first; a level rises, or the match
+ends, only between deals."""
 
 from __future__ import annotations
 
 from italian_poker.engine.match import Match, MatchPhase
 from italian_poker.engine.rules import Rules
-from italian_poker.table.commands import AddChips, Command, SetChips, StartDeal, TakeSeat
+from italian_poker.table.commands import (
+    AddChips,
+    Command,
+    ReEnter,
+    SetChips,
+    StartDeal,
+    TakeSeat,
+)
 from italian_poker.table.formats import (
     CASH,
+    ClockNeededError,
     FormatKind,
     FormatSeatError,
     LevelStatus,
     MatchFinishedError,
     MatchFormat,
+    ReEntryClosedError,
     Standing,
 )
 from italian_poker.table.machine_events import (
     ChipsChanged,
     LevelChanged,
     MatchFinished,
+    ReEntered,
     SeatLeft,
     SeatTaken,
     TableEvent,
@@ -37,6 +54,16 @@ class FormatPlay:
         self.base_rules = base_rules
         self.seats = seats
         self._level = 0
+        self._level_deal = 0
+        """The deals completed when the level in force began."""
+        self._level_at: float | None = None
+        """The time the level in force began (a level of minutes, from its first deal)."""
+        self._began_at: float | None = None
+        """The time the first deal started (a timed match)."""
+        self._last_now: float | None = None
+        self._busted: set[int] = set()
+        """The players out of the match for want of chips (who may re-enter)."""
+        self._re_entries: dict[int, int] = {}
         self._finished: tuple[Standing, ...] | None = None
         self._bought: dict[int, int] = {}
         """The chips each player brought to the table (a format's standings)."""
@@ -83,14 +110,44 @@ class FormatPlay:
         if schedule is None:
             return None
         index = self._level
+        level = schedule.levels[index]
         following = index + 1 < len(schedule.levels)
+        at_deal = at_time = None
+        if following and level.timed:
+            at_time = None if self._level_at is None else self._level_at + 60 * level.minutes
+        elif following:
+            at_deal = self._level_deal + level.deals + 1
         return LevelStatus(
             index + 1,
             len(schedule.levels),
-            schedule.levels[index],
+            level,
             schedule.levels[index + 1] if following else None,
-            schedule.first_deal(index + 1) if following else None,
+            at_deal,
+            at_time,
         )
+
+    @property
+    def ends_at(self) -> float | None:
+        """The time from which no deal starts, of a fixed match in minutes once its first
+        deal has started; else None."""
+        minutes = self.match_format.minutes
+        if minutes is None or self._began_at is None:
+            return None
+        return self._began_at + 60 * minutes
+
+    @property
+    def re_entries(self) -> dict[int, int]:
+        """How many times each player re-entered (those who did)."""
+        return dict(self._re_entries)
+
+    def re_entry_open(self) -> bool:
+        """Whether a busted player may re-enter now: the window of a sit and go is open."""
+        fmt = self.match_format
+        if not fmt.re_entry or self._finished is not None:
+            return False
+        if fmt.re_entry_levels:
+            return self._level + 1 <= fmt.re_entry_levels
+        return self._completed() < fmt.re_entry_deals
 
     @property
     def deals_left(self) -> int | None:
@@ -131,14 +188,20 @@ class FormatPlay:
                 bought.get(player, 0),
                 out,
                 prizes[place - 1] if place <= len(prizes) else 0,
+                self._re_entries.get(player, 0),
             )
             for place, (player, name, chips, out) in enumerate(ranked, start=1)
         )
 
     def check(self, command: Command) -> None:
         """Refuse what the match format does not allow."""
-        if isinstance(command, StartDeal) and self._finished is not None:
-            raise MatchFinishedError("the match is over: see the standings")
+        if isinstance(command, StartDeal):
+            if self._finished is not None:
+                raise MatchFinishedError("the match is over: see the standings")
+            self._check_time(command.now)
+        if isinstance(command, ReEnter):
+            self._check_re_entry(command)
+            return
         if self.match_format.kind is not FormatKind.SIT_AND_GO:
             return
         chips = self.match_format.starting_chips
@@ -152,6 +215,88 @@ class FormatPlay:
                     f"every player of this sit and go starts with {chips} chips, "
                     f"not {command.chips!r}"
                 )
+
+    def _check_time(self, now: float | None) -> None:
+        """A timed match's deal starts at a time, never before the last one's."""
+        if now is None:
+            if self.match_format.timed:
+                raise ClockNeededError(
+                    "this match is timed in minutes: each deal starts with the time (now)"
+                )
+            return
+        if isinstance(now, bool) or not isinstance(now, int | float) or now != now:
+            raise ClockNeededError(f"a deal's time is a number of seconds, not {now!r}")
+        if self._last_now is not None and now < self._last_now:
+            raise ClockNeededError(
+                f"time runs forward: a deal cannot start at {now} after one at {self._last_now}"
+            )
+
+    def _check_re_entry(self, command: ReEnter) -> None:
+        """Only a player busted out of a sit and go re-enters, while the window is open."""
+        fmt = self.match_format
+        if self._finished is not None:
+            raise MatchFinishedError("the match is over: see the standings")
+        if not fmt.re_entry:
+            raise ReEntryClosedError("this match has no re-entry: a busted player is out")
+        if command.player not in self._busted:
+            raise FormatSeatError(
+                f"player {command.player!r} has not busted out: only a busted player re-enters"
+            )
+        if not self.re_entry_open():
+            window = (
+                f"until level {fmt.re_entry_levels}"
+                if fmt.re_entry_levels
+                else f"for the first {fmt.re_entry_deals} deals"
+            )
+            raise ReEntryClosedError(f"re-entry is closed: it was open {window}")
+
+    def re_entry_seat(self, command: ReEnter) -> TakeSeat:
+        """The seat a re-entry takes: the starting chips."""
+        chips = self.match_format.starting_chips
+        assert chips is not None
+        return TakeSeat(command.player, command.name, chips, command.seat)
+
+    def re_enter(self, command: ReEnter) -> tuple[TakeSeat, ReEntered]:
+        """The seat a (checked) re-entry takes, and the event that reports it."""
+        take = self.re_entry_seat(command)
+        count = self._re_entries.get(command.player, 0) + 1
+        self._re_entries[command.player] = count
+        self._busted.discard(command.player)
+        return take, ReEntered(command.player, command.name, take.chips, count)
+
+    def before_deal(self, command: StartDeal) -> list[TableEvent]:
+        """What the time of a (checked) deal start changes first: a level of minutes that is
+        over rises, a fixed match whose minutes are over ends (then no deal starts)."""
+        now = command.now
+        match = self.seats.match
+        if now is None or match is None:
+            return []
+        self._last_now = now
+        if self._began_at is None:
+            self._began_at = now
+        events: list[TableEvent] = []
+        schedule = self.match_format.schedule
+        if schedule is not None:
+            level = schedule.levels[self._level]
+            if level.timed and self._level_at is None:
+                self._level_at = now
+            elif (
+                level.timed
+                and self._level_at is not None
+                and now - self._level_at >= 60 * level.minutes
+                and self._level + 1 < len(schedule.levels)
+            ):
+                events.extend(self._raise_level(match, now))
+        ends_at = self.ends_at
+        # A pot carried from the last deal (everyone passed, a parol) is played for first.
+        over = ends_at is not None and bool(match.completed) and now >= ends_at
+        over = over and not match.carried
+        if self.match_format.kind is FormatKind.SIT_AND_GO and self._started():
+            over = len(match.seats) < self.seats.rules.min_players
+        if over:
+            self._finished = self.standings
+            events.append(MatchFinished(self._finished))
+        return events
 
     def _started(self) -> bool:
         """Whether a deal has begun."""
@@ -169,6 +314,8 @@ class FormatPlay:
                 self._bought[event.player] = self._bought.get(event.player, 0) + event.change
             elif isinstance(event, SeatLeft):
                 self._out.append((self._completed(), event.player, event.name, event.chips))
+                if event.busted:
+                    self._busted.add(event.player)
         match = self.seats.match
         if match is None or self._finished is not None:
             return events
@@ -176,7 +323,7 @@ class FormatPlay:
             events.extend(self._next_level(match))
         fmt = self.match_format
         if fmt.kind is FormatKind.FIXED:
-            over = len(match.completed) >= (fmt.deals or 0)
+            over = fmt.deals is not None and len(match.completed) >= fmt.deals
         else:
             over = self._started() and len(match.seats) < self.seats.rules.min_players
         if over and match.phase not in _DEALING:
@@ -185,15 +332,29 @@ class FormatPlay:
         return events
 
     def _next_level(self, match: Match) -> list[TableEvent]:
-        """Between deals: the level of the next deal in force, and reported if it is new."""
+        """Between deals: the next level in force once the level of deals is over, and
+        reported."""
         schedule = self.match_format.schedule
         if schedule is None or match.phase in _DEALING:
             return []
-        index = schedule.level_index(len(match.completed) + 1)
-        if index == self._level:
+        level = schedule.levels[self._level]
+        if (
+            level.timed
+            or self._level + 1 >= len(schedule.levels)
+            or len(match.completed) - self._level_deal < level.deals
+        ):
             return []
-        self._level = index
-        rules = schedule.levels[index].rules(self.base_rules)
+        return self._raise_level(match, None)
+
+    def _raise_level(self, match: Match, now: float | None) -> list[TableEvent]:
+        """The next level in force from the next deal (``now``: the time it starts, if
+        known), reported; in a sit and go, those short of the new ante are out."""
+        schedule = self.match_format.schedule
+        assert schedule is not None
+        self._level += 1
+        self._level_deal = len(match.completed)
+        self._level_at = now
+        rules = schedule.levels[self._level].rules(self.base_rules)
         self.seats.rules = rules
         match.set_rules(rules)
         status = self.level
@@ -204,5 +365,6 @@ class FormatPlay:
             for event in busted:
                 assert isinstance(event, SeatLeft)
                 self._out.append((len(match.completed), event.player, event.name, event.chips))
+                self._busted.add(event.player)
             events.extend(busted)
         return events

@@ -41,6 +41,7 @@ from italian_poker.table.commands import (
     BotAct,
     Command,
     Leave,
+    ReEnter,
     SeatingCommand,
     SetChips,
     SitIn,
@@ -278,14 +279,27 @@ class TableMachine:
         """The final standings once :attr:`finished`, else as the stacks stand."""
         return self._format.standings
 
+    @property
+    def ends_at(self) -> float | None:
+        """The time from which no deal starts, of a fixed match in minutes once its first
+        deal has started (the times the deals start with); else None."""
+        return self._format.ends_at
+
+    @property
+    def re_entry_open(self) -> bool:
+        """Whether a busted player may re-enter now (a sit and go's re-entry window)."""
+        return self._format.re_entry_open()
+
     # --- checking -------------------------------------------------------------------------
 
     def verify(self, command: Command) -> None:
         """Raise what :meth:`handle` would raise for ``command``; nothing changes."""
-        if not self._format.cash:
+        if not self._format.cash or isinstance(command, ReEnter):
             self._format.check(command)
         if isinstance(command, _SEATING):
             self._seats.check(command)
+        elif isinstance(command, ReEnter):
+            self._seats.check(self._format.re_entry_seat(command))
         elif isinstance(command, StartDeal):
             self._check_start(command)
         elif isinstance(command, Act):
@@ -311,10 +325,22 @@ class TableMachine:
         """Carry out ``command`` and return what happened, in order; an illegal command raises
         as :meth:`verify` does and changes nothing."""
         if self._format.cash:
+            if isinstance(command, ReEnter):
+                self._format.check(command)  # a cash game has no re-entry: players rebuy
             return self._handle(command)
         self._format.check(command)
         match = self._seats.match
         completed = 0 if match is None else len(match.completed)
+        if isinstance(command, ReEnter):
+            self._seats.check(self._format.re_entry_seat(command))
+            take, entered = self._format.re_enter(command)
+            return self._format.after([entered, *self._handle(take)], completed)
+        if isinstance(command, StartDeal):
+            self._check_start(command)
+            first = self._format.before_deal(command)
+            if self._format.finished or self.phase is not MatchPhase.BETWEEN_DEALS:
+                return first
+            return first + self._format.after(self._handle(command), completed)
         return self._format.after(self._handle(command), completed)
 
     def _handle(self, command: Command) -> list[TableEvent]:

@@ -80,6 +80,19 @@ class SeatLeft:
 
 
 @dataclass(frozen=True, slots=True)
+class ReEntered:
+    """``player``, busted out of a sit and go, re-entered as ``name`` with ``chips`` (the
+    starting chips), their re-entry number ``count`` (1 for the first); the seat is theirs
+    once a :class:`SeatTaken` follows (at once between deals, else when the deal ends)."""
+
+    player: int
+    name: str
+    chips: int
+    count: int
+    audience: Audience = EVERYONE
+
+
+@dataclass(frozen=True, slots=True)
 class SatOut:
     """``player`` is dealt out until they sit in."""
 
@@ -271,6 +284,7 @@ def observed(deal: Deal, operations: tuple[Operation, ...]) -> tuple[Observed, .
 TableEvent = (
     SeatTaken
     | SeatLeft
+    | ReEntered
     | SatOut
     | SatIn
     | ChipsChanged
@@ -308,6 +322,7 @@ __all__ = [
     "MatchFinished",
     "NoDeal",
     "Observed",
+    "ReEntered",
     "SatIn",
     "SatOut",
     "SeatLeft",

@@ -9,10 +9,11 @@ from typing import Any
 from fastapi import APIRouter
 
 from italian_poker.engine.errors import ItalianPokerError
-from italian_poker.engine.rules import preset
+from italian_poker.engine.rules import Rules, preset
 from italian_poker.server.dependencies import ServerDep, TableDep
 from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import MAX_CHIPS
+from italian_poker.server.match_status import FORMAT_OPTION
 from italian_poker.server.nicknames import BadName, check_nickname, check_text
 from italian_poker.server.routes.host import set_watch
 from italian_poker.server.schemas.lobby import (
@@ -25,6 +26,8 @@ from italian_poker.server.schemas.lobby import (
 )
 from italian_poker.server.store import NewTable, token_hash
 from italian_poker.server.table_state import ADVICE, PLAYERS_SEE_LEDGER
+from italian_poker.table.format_play import FormatPlay
+from italian_poker.table.formats import CASH, FormatKind, MatchFormat, parse_schedule
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
 server_router = APIRouter(prefix="/api", tags=["lobby"])
@@ -55,6 +58,33 @@ def _table_name(text: str) -> str:
         raise ApiError(422, "bad_name", str(error)) from None
 
 
+def _match_format(body: CreateTable, rules: Rules) -> MatchFormat:
+    """The table's match format from the form, checked with the rules (every level of its
+    schedule), or 422 ``bad_format`` with the reason."""
+    try:
+        kind = FormatKind(body.format)
+        schedule = None if not body.schedule else parse_schedule(body.schedule)
+        match_format = MatchFormat(
+            kind,
+            deals=body.deals,
+            minutes=body.minutes,
+            schedule=schedule,
+            starting_chips=body.stack if kind is FormatKind.SIT_AND_GO else None,
+            prize_pool=body.prize_pool,
+            shares=tuple(body.shares),
+            re_entry_levels=body.re_entry_levels,
+            re_entry_deals=body.re_entry_deals,
+        )
+        first = FormatPlay.first_rules(match_format, rules)
+    except ValueError as error:
+        kinds = ", ".join(k.value for k in FormatKind)
+        message = str(error) if isinstance(error, ItalianPokerError) else f"format: one of {kinds}"
+        raise ApiError(422, "bad_format", message) from None
+    if body.stack < first.chips_to_be_dealt_in:
+        raise ApiError(422, "bad_stack", "the stack must cover at least one ante")
+    return match_format
+
+
 @router.post("", status_code=201, responses=error_responses(422))
 async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
     """A new table, its host seated at seat 0."""
@@ -79,6 +109,7 @@ async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
             f"stack: with {body.seats} seats a stack is 1 to {most} chips "
             f"(a table holds at most {MAX_CHIPS} chips)",
         )
+    match_format = _match_format(body, rules)
     if body.advice and server.advisor is None:
         raise ApiError(
             422,
@@ -97,6 +128,8 @@ async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
         PLAYERS_SEE_LEDGER: body.players_see_ledger,
         ADVICE: server.advisor is not None and body.advice is not False,
     }
+    if match_format != CASH:
+        options[FORMAT_OPTION] = match_format.to_dict()
     invite = secrets.token_urlsafe(18)
     host_token = secrets.token_urlsafe(32)
     player_token = secrets.token_urlsafe(32)

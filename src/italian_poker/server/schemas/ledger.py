@@ -25,7 +25,7 @@ class LedgerEntry(Model):
     """Who, whatever their nickname (the seq of the event that seated them); None in rows
     written before migration 0003."""
     kind: str
-    """``buy_in``, ``adjust``, ``result`` (a deal's net) or ``cash_out``."""
+    """``buy_in``, ``adjust``, ``result`` (a deal's net), ``cash_out`` or ``re_entry``."""
     amount: int
     hand: int | None
     created: str
@@ -40,7 +40,7 @@ class LedgerPerson(Model):
     nickname: str
     """The latest nickname."""
     bought_in: int
-    """Buy-ins, and the chips the host added."""
+    """Buy-ins and re-entries, and the chips the host added."""
     cashed_out: int
     """Cash-outs, and the chips the host took off."""
     stack: int

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from italian_poker.server.limits import Ante, BankSeconds, Chips, Seats, TurnSeconds
+from italian_poker.server.limits import Ante, BankSeconds, Chips, Count, Seats, TurnSeconds
 from italian_poker.server.schemas.base import Model
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.server.table_state import TableStatus
@@ -45,6 +45,28 @@ class CreateTable(Model):
     """Whether the drawing seat is sent the draw hint (the host may change it at any time);
     left out: on when the server has an advisor. ``true`` on a server without one is a 422
     ``no_advisor``."""
+    format: str = Field(default="cash", max_length=20)
+    """The match format: ``cash`` (join, leave and rebuy at will), ``fixed`` (a number of
+    ``deals`` or of ``minutes``, then the standings) or ``sit-and-go`` (everyone starts with
+    ``stack`` chips, the antes follow ``schedule``, busted players are out unless they
+    re-enter, one winner). Anything the format does not allow is a 422 ``bad_format`` with
+    the reason."""
+    deals: Count | None = None
+    """The deals of a fixed match."""
+    minutes: Count | None = None
+    """The minutes of a fixed match: no deal begins after them (the deal under way ends)."""
+    schedule: str | None = Field(default=None, max_length=400)
+    """The ante schedule: a preset (``turbo``, ``standard``, ``slow``) or levels written
+    ``ANTExDEALS`` or ``ANTE/MIN/MAXxDEALS``, ``m`` after the number for minutes, separated by
+    commas (``1x10m,2x10m,4x10m``). A sit and go needs one; a fixed match may have one."""
+    prize_pool: Count = 0
+    """Play chips shared by ``shares`` at the end of a sit and go."""
+    shares: list[Count] = Field(default_factory=list, max_length=10)
+    """Percentages of the prize pool, first place first, adding up to 100."""
+    re_entry_levels: Count = 0
+    """A sit and go's re-entry window: busted players may re-enter up to this level."""
+    re_entry_deals: Count = 0
+    """Or: while fewer deals than this are over."""
 
 
 class TableCreated(Model):

@@ -56,6 +56,7 @@ document.getElementById("create-form").addEventListener("submit", (event) => {
     watch_delay: data.get("watch_delay") !== null,
     // Ticked: the hint if the server has an advisor (left out); unticked: no hint.
     ...(data.get("advice") === null ? { advice: false } : {}),
+    ...formatBody(data),
   };
   submitting(form, async () => {
     const created = await api("POST", "/api/tables", body);
@@ -63,6 +64,46 @@ document.getElementById("create-form").addEventListener("submit", (event) => {
     window.location.assign(created.invite_url || `/t/${created.invite}`);
   });
 });
+
+/** The match format's members of the new table (none for a cash game): the server checks
+ * them and answers with the reason when the format cannot be played. */
+function formatBody(data) {
+  const kind = data.get("format");
+  if (kind === "cash") return {};
+  const body = { format: kind };
+  const schedule = data.get("schedule");
+  if (schedule) body.schedule = schedule === "custom" ? data.get("levels").trim() : schedule;
+  if (kind === "fixed") body[data.get("length")] = intOrNull(data.get("length_value"));
+  if (kind === "sit-and-go") {
+    body.prize_pool = intOrNull(data.get("prize_pool")) ?? 0;
+    const shares = data.get("shares").split(/[\s,;]+/).filter(Boolean);
+    body.shares = shares.map((share) => Number.parseInt(share, 10));
+    const reEntry = data.get("re_entry");
+    if (reEntry) body[`re_entry_${reEntry}`] = intOrNull(data.get("re_entry_value"));
+  }
+  return body;
+}
+
+/** Show the format's fields that apply to the format chosen. */
+function syncFormat() {
+  const form = document.getElementById("create-form");
+  const kind = form.elements.format.value;
+  const shown = new Set([kind]);
+  if (kind !== "cash" && form.elements.schedule.value === "custom") shown.add("custom");
+  if (kind === "sit-and-go" && form.elements.re_entry.value) shown.add("re-entry");
+  for (const field of form.querySelectorAll("#format-box label[data-format]")) {
+    const on = field.dataset.format.split(" ").some((name) => shown.has(name));
+    field.hidden = !on;
+    for (const input of field.querySelectorAll("input, select")) input.disabled = !on;
+  }
+  const none = form.querySelector("option[value=''][data-format]");
+  none.hidden = kind !== "fixed";
+  if (kind === "sit-and-go" && !form.elements.schedule.value) form.elements.schedule.value = "standard";
+}
+
+for (const name of ["format", "schedule", "re_entry"]) {
+  document.querySelector(`#create-form select[name=${name}]`).addEventListener("change", syncFormat);
+}
 
 document.getElementById("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -103,6 +144,7 @@ function syncTimer() {
 timerBox.addEventListener("change", syncTimer);
 
 syncTimer();
+syncFormat();
 render();
 offerHint(document.querySelector("#create-form input[name=advice]")).then(render);
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {}); // the installable app

@@ -14,6 +14,7 @@ import {
 } from "/static/ledger.js";
 import { el } from "/static/dom.js";
 import { HINT_KEY, hintDiscards, renderHint } from "/static/hint.js";
+import { renderMatch } from "/static/match.js";
 import {
   DealReplays, hideSeatControls, renderWatchControls, renderWatchNote, renderWatching, setWatch,
   watchOf, watchUrl,
@@ -152,6 +153,7 @@ function render() {
   if (!app.blink) document.title = pageTitle(st);
   $("table-name").textContent = st.table.name;
   $("game").dataset.seq = app.message ? String(app.message.seq) : ""; // the state shown
+  renderMatch(st, app.lang, watch ? null : st.you, reEnter);
   renderCenter(st);
   renderSeats(st);
   renderHand(st);
@@ -705,6 +707,11 @@ async function hostCall(method, path, body) {
     showFailure(error);
     return false;
   }
+}
+
+function reEnter() {
+  api("POST", `/api/tables/${invite}/re-enter`, undefined, app.seat.player_token)
+    .then(() => showError("")).catch(showFailure);
 }
 
 function removeSeat(seat) {
