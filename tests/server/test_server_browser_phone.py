@@ -8,6 +8,7 @@ chips and bet match the engine's public view (Art. 2, 3.3, 5.2)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,7 +59,13 @@ SEES_TURN = """() => {
   }).map((card) => card.textContent || card.getAttribute('aria-label'));
   const buttons = [...document.querySelectorAll(
     '#action-buttons button.action, #draw-controls:not([hidden]) #draw-confirm')];
+  const row = document.getElementById('amount-row');
+  const amount = row.hidden ? null : {
+    field: document.getElementById('amount').value,
+    said: document.getElementById('amount-range').textContent,
+  };
   return {
+    amount,
     blinds: !!document.querySelector('#action-buttons button[data-kind=decline]'),
     cards: cards.length, covered, pot: shown('turn-pot'), call: shown('turn-call'),
     buttons: buttons.length > 0 && buttons.every((b) => inside(b.getBoundingClientRect())),
@@ -131,6 +138,15 @@ def kinds(page: Page) -> list[str]:
             "#action-buttons button.action:not([disabled])", "bs => bs.map(b => b.dataset.kind)"
         )
     )
+
+
+def amount_agrees(amount: dict[str, Any] | None) -> bool:
+    """Whether the bet the line under the field says is the field's amount, as the turn
+    begins (nothing is said of a field left empty)."""
+    if amount is None or not amount["field"]:
+        return True
+    said = re.match(r"\D*(\d+)", amount["said"])
+    return said is not None and said.group(1) == amount["field"]
 
 
 def play_turn(page: Page, log: dict[str, Any]) -> None:
@@ -217,6 +233,7 @@ def test_two_players_play_whole_deals_and_see_their_turns(
             assert seen_now["cards"] >= 4 or seen_now["blinds"], (name, seen_now)
             assert seen_now["covered"] == [], (name, seen_now)
             assert seen_now["pot"] and seen_now["call"] and seen_now["buttons"], (name, seen_now)
+            assert amount_agrees(seen_now["amount"]), (name, seen_now)
             for other in pages.values():
                 assert seat_mismatches(other, server, invite) == []
             moment = "draw" if page.is_visible("#draw-controls") else "bet"

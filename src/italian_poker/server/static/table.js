@@ -448,11 +448,12 @@ function renderActions(st) {
   }
   if (amountEntries.length) {
     const low = Math.min(...amountEntries.map((a) => a.min));
-    const high = Math.max(...amountEntries.map((a) => a.max));
     if (signature !== app.legalKey && app.amountKey !== `${app.message.hand}:${app.message.seq}`) {
       app.amount = low;
       app.amountKey = `${app.message.hand}:${app.message.seq}`;
     }
+    // New actions: the field says the amount before the buttons and the line are labelled.
+    if (signature !== app.legalKey) $("amount").value = String(app.amount ?? low);
   }
   const chosen = chosenAmount();
   const help = [];
@@ -493,7 +494,6 @@ function renderActions(st) {
     slider.disabled = app.offline;
     input.min = slider.min = String(low);
     input.max = slider.max = String(high);
-    if (signature !== app.legalKey) input.value = String(app.amount ?? low);
     if (chosen !== null) slider.value = String(chosen);
     const sizes = betSizes(st, amountEntries[0], already).map(([key, amount]) => el("button", {
       type: "button", class: "size", "data-amount": amount, "data-fkey": `size-${key}`,
