@@ -37,11 +37,18 @@ from italian_poker.engine.rules import Rules
 from italian_poker.table.commands import (
     Act,
     AddChips,
+    AnswerChips,
     AnswerMakeUp,
+    AnswerSeat,
+    AskChips,
+    AskSeat,
     BotAct,
     Command,
     Leave,
+    LockSeats,
+    NameCoHost,
     SeatingCommand,
+    SetChipCaps,
     SetChips,
     SitIn,
     SitOut,
@@ -52,8 +59,11 @@ from italian_poker.table.commands import (
 from italian_poker.table.defaults import DefaultReason, default_action, forced_action
 from italian_poker.table.events import chips_added, round_bet_before
 from italian_poker.table.format_play import FormatPlay
+from italian_poker.table.admission import Admission
+from italian_poker.table.chip_requests import ChipDesk
 from italian_poker.table.formats import (
     CASH,
+    FormatKind,
     LevelStatus,
     MatchFormat,
     Standing,
@@ -71,6 +81,7 @@ from italian_poker.table.machine_events import (
     TableEvent,
     observed,
 )
+from italian_poker.table.host_desk import HostDesk, Moment
 from italian_poker.table.seating import (
     Departure,
     SeatState,
@@ -84,6 +95,7 @@ class MalformedCommandError(MalformedActionError):
 
 
 _SEATING = (TakeSeat, Leave, SitOut, SitIn, SetChips, AddChips)
+_HOST = (AskSeat, AnswerSeat, LockSeats, NameCoHost, SetChipCaps, AskChips, AnswerChips)
 _DEALING = (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP)
 
 
@@ -131,6 +143,7 @@ class TableMachine:
         )
         self._format = FormatPlay(match_format, rules, self._seats)
         self._format.seated(list(seats))
+        self._desk = HostDesk(self._seats)
         self._seen = 0
         """Operations of the current deal already reported."""
 
@@ -278,6 +291,42 @@ class TableMachine:
         """The final standings once :attr:`finished`, else as the stacks stand."""
         return self._format.standings
 
+    # --- admission and chip requests ---------------------------------------------------------
+
+    @property
+    def admission(self) -> Admission:
+        """Whether the table is locked, its co-host and the newcomers waiting for a seat
+        (:mod:`~italian_poker.table.admission`); read it, never change it."""
+        return self._desk.admission
+
+    @property
+    def chip_desk(self) -> ChipDesk:
+        """The caps on chip requests, those waiting and how many each player has had
+        approved (:mod:`~italian_poker.table.chip_requests`); read it, never change it."""
+        return self._desk.chips
+
+    def bought(self, player: int) -> int:
+        """The chips ``player`` brought to the table: seats taken, chips set and added."""
+        return self._seats.bought.get(player, 0)
+
+    def nets(self) -> dict[int, int]:
+        """Each player's chips won (negative: lost): the chips in front of them and those
+        they took away, less those they brought; in the order they first came. The nets
+        sum to zero between deals while no pot is carried."""
+        held = {s.player: s.chips for s in self.seats}
+        for departure in self._seats.departed:
+            held[departure.player] = held.get(departure.player, 0) + departure.chips
+        return {p: held.get(p, 0) - b for p, b in self._seats.bought.items()}
+
+    def _moment(self) -> Moment:
+        """Where the table stands for a chip request."""
+        level = self.level
+        return Moment(
+            None if level is None else level.number,
+            self.phase in _DEALING,
+            self.match_format.kind is FormatKind.SIT_AND_GO,
+        )
+
     # --- checking -------------------------------------------------------------------------
 
     def verify(self, command: Command) -> None:
@@ -294,6 +343,8 @@ class TableMachine:
             self._match_or_raise().verify(self._answer(command), self._turn(command.player))
         elif isinstance(command, TimeOut | BotAct):
             self._turn(command.player)
+        elif isinstance(command, _HOST):
+            self._desk.check(command, self.verify, self._moment())
         else:
             raise MalformedCommandError(f"not a table command: {command!r}")
 
@@ -311,11 +362,13 @@ class TableMachine:
         """Carry out ``command`` and return what happened, in order; an illegal command raises
         as :meth:`verify` does and changes nothing."""
         if self._format.cash:
-            return self._handle(command)
-        self._format.check(command)
-        match = self._seats.match
-        completed = 0 if match is None else len(match.completed)
-        return self._format.after(self._handle(command), completed)
+            events = self._handle(command)
+        else:
+            self._format.check(command)
+            match = self._seats.match
+            completed = 0 if match is None else len(match.completed)
+            events = self._format.after(self._handle(command), completed)
+        return events + self._desk.after(events)
 
     def _handle(self, command: Command) -> list[TableEvent]:
         """:meth:`handle`, the match format aside."""
@@ -342,15 +395,21 @@ class TableMachine:
             before = len(match.completed)
             _start(match, command)
             return self._after_start(before, self._seats.records())
+        if isinstance(command, _HOST):
+            return self._desk.handle(command, self.verify, self._seat, self._moment())
         if isinstance(command, _SEATING):
-            self._seats.check(command)
-            if self.phase in _DEALING:
-                if isinstance(command, Leave) and command.player not in self._seats.current():
-                    return self._seats.leave_before_seated(command.player)
-                self._seats.waiting.append(command)
-                return [ChangeWaits(command)]
-            return self._seats.change(command)
+            return self._seat(command)
         raise MalformedCommandError(f"not a table command: {command!r}")
+
+    def _seat(self, command: SeatingCommand) -> list[TableEvent]:
+        """Carry out a seating change: now between deals, else once the deal is over."""
+        self._seats.check(command)
+        if self.phase in _DEALING:
+            if isinstance(command, Leave) and command.player not in self._seats.current():
+                return self._seats.leave_before_seated(command.player)
+            self._seats.waiting.append(command)
+            return [ChangeWaits(command)]
+        return self._seats.change(command)
 
     # --- dealing --------------------------------------------------------------------------
 
