@@ -34,6 +34,8 @@ from italian_poker.engine.errors import (
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
 from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe
 from italian_poker.engine.rules import Rules
+from italian_poker.table.admission import Admission
+from italian_poker.table.chip_requests import ChipDesk
 from italian_poker.table.commands import (
     Act,
     AddChips,
@@ -59,8 +61,6 @@ from italian_poker.table.commands import (
 from italian_poker.table.defaults import DefaultReason, default_action, forced_action
 from italian_poker.table.events import chips_added, round_bet_before
 from italian_poker.table.format_play import FormatPlay
-from italian_poker.table.admission import Admission
-from italian_poker.table.chip_requests import ChipDesk
 from italian_poker.table.formats import (
     CASH,
     FormatKind,
@@ -68,6 +68,7 @@ from italian_poker.table.formats import (
     MatchFormat,
     Standing,
 )
+from italian_poker.table.host_desk import HostDesk, Moment
 from italian_poker.table.machine_events import (
     ActionTaken,
     ChangeWaits,
@@ -81,7 +82,6 @@ from italian_poker.table.machine_events import (
     TableEvent,
     observed,
 )
-from italian_poker.table.host_desk import HostDesk, Moment
 from italian_poker.table.seating import (
     Departure,
     SeatState,
