@@ -195,4 +195,3 @@ class HostDesk:
                 self.admission.co_host = None
                 added.append(CoHostNamed(None))
         return added
-
