@@ -2,9 +2,10 @@
 
 The ledger's rows (oldest first) are the chips that came to the table and left it, and each
 deal's net result: ``buy_in`` (a seat taken), ``adjust`` (the host set a stack: the change),
+``rebuy`` and ``top_up`` (a player's chip request the host approved, server/home_desk.py),
 ``result`` and ``cash_out`` (a seat left). :func:`summarise` gives each person (rows grouped
 by ``player``) what they bought in and cashed out, the chips in front of them now and their
-net, ``stack + cashed out - bought in``. The host's adjustments count as on a Poker Now
+net, ``stack + cashed out - bought in`` (rebuys and top-ups are bought in). The host's adjustments count as on a Poker Now
 ledger: chips the host adds are a buy-in, chips the host takes off a buy-out (cashed out);
 either way the net is the same. Results move no chips to or from the table: the stacks show
 them.
@@ -38,7 +39,9 @@ BOUGHT = "buy_in"
 ADJUSTED = "adjust"
 RESULT = "result"
 CASHED = "cash_out"
-KINDS = (BOUGHT, ADJUSTED, RESULT, CASHED)
+REBUY = "rebuy"
+TOP_UP = "top_up"
+KINDS = (BOUGHT, ADJUSTED, RESULT, CASHED, REBUY, TOP_UP)
 """The kinds of ledger rows."""
 
 CSV_COLUMNS = ("created", "nickname", "player", "kind", "amount", "hand")
@@ -185,7 +188,7 @@ def summarise(rows: Iterable[Movement], seated: Sequence[Holding], in_pot: int) 
         names[key] = row.nickname
         bought.setdefault(key, 0)
         cashed.setdefault(key, 0)
-        if row.kind == BOUGHT or (row.kind == ADJUSTED and row.amount > 0):
+        if row.kind in (BOUGHT, REBUY, TOP_UP) or (row.kind == ADJUSTED and row.amount > 0):
             bought[key] += row.amount
         elif row.kind == CASHED:
             cashed[key] += row.amount

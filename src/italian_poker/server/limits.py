@@ -78,6 +78,11 @@ ChatMessageInPath = Annotated[
 ]
 PlayerInPath = Annotated[int, _check(1, MAX_INT, "a player id", text=True), _schema(1, MAX_INT)]
 """A person's id: the seq of the event that seated them."""
+Count = Annotated[int, _check(1, MAX_INT, "a count"), _schema(1, MAX_INT)]
+"""How many times, or a level's number: 1 or more."""
+RequestInPath = Annotated[
+    int, _check(1, MAX_INT, "a chip request's number", text=True), _schema(1, MAX_INT)
+]
 TurnSeconds = Annotated[int, _check(1, 600, "the turn's seconds"), _schema(1, 600)]
 BankSeconds = Annotated[
     int, _check(0, MAX_SECONDS, "the time bank's seconds"), _schema(0, MAX_SECONDS)

@@ -126,11 +126,13 @@ class AskSeat:
 @dataclass(frozen=True, slots=True)
 class AnswerSeat:
     """The host (``by`` None) or the co-host (``by``: their id) admits the waiting newcomer
-    ``player`` (``admit``) or refuses them."""
+    ``player`` (``admit``: in seat number ``seat``, default: the one asked for if still free,
+    else the lowest free) or refuses them."""
 
     player: int
     admit: bool
     by: int | None = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,7 +100,7 @@ class HostDesk:
             ask = admission.waiting(command.player)
             if not command.admit:
                 return None
-            seated = self._admitted(ask)
+            seated = self._admitted(ask, command.seat)
             check(seated)
             return seated
         if isinstance(command, AnswerChips):
@@ -130,10 +130,11 @@ class HostDesk:
             return None
         return last.name, self.seats.busted_seats.get(player, 0)
 
-    def _admitted(self, ask: AskSeat) -> TakeSeat:
-        """The seat an admitted newcomer takes: the one asked for if still free."""
+    def _admitted(self, ask: AskSeat, chosen: int | None) -> TakeSeat:
+        """The seat an admitted newcomer takes: ``chosen``, else the one asked for if still
+        free."""
         taken = {p.seat for p in self.seats.plan().values()}
-        seat = ask.seat if ask.seat not in taken else None
+        seat = chosen if chosen is not None else ask.seat if ask.seat not in taken else None
         return TakeSeat(ask.player, ask.name, ask.chips, seat)
 
     def _adding(self, player: int, chips: int) -> SeatingCommand:
