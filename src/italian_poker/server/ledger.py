@@ -5,10 +5,10 @@ deal's net result: ``buy_in`` (a seat taken), ``adjust`` (the host set a stack: 
 ``rebuy`` and ``top_up`` (a player's chip request the host approved, server/home_desk.py),
 ``result`` and ``cash_out`` (a seat left). :func:`summarise` gives each person (rows grouped
 by ``player``) what they bought in and cashed out, the chips in front of them now and their
-net, ``stack + cashed out - bought in`` (rebuys and top-ups are bought in). The host's adjustments count as on a Poker Now
-ledger: chips the host adds are a buy-in, chips the host takes off a buy-out (cashed out);
-either way the net is the same. Results move no chips to or from the table: the stacks show
-them.
+net, ``stack + cashed out - bought in`` (rebuys and top-ups are bought in). The host's
+adjustments count as on a Poker Now ledger: chips the host adds are a buy-in, chips the host
+takes off a buy-out (cashed out); either way the net is the same. Results move no chips to
+or from the table: the stacks show them.
 
 The chips in no one's stack, the pot of a deal under way or the pot carried to the next deal
 (everyone passed, 3.5; everyone said parol, 5.4(a)), are a line of their own

@@ -98,7 +98,7 @@ class DeskView(Model):
 
     @classmethod
     def of(cls, desk: dict[str, Any]) -> DeskView:
-        """The view of :meth:`HomeDesk.as_json <italian_poker.server.home_desk.HomeDesk.as_json>`."""
+        """The view of the desk's JSON (``HomeDesk.as_json``)."""
         return cls.model_validate(desk)
 
 
