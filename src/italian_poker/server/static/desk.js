@@ -75,14 +75,14 @@ function managerToken(st, ctx) {
 }
 
 function requestRow(text, key, buttons) {
-  const item = el("li", { class: "row desk-request" }, el("span", { class: "grow", text }));
+  const answers = el("span", { class: "desk-answers" });
   for (const [label, kind, onclick] of buttons) {
-    item.append(el("button", {
+    answers.append(el("button", {
       type: "button", class: `small ${kind}`.trim(), "data-fkey": `${key}-${label}`,
       "aria-label": `${label}: ${text}`, text: label, onclick,
     }));
   }
-  return item;
+  return el("li", { class: "row desk-request" }, el("span", { class: "grow", text }), answers);
 }
 
 function renderCoHost(st, desk, tr) {
@@ -110,7 +110,7 @@ function renderCaps(caps) {
 function renderAsk(st, desk, ctx) {
   const box = $("chips-ask");
   const me = st.seats.find((s) => s.seat === st.you);
-  box.hidden = !me || me.status === "empty";
+  box.hidden = !me || me.status === "empty" || Boolean(st.host); // the host sets chips directly
   if (box.hidden) return;
   const tr = (key, values) => t(ctx.lang, key, values);
   const waiting = desk.chips.find((r) => r.seat === st.you);
@@ -125,10 +125,9 @@ function renderAsk(st, desk, ctx) {
   }
   status.hidden = !status.textContent;
   $("chips-ask-send").disabled = Boolean(waiting);
-  const amount = $("chips-ask-amount");
-  amount.min = String(desk.caps.minimum);
-  if (desk.caps.maximum !== null) amount.max = String(desk.caps.maximum);
-  else amount.removeAttribute("max");
+  // The caps as a hint; the server refuses what they do not allow, in the player's words.
+  const { minimum, maximum } = desk.caps;
+  $("chips-ask-amount").placeholder = maximum === null ? `${minimum}+` : `${minimum}–${maximum}`;
 }
 
 /** Wire the desk's controls once. `ctx()`: the context of the latest render. */

@@ -571,7 +571,9 @@ function deskContext() {
 
 /** A newcomer at a locked table: wait for the host's answer, then connect (or say no). */
 function waitForAdmission() {
+  const prompt = $("join").querySelector("[data-i18n=join_prompt]");
   $("join-form").hidden = true;
+  prompt.hidden = true;
   waitForSeat({
     invite,
     token: app.seat.player_token,
@@ -585,6 +587,7 @@ function waitForAdmission() {
       forgetSeat(invite);
       app.seat = null;
       $("join-form").hidden = false;
+      prompt.hidden = false;
     },
   });
 }
