@@ -211,7 +211,9 @@ class LocalTable(TablePart):
             elif kind is EventKind.CHIP_ASK and isinstance(payload.get("chips"), int):
                 self._check_room(payload["chips"])
             elif kind is EventKind.CHIP_ANSWER and payload.get("approve") is True:
-                request = self.state.machine.chip_desk.pending.get(payload.get("request"))
+                number = payload.get("request")
+                pending = self.state.machine.chip_desk.pending
+                request = pending.get(number) if isinstance(number, int) else None
                 if request is not None:
                     self._check_room(request.chips)
             try:
