@@ -25,7 +25,7 @@ from browser_steps import (
     shot,
 )
 
-from italian_poker.server.i18n import page_strings
+from italian_poker.server.i18n import page_strings, tr
 from italian_poker.table.vocabulary import Language
 
 __all__ = ["browser", "server"]  # the fixtures (browser_steps)
@@ -111,7 +111,7 @@ def test_the_host_admits_a_newcomer_and_approves_a_rebuy(server: LiveServer, bro
     shot(host, "desk-1280x900-rebuy-request")
     shot(guest, "desk-390x844-rebuy-waiting")
     rebuy.get_by_role("button", name=f"{EN['desk_approve']}: ").click()
-    approved = EN["ask_chips_approved"].format(chips=100)
+    approved = tr(Language.EN, "ask_chips_approved", chips=100)
     guest.wait_for_selector(f"#chips-ask-status:has-text('{approved[:20]}')")
     assert guest.inner_text("#chips-ask-status") == approved
     guest.wait_for_selector("li.seat.you:has-text('102')")

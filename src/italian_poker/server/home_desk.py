@@ -10,7 +10,9 @@ and gives the public log's lines and the ledger's rows:
 - ``chip_caps`` ``{minimum, maximum, times, until_level, during_deal, by}``;
 - ``chip_ask`` ``{seat, chips}``: a seated player asks for chips;
 - ``chip_answer`` ``{request, approve, by}``: an approved request is a ``rebuy`` or
-  ``top_up`` row of the ledger, its chips added between deals;
+  ``top_up`` row of the ledger, its chips added between deals (the row of chips approved
+  for a player dealt into the deal under way is written once the deal is over, when they
+  are on the stack);
 - ``seat_ask`` ``{nickname, token_hash}``: a newcomer at a locked table waits, the hash of
   the token they hold kept in the log so that a restarted server knows them;
 - ``seat_answer`` ``{player, admit, seat, by}``: admitted into ``seat``, or refused.
@@ -25,6 +27,7 @@ from enum import StrEnum
 from typing import Any
 
 from italian_poker.engine.errors import ItalianPokerError, SeatError
+from italian_poker.engine.match import MatchPhase
 from italian_poker.server.deal_records import DealRecords
 from italian_poker.server.effects import Effects
 from italian_poker.server.i18n import line
@@ -33,6 +36,7 @@ from italian_poker.server.seats import Seats, Slot
 from italian_poker.table import admission, chip_requests
 from italian_poker.table.chip_requests import ChipCaps
 from italian_poker.table.commands import (
+    AddChips,
     AnswerChips,
     AnswerSeat,
     AskChips,
@@ -42,7 +46,13 @@ from italian_poker.table.commands import (
     SetChipCaps,
 )
 from italian_poker.table.machine import TableMachine
-from italian_poker.table.machine_events import ChipsAnswered, ChipsAsked, SeatTaken
+from italian_poker.table.machine_events import (
+    ChangeDropped,
+    ChipsAnswered,
+    ChipsAsked,
+    ChipsChanged,
+    TableEvent,
+)
 
 _CODES: dict[type[ItalianPokerError], str] = {
     chip_requests.ChipsBelowMinimumError: "chips_below_minimum",
@@ -107,6 +117,9 @@ class HomeDesk:
         """Every newcomer's seat request, by their id, in the order asked."""
         self.answers: dict[int, ChipAnswer] = {}
         """The last answer to each person's chip request, by their id."""
+        self.deferred: dict[int, list[LedgerEntry]] = {}
+        """The rows of chips approved for players dealt into the deal under way, written
+        once the chips are on their stacks, by person, in the order approved."""
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -238,6 +251,7 @@ class HomeDesk:
         seat = None if request is None else self.seats.seat_of(request.player)
         if request is not None and seat is None and approve:
             raise SeatError("this player has left the table: refuse the request")
+        busted = seat is not None and self.seats.busted(seat)
         events = self.seats.handle(AnswerChips(number, approve, self._by(payload)))  # type: ignore[arg-type]
         answered = events[0]
         assert isinstance(answered, ChipsAnswered)
@@ -249,19 +263,48 @@ class HomeDesk:
         effects = Effects([line(key, name=name, chips=request.chips)])
         if not approve or slot is None:
             return effects
-        if any(isinstance(e, SeatTaken) for e in events):
+        if busted:
+            # Back in the seat (now, or once the deal is over): the chips kept are cashed out.
             kept = self.seats.left_with.pop(slot.player, 0)
             if kept:
                 effects.ledger.append(
                     LedgerEntry(slot.nickname, slot.player, "cash_out", kept, self.deals.hand)
                 )
             self.seats.sync_sitting(slot)
-        effects.ledger.append(
-            LedgerEntry(
-                slot.nickname, slot.player, request.kind.value, request.chips, self.deals.hand
-            )
+        row = LedgerEntry(
+            slot.nickname, slot.player, request.kind.value, request.chips, self.deals.hand
         )
+        if self._dealt_in(slot.player):
+            # The chips come once the deal is over: so does the row (:meth:`arrived`).
+            self.deferred.setdefault(slot.player, []).append(row)
+        else:
+            effects.ledger.append(row)
         return effects
+
+    def _dealt_in(self, player: int) -> bool:
+        """Whether ``player`` is dealt into the deal under way: their stack is the deal's
+        until it is over (:meth:`Seats.stack <italian_poker.server.seats.Seats.stack>`)."""
+        match = self.machine.match
+        deal = None if match is None else match.deal
+        live = match is not None and match.phase is MatchPhase.IN_DEAL and deal is not None
+        return live and deal is not None and player in deal.start.player_ids
+
+    def arrived(self, events: list[TableEvent], effects: Effects) -> None:
+        """Once a deal is over: the rows of the chips approved during it, now on the stacks
+        (none for chips whose change was dropped)."""
+        if not self.deferred:
+            return
+        for event in events:
+            if isinstance(event, ChipsChanged) and event.player in self.deferred:
+                effects.ledger.append(self.deferred[event.player].pop(0))
+                if not self.deferred[event.player]:
+                    del self.deferred[event.player]
+            elif isinstance(event, ChangeDropped) and isinstance(event.command, AddChips):
+                rows = self.deferred.get(event.command.player)
+                if rows:
+                    rows.pop(0)
+                    if not rows:
+                        del self.deferred[event.command.player]
 
     def ask_seat(self, payload: dict[str, Any], player: int, chips: int) -> Effects:
         """A ``seat_ask`` event: newcomer ``player`` asks to sit down with ``chips``."""

@@ -526,6 +526,7 @@ class TableState:
             elif isinstance(event, NoDeal):
                 effects.lines.append(line("no_deal", pot=event.carried))
         self.seats.depart(events, effects)
+        self.desk.arrived(events, effects)
         entries = card_entries(taken)
         effects.record = dict(payload)
         if entries and not (TAKEN in payload or "deck" in payload or "reshuffles" in payload):
