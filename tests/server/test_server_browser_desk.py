@@ -107,7 +107,9 @@ def test_the_host_admits_a_newcomer_and_approves_a_rebuy(server: LiveServer, bro
     guest.wait_for_selector("#chips-ask-status:has-text('waits for the host')")
     rebuy = host.locator("#desk-requests li", has_text="Bruno")
     rebuy.wait_for()
-    assert rebuy.inner_text().startswith(EN["desk_rebuy_request"].format(name="Bruno", chips=100))
+    assert rebuy.inner_text().startswith(
+        tr(Language.EN, "desk_rebuy_request", name="Bruno", chips=100)
+    )
     shot(host, "desk-1280x900-rebuy-request")
     shot(guest, "desk-390x844-rebuy-waiting")
     rebuy.get_by_role("button", name=f"{EN['desk_approve']}: ").click()
