@@ -6,6 +6,8 @@ Every front end drives a table by handing :class:`TableMachine` typed commands
 named by a stable id, never by name. The machine owns the seats, the stacks, sitting out,
 who can be dealt in (``Rules.chips_to_be_dealt_in``), the changes that wait for the end of
 a deal, and the deal itself, played through the engine's :class:`~italian_poker.engine.match.Match`.
+The host's desk (:mod:`~italian_poker.table.host_desk`) adds seat admission at a locked table,
+the co-host and chip requests within the host's caps, whose approved chips come between deals.
 
 Like the engine, it refuses an illegal command with a specific
 :class:`~italian_poker.engine.errors.ItalianPokerError` and changes nothing:
