@@ -31,6 +31,7 @@ from italian_poker.table.vocabulary import Language
 __all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
 EN = page_strings(Language.EN)["messages"]
+IT = page_strings(Language.IT)["messages"]
 
 
 def _uncovered(page: Any, selector: str) -> bool:
@@ -144,4 +145,34 @@ def test_the_host_admits_a_newcomer_and_approves_a_rebuy(server: LiveServer, bro
     shot(guest, "desk-390x844-deal")
     shot(host, "desk-1280x900-deal")
     assert seat_token(guest, invite)
+    assert errors == []
+
+
+def test_a_refused_newcomer_is_told_why_in_italian(server: LiveServer, browser: Any) -> None:
+    """A newcomer whose browser speaks Italian waits at a locked table, is refused by the
+    host (through the API), and reads why in Italian; the form comes back."""
+    errors: list[str] = []
+    table = server.post(
+        "/api/tables",
+        {"name": "Casa", "host_nickname": "Alice", "lang": "it", "turn_seconds": None},
+    )
+    invite, host_token = table["invite"], table["host_token"]
+    server.post(f"/api/tables/{invite}/lock", {"locked": True}, host_token)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="it-IT")
+    guest = new_page(context, errors)
+    guest.goto(f"{server.base_url}/t/{invite}")
+    guest.fill("#join-form input[name=nickname]", "Bruno")
+    guest.click("#join-form button[type=submit]")
+    guest.wait_for_selector("#seat-wait:not([hidden])")
+    assert guest.inner_text("#seat-wait") == IT["seat_waiting"]
+    (waiting,) = server.get(f"/api/tables/{invite}/desk", host_token)["seats"]
+    server.post(
+        f"/api/tables/{invite}/seat-requests/{waiting['player']}/answer",
+        {"admit": False},
+        host_token,
+    )
+    guest.locator("#seat-wait", has_text=IT["seat_refused"]).wait_for()
+    assert guest.inner_text("#seat-wait") == IT["seat_refused"]
+    assert guest.is_visible("#join-form")
+    shot(guest, "desk-390x844-seat-refused-it")
     assert errors == []
