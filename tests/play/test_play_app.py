@@ -13,6 +13,7 @@ from test_play_session import (
     FULL_DEAL_STOCK,
     OPENER,
     PAROL_SAYER,
+    bust_the_human,
     deck,
     new_session,
     session_at_human_draw,
@@ -207,6 +208,18 @@ async def test_passed_deal_and_the_next_requirement() -> None:
         assert "Everyone passed (3.5)" in report and "Queens or better" in report
         await pilot.press("enter")
         assert "to open: Queens or better" in text_of(app, "#status")
+
+
+async def test_a_busted_human_rebuys_with_r_and_plays_on() -> None:
+    session = bust_the_human()
+    app = make_app(session)
+    async with app.run_test(size=SIZE) as pilot:
+        assert "Press r to buy back in" in text_of(app, "#prompt")
+        await pilot.press("r")
+        assert session.state is SessionState.BETWEEN_DEALS
+        assert "You buy back in with 3 chips" in text_of(app, "#message")
+        await pilot.press("r")  # no longer busted: r is no rebuy between deals
+        assert session.machine.chip_desk.approved == {0: 1}
 
 
 async def test_bad_input_gets_a_message_and_the_same_prompt() -> None:

@@ -421,7 +421,8 @@ def test_summary_counts_deals_chips_and_pots(tmp_path: Path) -> None:
     assert not any(" pays " in line for line in lines)
 
 
-def test_human_busting_ends_the_session() -> None:
+def bust_the_human() -> Session:
+    """A heads-up session where the human (3 chips) loses them all to Anna."""
     opener_without_parol = [k for k in OPENER if k is not K.PAROL]
     session, _ = new_session(
         {"Anna": opener_without_parol},
@@ -443,11 +444,32 @@ def test_human_busting_ends_the_session() -> None:
     session.play_bots()
     assert session.state is not SessionState.HUMAN_TURN  # the table shows for you (5.4)
     session.play_bots()
+    return session
+
+
+def test_human_busting_ends_the_session() -> None:
+    session = bust_the_human()
     assert session.state is SessionState.OVER
     assert session.over_reason is OverReason.HUMAN_BUSTED
     summary = session.summary()
     assert summary.players[0].left and summary.players[0].end == 0
     assert "You have no chips left." in summary_lines(summary, Language.EN)
+
+
+def test_a_busted_human_buys_back_in_and_plays_on() -> None:
+    """The terminal's player is the host of their own table: their chip request (a rebuy of
+    the starting stack) is approved at once, and they are back for the next deal."""
+    session = bust_the_human()
+    assert session.can_rebuy
+    assert session.rebuy() == 3
+    assert session.state is SessionState.BETWEEN_DEALS
+    assert session.machine.chip_desk.approved == {0: 1}
+    assert not session.can_rebuy  # seated again
+    summary = session.summary()
+    human = summary.players[0]
+    assert (human.start, human.end, human.left) == (6, 3, False)
+    session.start_deal()
+    assert session.human_in_deal
 
 
 def test_session_checks_its_players() -> None:

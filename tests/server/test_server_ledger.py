@@ -190,6 +190,8 @@ steps = st.lists(
         st.tuples(st.just("stack"), st.integers(0, SEATS - 1), st.integers(1, 120)),
         st.tuples(st.just("sit_out"), st.integers(0, SEATS - 1)),
         st.tuples(st.just("sit_in"), st.integers(0, SEATS - 1)),
+        st.tuples(st.just("chip_ask"), st.integers(0, SEATS - 1), st.integers(1, 80)),
+        st.tuples(st.just("chip_answer"), st.booleans()),
         st.tuples(st.just("play"), st.integers(1, 60)),
         st.tuples(st.just("play"), st.integers(1, 60)),
         st.tuples(st.just("play"), st.integers(1, 60)),
@@ -299,7 +301,8 @@ def test_the_nets_and_the_pot_come_to_zero_whatever_is_played(
     name: str, stack: int, players: int, plan: list[Step], seed: int
 ) -> None:
     """``players`` sit down, then seats are taken and left, stacks set, players sit out and
-    in, and deals are played (a random bot's moves for everyone), in any order."""
+    in, ask for chips (rebuys and top-ups, approved or refused: server/home_desk.py), and
+    deals are played (a random bot's moves for everyone), in any order."""
     table = Table(name, stack)
     for seat in range(players):
         table.apply(EventKind.SEAT, {"seat": seat, "nickname": NAMES[seat], "bot": None})
@@ -315,6 +318,12 @@ def test_the_nets_and_the_pot_come_to_zero_whatever_is_played(
         elif kind in ("sit_out", "sit_in"):
             if table.state.slots[step[1]] is not None:
                 table.apply(EventKind(kind), {"seat": step[1]})
+        elif kind == "chip_ask":
+            table.apply(EventKind.CHIP_ASK, {"seat": step[1], "chips": step[2]})
+        elif kind == "chip_answer":
+            pending = list(table.state.machine.chip_desk.pending)
+            if pending:
+                table.apply(EventKind.CHIP_ANSWER, {"request": pending[0], "approve": step[1]})
         else:
             _play(table, step[1], bot, seed)
         table.check()

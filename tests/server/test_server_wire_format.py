@@ -25,9 +25,14 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "2f1406152e916822a7288b7da30de4c5bb93116e4f1e22e538511243f3bce395"
+DIGEST = "ba5a9eb63fe4ee0cbc60e5cf640567ed48d6472629f79e99d367e167f032e3dc"
 COUNT = 30
-"""Issue 15's draw hint added ``advice`` to the ``table`` object, its ``options`` and the
+"""The desk (server/home_desk.py): the ``state`` ends its members before ``seats`` with
+``desk`` (the lock, the co-host, the caps and the requests: :data:`DESK_MEMBER` at a table
+with none); with it taken out the messages give :data:`BEFORE_DESK_DIGEST` exactly
+(:func:`test_only_the_desk_was_added`), and the tests below read them so.
+
+Issue 15's draw hint added ``advice`` to the ``table`` object, its ``options`` and the
 ``state``; with those members taken out the messages give the digest before it
 (ccf60424..., :data:`BEFORE_ADVICE_DIGESTS`) exactly (:func:`test_only_the_draw_hint_was_added`),
 and the tests below read them so.
@@ -75,6 +80,13 @@ members taken out as its test says.
 Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 messages
 of their own: the 73 messages before, rebuilt from the 31 then (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
+BEFORE_DESK_DIGEST = "2f1406152e916822a7288b7da30de4c5bb93116e4f1e22e538511243f3bce395"
+""":data:`DIGEST` before the ``state`` had ``desk``."""
+DESK_MEMBER = (
+    ',"desk":{"locked":false,"co_host":null,"caps":{"minimum":1,"maximum":null,"times":null,'
+    '"until_level":null,"during_deal":true},"chips":[],"seats":[],"answers":{}}'
+)
+"""The ``state``'s ``desk`` at a table with no request, unlocked, with the default caps."""
 BEFORE_CHAT_DIGEST = "f1958597e07ce0af10b97163686c8f51f193e213e0f0c9dcb820e8130788fd0f"
 """The digest of the 29 messages but the chat's; the tests below it read them so."""
 WHOLE_LOG_DIGEST = "bc7e1e6b8204af7a9c7776525705ab455e47e2333d858a741a8a4451011b3b61"
@@ -110,7 +122,9 @@ def _texts(ws: WebSocketTestSession) -> str:
     return str(message["text"])
 
 
-def _game(client: TestClient) -> list[str]:
+def _game(client: TestClient, *, keep_desk: bool = False) -> list[str]:
+    """The game's messages, the invite written ``INVITE``; without the ``state``'s ``desk``
+    unless ``keep_desk`` (every test but the first two reads them without it)."""
     table = create_table(client)
     invite = table["invite"]
     host = bearer(table["host_token"])
@@ -141,7 +155,13 @@ def _game(client: TestClient) -> list[str]:
                         "action": passive_action(message),
                     }
                 )
-    return [text.replace(invite, "INVITE") for text in texts]
+    texts = [text.replace(invite, "INVITE") for text in texts]
+    return texts if keep_desk else [text.replace(DESK_MEMBER, "") for text in texts]
+
+
+def _game_with_desk(client: TestClient) -> list[str]:
+    """:func:`_game`'s messages as the server sends them: ``desk`` in every state."""
+    return _game(client, keep_desk=True)
 
 
 def _without_chat(texts: list[str]) -> list[str]:
@@ -171,8 +191,15 @@ def _with_whole_log(texts: list[str]) -> list[str]:
 
 
 def test_a_seeded_game_sends_the_same_messages(client: TestClient) -> None:
-    texts = _game(client)
+    texts = _game_with_desk(client)
     assert (len(texts), _digest(texts)) == (COUNT, DIGEST)
+
+
+def test_only_the_desk_was_added(client: TestClient) -> None:
+    texts = _game_with_desk(client)
+    assert all(text.count(DESK_MEMBER) == 1 for text in texts if '"type":"state"' in text)
+    before = [text.replace(DESK_MEMBER, "") for text in texts]
+    assert _digest(before) == BEFORE_DESK_DIGEST
 
 
 def test_only_the_chat_log_was_added(client: TestClient) -> None:

@@ -1,5 +1,5 @@
 """The table's keys beyond the actions' (:data:`~italian_poker.table.vocabulary.ACTION_KEYS`):
-the advice key, and a pressed key as a player names it."""
+the advice key, the rebuy key, and a pressed key as a player names it."""
 
 from __future__ import annotations
 
@@ -7,6 +7,10 @@ from italian_poker.table.vocabulary import key_label
 
 ADVICE_KEY = "h"
 """The key that shows the advice at the human's draw (a hint)."""
+
+REBUY_KEY = "r"
+"""Once the human has busted in a cash game: buy back in with the starting stack (the human
+is the host of their own table and approves it); ``r`` raises only during a deal."""
 
 
 def pressed_name(key: str, character: str | None) -> str:

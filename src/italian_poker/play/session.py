@@ -53,7 +53,14 @@ from italian_poker.engine.opening import OpeningRequirement, opening_groups
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import BettingStructure, Direction, Rules
 from italian_poker.play.storage import HistoryStore
-from italian_poker.table.commands import Act, BotAct, StartDeal, TakeSeat
+from italian_poker.table.commands import (
+    Act,
+    AnswerChips,
+    AskChips,
+    BotAct,
+    StartDeal,
+    TakeSeat,
+)
 from italian_poker.table.events import (
     BiggestPot,
     Event,
@@ -66,6 +73,7 @@ from italian_poker.table.formats import CASH, MatchFormat
 from italian_poker.table.machine import TableMachine
 from italian_poker.table.machine_events import (
     ActionTaken,
+    ChipsAsked,
     DealFinished,
     MakeUpAnswered,
     NoDeal,
@@ -194,6 +202,9 @@ class Session:
         """The shows the table played at once after the last decision (:meth:`act` or
         :meth:`step`), for the players the rules left no choice (5.4)."""
         self._start_stacks = {p: stack for p in players}
+        """The chips each player brought: the starting stack and the human's rebuys."""
+        self._stack = stack
+        """The starting stack (a rebuy's chips)."""
         self.seed = seed
         self.fair = fair
         self.reveal_each_deal = reveal == Reveal.DEAL
@@ -243,6 +254,28 @@ class Session:
         if all(s.name == self.human for s in self.match.seats):
             return OverReason.TABLE_WON
         return OverReason.MATCH_OVER
+
+    @property
+    def can_rebuy(self) -> bool:
+        """Whether the human, busted, may buy back in: the human is the host of their own
+        table, so the machine's chip request is theirs to approve (a sit and go takes
+        none)."""
+        if self.over_reason is not OverReason.HUMAN_BUSTED:
+            return False
+        return self.machine.can(AskChips(self.player_id(self.human), self._stack))
+
+    def rebuy(self) -> int:
+        """The busted human buys back in with the starting stack: a chip request
+        (:mod:`~italian_poker.table.chip_requests`) the human, host of the table, approves;
+        back in their seat for the next deal. Returns the chips; raises what the machine
+        refuses (a :class:`~italian_poker.table.chip_requests.ChipRequestError`) and changes
+        nothing."""
+        player, chips = self.player_id(self.human), self._stack
+        asked = self.machine.handle(AskChips(player, chips))
+        number = next(e.request.number for e in asked if isinstance(e, ChipsAsked))
+        self.machine.handle(AnswerChips(number, True))
+        self._start_stacks[self.human] += chips
+        return chips
 
     @property
     def actor(self) -> str | None:

@@ -255,6 +255,8 @@ class TableDisplay(Screen[None]):
         elif state is SessionState.BETWEEN_DEALS:
             keys.append(f"Enter: {tr(lang, 'next_deal_button')}")
         elif state is SessionState.OVER:
+            if self.session.can_rebuy:
+                keys.append(f"r: {tr(lang, 'rebuy_button')}")
             keys.append(f"Enter: {tr(lang, 'summary_title')}")
         return "   ".join(keys)
 
@@ -263,6 +265,8 @@ class TableDisplay(Screen[None]):
         lang = self.lang
         state = session.state
         if state is SessionState.OVER:
+            if session.can_rebuy:
+                return Text(tr(lang, "game_over_rebuy"), style="bold")
             return Text(tr(lang, "game_over"), style="bold")
         if state is SessionState.BETWEEN_DEALS:
             if session.no_deal is not None:

@@ -25,7 +25,7 @@ from italian_poker.engine.errors import IllegalActionError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.play.explain import summary_lines
 from italian_poker.play.i18n import tr
-from italian_poker.play.keys import ADVICE_KEY, pressed_name
+from italian_poker.play.keys import ADVICE_KEY, REBUY_KEY, pressed_name
 from italian_poker.play.screens import HELP_SCREEN, SummaryScreen
 from italian_poker.play.session import Session, SessionState
 from italian_poker.play.table_display import TableDisplay, seat_columns
@@ -205,6 +205,10 @@ class TableScreen(TableDisplay):
         if state is SessionState.OVER:
             if key == "enter":
                 self.quit_game()
+            elif key == REBUY_KEY and self.session.can_rebuy:
+                chips = self.session.rebuy()
+                self._say(tr(self.lang, "rebought", chips=chips))
+                self.refresh_table()
             else:
                 self._say(tr(self.lang, "game_over"))
             return

@@ -26,6 +26,14 @@ class Play(Protocol):
         """Seat a player (with their token hash) or a bot in ``seat`` or the first free one."""
         ...
 
+    async def ask_seat(self, nickname: str, token_hash: str) -> int | None:
+        """A newcomer's seat, or (a locked table) their seat request: None."""
+        ...
+
+    async def answer_seat(self, player: int, admit: bool, by: int | None) -> None:
+        """The host (or the co-host in seat ``by``) admits or refuses a newcomer."""
+        ...
+
     async def remove_seat(self, seat: int) -> None:
         """Kick a player or remove a bot."""
         ...
@@ -109,6 +117,33 @@ class TakeSeat:
 
     async def run(self, play: Play) -> Any:
         return await play.take_seat(self.nickname, self.token_hash, self.bot, self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class AskSeat:
+    op: ClassVar[str] = "ask_seat"
+    nickname: str
+    token_hash: str
+
+    def args(self) -> dict[str, Any]:
+        return {"nickname": self.nickname, "token_hash": self.token_hash}
+
+    async def run(self, play: Play) -> Any:
+        return await play.ask_seat(self.nickname, self.token_hash)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSeat:
+    op: ClassVar[str] = "answer_seat"
+    player: int
+    admit: bool
+    by: int | None
+
+    def args(self) -> dict[str, Any]:
+        return {"player": self.player, "admit": self.admit, "by": self.by}
+
+    async def run(self, play: Play) -> Any:
+        await play.answer_seat(self.player, self.admit, self.by)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +243,10 @@ def decode(op: str, args: dict[str, Any]) -> Command:
             args.get("bot"),
             _optional(args.get("seat")),
         )
+    if op == AskSeat.op:
+        return AskSeat(str(args["nickname"]), str(args["token_hash"]))
+    if op == AnswerSeat.op:
+        return AnswerSeat(int(args["player"]), bool(args["admit"]), _optional(args.get("by")))
     if op == RemoveSeat.op:
         return RemoveSeat(int(args["seat"]))
     if op == Sit.op:

@@ -5,6 +5,8 @@
 - :data:`TableDep`: the live table of the ``{invite}`` in the path; 404 ``no_table``.
 - :data:`HostTableDep`: that table, for its host's bearer token only; 403 ``forbidden``.
 - :data:`PlayerSeatDep`: that table and the seat of the player's bearer token; 403.
+- :data:`ManagerDep`: that table, for its host's token or the co-host's player token, and
+  who answers (None: the host; else the co-host's seat); 403 ``forbidden``.
 - :data:`LedgerReaderDep`: that table, for its host's token, or a player's while the host
   lets the players see the ledger; 403 ``forbidden``, or ``ledger_private`` for a player's.
 
@@ -69,6 +71,28 @@ async def host_table(runtime: TableDep, authorization: Authorization = None) -> 
 
 
 HostTableDep = Annotated[TableRuntime, Depends(host_table)]
+
+
+class Manager(NamedTuple):
+    """A table and who manages it: ``by`` None for the host, else the co-host's seat."""
+
+    runtime: TableRuntime
+    by: int | None
+
+
+async def manager(runtime: TableDep, authorization: Authorization = None) -> Manager:
+    """The table and who manages it, if the header holds its host token or the player
+    token of the co-host's seat; else 403."""
+    hashed = token_hash(bearer_token(authorization))
+    if secrets.compare_digest(hashed, runtime.host_token_hash):
+        return Manager(runtime, None)
+    seat = runtime.seat_for_token(hashed)
+    if seat is None or seat != runtime.state.desk.co_host:
+        raise ApiError(403, "forbidden", "only the host or the co-host can do this")
+    return Manager(runtime, seat)
+
+
+ManagerDep = Annotated[Manager, Depends(manager)]
 
 
 class PlayerSeat(NamedTuple):

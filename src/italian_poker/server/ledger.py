@@ -2,13 +2,15 @@
 
 The ledger's rows (oldest first) are the chips that came to the table and left it, and each
 deal's net result: ``buy_in`` (a seat taken), ``adjust`` (the host set a stack: the change),
-``result``, ``cash_out`` (a seat left; at a re-entry, the chips kept on busting) and
-``re_entry`` (a busted player of a sit and go back with the starting chips: bought in
-again). :func:`summarise` gives each person (rows grouped by ``player``) what they bought in
-and cashed out, the chips in front of them now and their net, ``stack + cashed out - bought
-in``. The host's adjustments count as on a Poker Now ledger: chips the host adds are a
-buy-in, chips the host takes off a buy-out (cashed out); either way the net is the same.
-Results move no chips to or from the table: the stacks show them.
+``rebuy`` and ``top_up`` (a player's chip request the host approved, server/home_desk.py),
+``result``, ``cash_out`` (a seat left; at a re-entry or a busted player's rebuy, the chips kept
+on busting) and ``re_entry`` (a busted player of a sit and go back with the starting chips:
+bought in again). :func:`summarise` gives each person (rows grouped by ``player``) what they
+bought in and cashed out, the chips in front of them now and their net, ``stack + cashed out -
+bought in`` (rebuys, top-ups and re-entries are bought in). The host's adjustments count as on
+a Poker Now ledger: chips the host adds are a buy-in, chips the host takes off a buy-out
+(cashed out); either way the net is the same. Results move no chips to or from the table: the
+stacks show them.
 
 The chips in no one's stack, the pot of a deal under way or the pot carried to the next deal
 (everyone passed, 3.5; everyone said parol, 5.4(a)), are a line of their own
@@ -40,8 +42,12 @@ ADJUSTED = "adjust"
 RESULT = "result"
 CASHED = "cash_out"
 RE_ENTRY = "re_entry"
-KINDS = (BOUGHT, ADJUSTED, RESULT, CASHED, RE_ENTRY)
+REBUY = "rebuy"
+TOP_UP = "top_up"
+KINDS = (BOUGHT, ADJUSTED, RESULT, CASHED, RE_ENTRY, REBUY, TOP_UP)
 """The kinds of ledger rows."""
+_BOUGHT_KINDS = (BOUGHT, RE_ENTRY, REBUY, TOP_UP)
+"""The rows of chips a person brought to the table."""
 
 CSV_COLUMNS = ("created", "nickname", "player", "kind", "amount", "hand")
 """The CSV's header: the JSON rows' members, the time first."""
@@ -187,7 +193,7 @@ def summarise(rows: Iterable[Movement], seated: Sequence[Holding], in_pot: int) 
         names[key] = row.nickname
         bought.setdefault(key, 0)
         cashed.setdefault(key, 0)
-        if row.kind in (BOUGHT, RE_ENTRY) or (row.kind == ADJUSTED and row.amount > 0):
+        if row.kind in _BOUGHT_KINDS or (row.kind == ADJUSTED and row.amount > 0):
             bought[key] += row.amount
         elif row.kind == CASHED:
             cashed[key] += row.amount

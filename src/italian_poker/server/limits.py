@@ -81,6 +81,11 @@ PlayerInPath = Annotated[int, _check(1, MAX_INT, "a player id", text=True), _sch
 Count = Annotated[int, _check(0, MAX_INT, "a number"), _schema(0, MAX_INT)]
 """A whole number the match format checks further (deals, minutes, a re-entry window, a
 prize share): :class:`~italian_poker.table.formats.FormatError` says what it allows."""
+PositiveCount = Annotated[int, _check(1, MAX_INT, "a count"), _schema(1, MAX_INT)]
+"""How many times, or a level's number: 1 or more."""
+RequestInPath = Annotated[
+    int, _check(1, MAX_INT, "a chip request's number", text=True), _schema(1, MAX_INT)
+]
 TurnSeconds = Annotated[int, _check(1, 600, "the turn's seconds"), _schema(1, 600)]
 BankSeconds = Annotated[
     int, _check(0, MAX_SECONDS, "the time bank's seconds"), _schema(0, MAX_SECONDS)

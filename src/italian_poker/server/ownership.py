@@ -13,6 +13,8 @@ from italian_poker.engine.errors import DealOverError, ItalianPokerError, NotYou
 from italian_poker.server.bus import NoOwner, Refused
 from italian_poker.server.commands import (
     Act,
+    AnswerSeat,
+    AskSeat,
     ChatSend,
     Command,
     Host,
@@ -23,7 +25,9 @@ from italian_poker.server.commands import (
     TakeSeat,
 )
 from italian_poker.server.event_payloads import action_payload
+from italian_poker.server.home_desk import refusal_code
 from italian_poker.server.limits import MAX_CHIPS
+from italian_poker.server.nicknames import nickname_key
 from italian_poker.server.presence import Presence
 from italian_poker.server.refusal import Refusal
 from italian_poker.server.table_chat import TableChat
@@ -84,6 +88,68 @@ class LocalTable(TablePart):
                 self.presence.keep_seat(chosen)
             return chosen
 
+    async def ask_seat(self, nickname: str, token_hash: str) -> int | None:
+        """A newcomer's seat: at an open table, taken at once (its number); at a locked one,
+        a ``seat_ask`` event that waits for the host's answer (None)."""
+        async with self.lock:
+            if self.state.desk.locked:
+                self._check_newcomer(nickname)
+                try:
+                    await self._commit(
+                        EventKind.SEAT_ASK, {"nickname": nickname, "token_hash": token_hash}
+                    )
+                except ItalianPokerError as error:
+                    raise Refusal(refusal_code(error), str(error)) from None
+                return None
+        return await self.take_seat(nickname, token_hash, None)
+
+    def _check_newcomer(self, nickname: str) -> None:
+        """Refuse a nickname taken (or looked like) at the table or by a newcomer waiting."""
+        like = self.state.look_alike(nickname)
+        waiting = self.state.desk.waiting_names()
+        if like is None and nickname_key(nickname) in {nickname_key(n) for n in waiting}:
+            like = nickname
+        if like == nickname:
+            raise Refusal("nickname_taken", f"the nickname {nickname!r} is taken here")
+        if like is not None:
+            raise Refusal(
+                "nickname_taken", f"{nickname!r} looks like {like!r}, who is at this table"
+            )
+
+    async def answer_seat(self, player: int, admit: bool, by: int | None) -> None:
+        """The host (``by`` None) or the co-host (their seat) admits a waiting newcomer into
+        the first free seat, their token then holding it, or refuses them."""
+        async with self.lock:
+            payload: dict[str, Any] = {"player": player, "admit": admit, "by": by}
+            ask = self.state.desk.asks.get(player)
+            chosen = None
+            if admit and ask is not None:
+                chosen = self.state.free_seat()
+                if chosen is None:
+                    raise Refusal("full", "the table is full: free a seat first")
+                self._check_room(self.state.stack_default)
+                self.tokens[chosen] = ask.token_hash
+                payload["seat"] = chosen
+            try:
+                await self._commit(EventKind.SEAT_ANSWER, payload)
+            except ItalianPokerError as error:
+                if chosen is not None:
+                    self.tokens.pop(chosen, None)
+                raise Refusal(refusal_code(error), str(error)) from None
+            if chosen is not None:
+                self.presence.keep_seat(chosen)
+
+    def _check_room(self, chips: int) -> None:
+        """Refuse ``chips`` more at a table that would then hold more than
+        :data:`MAX_CHIPS`."""
+        room = MAX_CHIPS - self.state.chips()
+        if chips > room:
+            raise Refusal(
+                "table_chips",
+                f"the table holds {MAX_CHIPS - room} chips: {chips} more would pass the "
+                f"{MAX_CHIPS} a table may hold",
+            )
+
     async def remove_seat(self, seat: int) -> None:
         """Kick a player or remove a bot: their token stops working now; during a deal (or
         its 5.5 make-up questions) they are answered for automatically (check, fold, sit
@@ -134,16 +200,26 @@ class LocalTable(TablePart):
 
     async def host(self, kind: EventKind, payload: dict[str, Any] | None = None) -> None:
         """A host's start, pause, resume, stack adjustment (which keeps the table's chips
-        within :data:`MAX_CHIPS`, or is refused with the range allowed) or change of who may
-        see the ledger."""
+        within :data:`MAX_CHIPS`, or is refused with the range allowed), change of who may
+        see the ledger, or an event of the desk (:mod:`~italian_poker.server.home_desk`:
+        a chip request, an answer, the lock, the caps, the co-host), refused with the desk's
+        own code."""
         payload = payload or {}
         async with self.lock:
             if kind is EventKind.STACK:
                 self._check_stack(int(payload["seat"]), int(payload["amount"]))
+            elif kind is EventKind.CHIP_ASK and isinstance(payload.get("chips"), int):
+                self._check_room(payload["chips"])
+            elif kind is EventKind.CHIP_ANSWER and payload.get("approve") is True:
+                number = payload.get("request")
+                pending = self.state.machine.chip_desk.pending
+                request = pending.get(number) if isinstance(number, int) else None
+                if request is not None:
+                    self._check_room(request.chips)
             try:
                 await self._commit(kind, payload)
             except ItalianPokerError as error:
-                raise Refusal("illegal", str(error)) from None
+                raise Refusal(refusal_code(error), str(error)) from None
 
     def _check_stack(self, seat: int, amount: int) -> None:
         state = self.state
@@ -203,6 +279,15 @@ class ForwardingTable:
     ) -> int:
         """Have the owner seat a player or a bot."""
         return int(await self._forward(TakeSeat(nickname, token_hash, bot, seat)))
+
+    async def ask_seat(self, nickname: str, token_hash: str) -> int | None:
+        """Have the owner seat a newcomer, or record their seat request."""
+        seat = await self._forward(AskSeat(nickname, token_hash))
+        return None if seat is None else int(seat)
+
+    async def answer_seat(self, player: int, admit: bool, by: int | None) -> None:
+        """Have the owner admit or refuse a newcomer."""
+        await self._forward(AnswerSeat(player, admit, by))
 
     async def remove_seat(self, seat: int) -> None:
         """Have the owner kick a player or remove a bot."""

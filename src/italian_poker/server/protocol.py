@@ -440,6 +440,7 @@ def public_state(
         "requirement": parts.requirement(requirement),
         # Art. 2: once a blind is bet, the deal needs no opening.
         "blind": bool(live and public is not None and public.blinders),
+        "desk": state.desk.as_json(),  # the lock, the co-host, the requests (home_desk.py)
     }
     match_status = match_json(state)
     if match_status is not None:  # a table with a match format (a cash game has none)

@@ -214,7 +214,7 @@ class Seats:
         else:  # busted: back at the table with the chips the host gives
             self.handle(TakeSeat(slot.player, slot.nickname, amount, seat))
             self.left_with.pop(slot.player, None)
-            self._sit(slot)
+            self.sync_sitting(slot)
         said = line("table_stack", name=slot.nickname, amount=amount)
         return Effects([said], [LedgerEntry(slot.nickname, slot.player, "adjust", amount - before)])
 
@@ -240,10 +240,10 @@ class Seats:
         """A ``sit_out`` (``out``) or ``sit_in`` event."""
         _, slot = self.taken(payload)
         slot.sitting_out = out
-        self._sit(slot)
+        self.sync_sitting(slot)
         return Effects([line("table_sit_out" if out else "table_sit_in", name=slot.nickname)])
 
-    def _sit(self, slot: Slot) -> None:
+    def sync_sitting(self, slot: Slot) -> None:
         """Tell the machine whether ``slot`` sits out, if it does not know yet (a change
         during a deal takes effect when it ends)."""
         planned = next((s for s in self.machine.seats_to_come if s.player == slot.player), None)

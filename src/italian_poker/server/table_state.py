@@ -39,6 +39,7 @@ from italian_poker.server.deal_records import DealRecords
 from italian_poker.server.effects import Effects
 from italian_poker.server.event_payloads import bank_of, play_command
 from italian_poker.server.forced_shows import ForcedShows
+from italian_poker.server.home_desk import HomeDesk
 from italian_poker.server.host_switches import HostSwitches
 from italian_poker.server.i18n import line
 from italian_poker.server.match_status import format_lines, match_format_of
@@ -104,6 +105,20 @@ class EventKind(StrEnum):
     RE_ENTER = "re_enter"
     """A player busted out of a sit and go re-enters with the starting chips, while the
     re-entry window is open: ``{seat}``."""
+    LOCK = "lock"
+    """The host or the co-host locks the table or opens it (server/home_desk.py)."""
+    CO_HOST = "co_host"
+    """The host names the co-host, or nobody."""
+    CHIP_CAPS = "chip_caps"
+    """The host or the co-host sets the caps on chip requests."""
+    CHIP_ASK = "chip_ask"
+    """A seated player asks for chips: a rebuy or a top-up."""
+    CHIP_ANSWER = "chip_answer"
+    """The host or the co-host approves or refuses a chip request."""
+    SEAT_ASK = "seat_ask"
+    """A newcomer at a locked table asks for a seat."""
+    SEAT_ANSWER = "seat_answer"
+    """The host or the co-host admits a newcomer into a seat, or refuses them."""
     ACTION = "action"
     """A command of the seat to act (:mod:`italian_poker.server.event_payloads`): their own
     action, a bot's choice or a turn the table plays for them; ``taken``, the cards it took;
@@ -144,6 +159,8 @@ class TableState:
         """Who held which seat of which deal."""
         self.seats = Seats(self.machine, rules, self.deals)
         """Who sits in each seat, with their chips and time banks."""
+        self.desk = HomeDesk(self.machine, self.seats, self.deals)
+        """The lock, the co-host, the seat and chip requests."""
         self.switches = HostSwitches(
             players_see_ledger=bool(options.get(PLAYERS_SEE_LEDGER, False)),
             advice_on=bool(options.get(ADVICE, False)),
@@ -379,6 +396,27 @@ class TableState:
     def _on_sit_in(self, payload: dict[str, Any]) -> Effects:
         return self.seats.sit(payload, out=False)
 
+    def _on_lock(self, payload: dict[str, Any]) -> Effects:
+        return self.desk.lock(payload)
+
+    def _on_co_host(self, payload: dict[str, Any]) -> Effects:
+        return self.desk.name_co_host(payload)
+
+    def _on_chip_caps(self, payload: dict[str, Any]) -> Effects:
+        return self.desk.caps(payload)
+
+    def _on_chip_ask(self, payload: dict[str, Any]) -> Effects:
+        return self.desk.ask_chips(payload)
+
+    def _on_chip_answer(self, payload: dict[str, Any]) -> Effects:
+        return self.desk.answer_chips(payload)
+
+    def _on_seat_ask(self, payload: dict[str, Any]) -> Effects:
+        return self.desk.ask_seat(payload, self.seq + 1, self.stack_default)
+
+    def _on_seat_answer(self, payload: dict[str, Any]) -> Effects:
+        return self.desk.answer_seat(payload)
+
     def _on_start(self, payload: dict[str, Any]) -> Effects:
         if self.status is not TableStatus.LOBBY:
             raise SeatError("the game has already started")
@@ -520,6 +558,7 @@ class TableState:
             else:
                 effects.lines.extend(format_lines(event))
         self.seats.depart(events, effects)
+        self.desk.arrived(events, effects)
         entries = card_entries(taken)
         effects.record = dict(payload)
         if entries and not (TAKEN in payload or "deck" in payload or "reshuffles" in payload):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from italian_poker.engine.actions import Action
 from italian_poker.engine.card_source import CardSource
 from italian_poker.engine.cards import Card
+from italian_poker.table.chip_requests import ChipCaps
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,74 @@ class BotAct:
     action: Action
 
 
+@dataclass(frozen=True, slots=True)
+class AskSeat:
+    """A newcomer ``player`` asks to sit down as ``name`` with ``chips`` (in seat number
+    ``seat``, default: the lowest free): seated at once at an open table, else waiting for
+    the host's :class:`AnswerSeat` (:mod:`~italian_poker.table.admission`)."""
+
+    player: int
+    name: str
+    chips: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSeat:
+    """The host (``by`` None) or the co-host (``by``: their id) admits the waiting newcomer
+    ``player`` (``admit``: in seat number ``seat``, default: the one asked for if still free,
+    else the lowest free) or refuses them."""
+
+    player: int
+    admit: bool
+    by: int | None = None
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LockSeats:
+    """The host (or co-host ``by``) locks the table (``locked``: newcomers wait for an
+    answer) or opens it."""
+
+    locked: bool
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NameCoHost:
+    """The host names ``player`` (seated) the co-host, or nobody (None)."""
+
+    player: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SetChipCaps:
+    """The host (or co-host ``by``) sets the caps on chip requests
+    (:class:`~italian_poker.table.chip_requests.ChipCaps`)."""
+
+    caps: ChipCaps
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AskChips:
+    """``player`` (seated, or busted and keeping the seat) asks the host for ``chips``: a
+    rebuy or a top-up (:mod:`~italian_poker.table.chip_requests`)."""
+
+    player: int
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerChips:
+    """The host (``by`` None) or the co-host approves chip request ``request``
+    (``approve``: the chips are added between deals) or refuses it."""
+
+    request: int
+    approve: bool
+    by: int | None = None
+
+
 SeatingCommand = TakeSeat | Leave | SitOut | SitIn | SetChips | AddChips
 """The commands that change who sits where and with what: while a deal is under way they wait
 and take effect once it is over."""
@@ -130,19 +199,31 @@ and take effect once it is over."""
 PlayCommand = Act | AnswerMakeUp | TimeOut | BotAct
 """The commands of the player to act."""
 
-Command = SeatingCommand | ReEnter | StartDeal | PlayCommand
+HostCommand = AskSeat | AnswerSeat | LockSeats | NameCoHost | SetChipCaps | AskChips | AnswerChips
+"""The commands of seat admission and chip requests (:mod:`~italian_poker.table.admission`,
+:mod:`~italian_poker.table.chip_requests`)."""
+
+Command = SeatingCommand | ReEnter | StartDeal | PlayCommand | HostCommand
 """Everything a :class:`~italian_poker.table.machine.TableMachine` handles."""
 
 __all__ = [
     "Act",
     "AddChips",
+    "AnswerChips",
     "AnswerMakeUp",
+    "AnswerSeat",
+    "AskChips",
+    "AskSeat",
     "BotAct",
     "Command",
+    "HostCommand",
     "Leave",
+    "LockSeats",
+    "NameCoHost",
     "PlayCommand",
     "ReEnter",
     "SeatingCommand",
+    "SetChipCaps",
     "SetChips",
     "SitIn",
     "SitOut",

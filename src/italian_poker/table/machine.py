@@ -6,6 +6,8 @@ Every front end drives a table by handing :class:`TableMachine` typed commands
 named by a stable id, never by name. The machine owns the seats, the stacks, sitting out,
 who can be dealt in (``Rules.chips_to_be_dealt_in``), the changes that wait for the end of
 a deal, and the deal itself, played through the engine's :class:`~italian_poker.engine.match.Match`.
+The host's desk (:mod:`~italian_poker.table.host_desk`) adds seat admission at a locked table,
+the co-host and chip requests within the host's caps, whose approved chips come between deals.
 
 Like the engine, it refuses an illegal command with a specific
 :class:`~italian_poker.engine.errors.ItalianPokerError` and changes nothing:
@@ -34,15 +36,24 @@ from italian_poker.engine.errors import (
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
 from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe
 from italian_poker.engine.rules import Rules
+from italian_poker.table.admission import Admission
+from italian_poker.table.chip_requests import ChipDesk
 from italian_poker.table.commands import (
     Act,
     AddChips,
+    AnswerChips,
     AnswerMakeUp,
+    AnswerSeat,
+    AskChips,
+    AskSeat,
     BotAct,
     Command,
     Leave,
+    LockSeats,
+    NameCoHost,
     ReEnter,
     SeatingCommand,
+    SetChipCaps,
     SetChips,
     SitIn,
     SitOut,
@@ -55,10 +66,12 @@ from italian_poker.table.events import chips_added, round_bet_before
 from italian_poker.table.format_play import FormatPlay
 from italian_poker.table.formats import (
     CASH,
+    FormatKind,
     LevelStatus,
     MatchFormat,
     Standing,
 )
+from italian_poker.table.host_desk import HostDesk, Moment
 from italian_poker.table.machine_events import (
     ActionTaken,
     ChangeWaits,
@@ -85,6 +98,7 @@ class MalformedCommandError(MalformedActionError):
 
 
 _SEATING = (TakeSeat, Leave, SitOut, SitIn, SetChips, AddChips)
+_HOST = (AskSeat, AnswerSeat, LockSeats, NameCoHost, SetChipCaps, AskChips, AnswerChips)
 _DEALING = (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP)
 
 
@@ -132,6 +146,7 @@ class TableMachine:
         )
         self._format = FormatPlay(match_format, rules, self._seats)
         self._format.seated(list(seats))
+        self._desk = HostDesk(self._seats)
         self._seen = 0
         """Operations of the current deal already reported."""
 
@@ -290,6 +305,42 @@ class TableMachine:
         """Whether a busted player may re-enter now (a sit and go's re-entry window)."""
         return self._format.re_entry_open()
 
+    # --- admission and chip requests ---------------------------------------------------------
+
+    @property
+    def admission(self) -> Admission:
+        """Whether the table is locked, its co-host and the newcomers waiting for a seat
+        (:mod:`~italian_poker.table.admission`); read it, never change it."""
+        return self._desk.admission
+
+    @property
+    def chip_desk(self) -> ChipDesk:
+        """The caps on chip requests, those waiting and how many each player has had
+        approved (:mod:`~italian_poker.table.chip_requests`); read it, never change it."""
+        return self._desk.chips
+
+    def bought(self, player: int) -> int:
+        """The chips ``player`` brought to the table: seats taken, chips set and added."""
+        return self._seats.bought.get(player, 0)
+
+    def nets(self) -> dict[int, int]:
+        """Each player's chips won (negative: lost): the chips in front of them and those
+        they took away, less those they brought; in the order they first came. The nets
+        sum to zero between deals while no pot is carried."""
+        held = {s.player: s.chips for s in self.seats}
+        for departure in self._seats.departed:
+            held[departure.player] = held.get(departure.player, 0) + departure.chips
+        return {p: held.get(p, 0) - b for p, b in self._seats.bought.items()}
+
+    def _moment(self) -> Moment:
+        """Where the table stands for a chip request."""
+        level = self.level
+        return Moment(
+            None if level is None else level.number,
+            self.phase in _DEALING,
+            self.match_format.kind is FormatKind.SIT_AND_GO,
+        )
+
     # --- checking -------------------------------------------------------------------------
 
     def verify(self, command: Command) -> None:
@@ -308,6 +359,8 @@ class TableMachine:
             self._match_or_raise().verify(self._answer(command), self._turn(command.player))
         elif isinstance(command, TimeOut | BotAct):
             self._turn(command.player)
+        elif isinstance(command, _HOST):
+            self._desk.check(command, self.verify, self._moment())
         else:
             raise MalformedCommandError(f"not a table command: {command!r}")
 
@@ -327,7 +380,14 @@ class TableMachine:
         if self._format.cash:
             if isinstance(command, ReEnter):
                 self._format.check(command)  # a cash game has no re-entry: players rebuy
-            return self._handle(command)
+            events = self._handle(command)
+        else:
+            events = self._format_handle(command)
+        return events + self._desk.after(events)
+
+    def _format_handle(self, command: Command) -> list[TableEvent]:
+        """:meth:`handle` at a table with a match format: re-entries, the level before a deal,
+        the standings after."""
         self._format.check(command)
         match = self._seats.match
         completed = 0 if match is None else len(match.completed)
@@ -368,15 +428,21 @@ class TableMachine:
             before = len(match.completed)
             _start(match, command)
             return self._after_start(before, self._seats.records())
+        if isinstance(command, _HOST):
+            return self._desk.handle(command, self.verify, self._seat, self._moment())
         if isinstance(command, _SEATING):
-            self._seats.check(command)
-            if self.phase in _DEALING:
-                if isinstance(command, Leave) and command.player not in self._seats.current():
-                    return self._seats.leave_before_seated(command.player)
-                self._seats.waiting.append(command)
-                return [ChangeWaits(command)]
-            return self._seats.change(command)
+            return self._seat(command)
         raise MalformedCommandError(f"not a table command: {command!r}")
+
+    def _seat(self, command: SeatingCommand) -> list[TableEvent]:
+        """Carry out a seating change: now between deals, else once the deal is over."""
+        self._seats.check(command)
+        if self.phase in _DEALING:
+            if isinstance(command, Leave) and command.player not in self._seats.current():
+                return self._seats.leave_before_seated(command.player)
+            self._seats.waiting.append(command)
+            return [ChangeWaits(command)]
+        return self._seats.change(command)
 
     # --- dealing --------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from italian_poker.engine.cards import Rank
 from italian_poker.engine.deal import ActionRecord, Deal, DealStart, Operation
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.engine.observer import PUBLIC, ObservedOperation, observe_operations
+from italian_poker.table.chip_requests import ChipCaps, ChipRequest
 from italian_poker.table.commands import SeatingCommand
 from italian_poker.table.defaults import DefaultReason
 from italian_poker.table.formats import LevelStatus, Standing
@@ -133,6 +134,76 @@ class ChangeDropped:
 
     command: SeatingCommand
     reason: str
+    audience: Audience = EVERYONE
+
+
+# --- admission and chip requests (everyone) -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsLocked:
+    """The table is ``locked`` (newcomers wait for the host's answer) or open."""
+
+    locked: bool
+    audience: Audience = EVERYONE
+
+
+@dataclass(frozen=True, slots=True)
+class CoHostNamed:
+    """``player`` is the co-host now (None: nobody)."""
+
+    player: int | None
+    audience: Audience = EVERYONE
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAsked:
+    """Newcomer ``player`` asks to sit down as ``name`` with ``chips``: the host answers."""
+
+    player: int
+    name: str
+    chips: int
+    audience: Audience = EVERYONE
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAnswered:
+    """The host (``by`` None) or the co-host admitted newcomer ``player`` (``name``) or
+    refused them; an admitted newcomer sits down (at once, or when the deal is over)."""
+
+    player: int
+    name: str
+    admitted: bool
+    by: int | None = None
+    audience: Audience = EVERYONE
+
+
+@dataclass(frozen=True, slots=True)
+class ChipCapsSet:
+    """The caps on chip requests are ``caps`` now."""
+
+    caps: ChipCaps
+    audience: Audience = EVERYONE
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAsked:
+    """``request`` (its number, player, chips and kind) waits for the host's answer."""
+
+    request: ChipRequest
+    audience: Audience = EVERYONE
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAnswered:
+    """The host (``by`` None) or the co-host approved ``request`` (``approved``: the chips
+    are added between deals) or refused it; ``dropped`` requests closed on their own (the
+    player left)."""
+
+    request: ChipRequest
+    approved: bool
+    by: int | None = None
+    dropped: bool = False
     audience: Audience = EVERYONE
 
 
@@ -301,6 +372,13 @@ TableEvent = (
     | NoDeal
     | LevelChanged
     | MatchFinished
+    | SeatsLocked
+    | CoHostNamed
+    | SeatAsked
+    | SeatAnswered
+    | ChipCapsSet
+    | ChipsAsked
+    | ChipsAnswered
 )
 """Everything a :class:`~italian_poker.table.machine.TableMachine` reports."""
 
@@ -311,7 +389,11 @@ __all__ = [
     "Audience",
     "ChangeDropped",
     "ChangeWaits",
+    "ChipCapsSet",
+    "ChipsAnswered",
+    "ChipsAsked",
     "ChipsChanged",
+    "CoHostNamed",
     "DealAnnounced",
     "DealFinished",
     "DealStarted",
@@ -325,8 +407,11 @@ __all__ = [
     "ReEntered",
     "SatIn",
     "SatOut",
+    "SeatAnswered",
+    "SeatAsked",
     "SeatLeft",
     "SeatTaken",
+    "SeatsLocked",
     "TableEvent",
     "observed",
     "only",

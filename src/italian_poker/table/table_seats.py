@@ -59,10 +59,14 @@ class TableSeats:
         self.waiting: list[SeatingCommand] = []
         self.departed: list[Departure] = []
         self.brought = 0
+        self.bought: dict[int, int] = {}
+        """The chips each player brought, in the order they first came."""
+        self.busted_seats: dict[int, int] = {}
+        """The seat number each player who busted had (a rebuy brings them back to it)."""
         for command in seats:
             self.check(command)
             insert(self.lobby, command.player, planned_seat(command, self.lobby))
-            self.brought += command.chips
+            self._bring(command.player, command.chips)
         if dealer is not None and dealer not in self.lobby:
             raise UnknownPlayerError(f"the dealer {dealer!r} does not take a seat")
         self.open_match()
@@ -123,7 +127,7 @@ class TableSeats:
         match = self.match
         player = command.player
         if isinstance(command, TakeSeat):
-            self.brought += command.chips
+            self._bring(player, command.chips)
             planned = planned_seat(command, self.current())
             if match is None:
                 insert(self.lobby, player, planned)
@@ -156,8 +160,13 @@ class TableSeats:
             self.lobby[player].chips = chips
         else:
             match.set_stack(name, chips)
-        self.brought += chips - before
+        self._bring(player, chips - before)
         return [ChipsChanged(player, chips, chips - before)]
+
+    def _bring(self, player: int, chips: int) -> None:
+        """``player`` brings ``chips`` to the table (fewer than none: a host takes some)."""
+        self.brought += chips
+        self.bought[player] = self.bought.get(player, 0) + chips
 
     def join(self, match: Match, player: int, name: str, chips: int, seat: int) -> None:
         """Seat ``player`` in the match, in seat number ``seat``."""
@@ -181,7 +190,7 @@ class TableSeats:
         events: list[TableEvent] = []
         for seat in [s for s in match.seats if s.stack < limit]:
             chips = match.leave(seat.name)
-            del self.numbers[seat.player_id]
+            self.busted_seats[seat.player_id] = self.numbers.pop(seat.player_id)
             self.departed.append(Departure(seat.player_id, seat.name, chips, True))
             events.append(SeatLeft(seat.player_id, seat.name, chips, busted=True))
         return events
@@ -192,7 +201,7 @@ class TableSeats:
         plan = self.plan()
         seat = seat_in(player, plan)
         self.waiting = [c for c in self.waiting if c.player != player]
-        self.brought += seat.chips
+        self._bring(player, seat.chips)
         self.departed.append(Departure(player, seat.name, seat.chips, False))
         return [SeatLeft(player, seat.name, seat.chips)]
 
@@ -234,6 +243,7 @@ class TableSeats:
                     if seated[player].sitting_out:
                         match.sit_out(name)
                     continue
+                self.busted_seats[player] = number
                 departure = Departure(player, name, taken[name], True)
                 self.departed.append(departure)
                 events.append(SeatLeft(player, name, departure.chips, busted=True))

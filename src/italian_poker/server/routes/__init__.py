@@ -5,6 +5,8 @@
 - :mod:`.lobby`: create a table, look at one, take a seat, what the server offers (anyone
   with the link);
 - :mod:`.host`: bots, seats, start, pause, resume, stacks, the watch link (the host's token);
+- :mod:`.desk`: the lock, the co-host, the caps, seat and chip requests and their answers
+  (the host's or the co-host's token; a player's to ask for chips);
 - :mod:`.ledger`: the ledger, as JSON and CSV (the host's token, or a player's when the host
   allows it), and who may see it (the host's);
 - :mod:`.player`: sit out and in, hand histories (a player's token);
@@ -24,6 +26,7 @@ from fastapi import APIRouter
 
 from italian_poker.server.routes import (
     chat,
+    desk,
     group_stats,
     host,
     ledger,
@@ -39,6 +42,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     lobby.router,
     lobby.server_router,
     host.router,
+    desk.router,
     ledger.router,
     player.router,
     group_stats.router,

@@ -160,8 +160,9 @@ async def get_table(runtime: TableDep) -> LobbyTable:
 
 @router.post("/{invite}/seats", status_code=201, responses=error_responses(404, 409, 422))
 async def take_seat(runtime: TableDep, body: TakeSeat) -> SeatTaken:
-    """The first free seat, and the token that holds it."""
+    """The first free seat, and the token that holds it; at a locked table, the token
+    that will hold the seat the host admits its holder to (``waiting``)."""
     nickname = _nickname(body.nickname)
     token = secrets.token_urlsafe(32)
-    seat = await runtime.play.take_seat(nickname, token_hash(token), None)
-    return SeatTaken(player_token=token, seat=seat)
+    seat = await runtime.play.ask_seat(nickname, token_hash(token))
+    return SeatTaken(player_token=token, seat=seat, waiting=seat is None)

@@ -6,6 +6,7 @@ OpenAPI schema (``app.openapi()``) documents both.
 - :mod:`.lobby`: what the server offers, a new table, a seat taken, the lobby's view of a
   table (anyone with the link);
 - :mod:`.host`: bots, stacks, the watch link, the draw hint, chat removed (the host);
+- :mod:`.desk`: the lock, the co-host, the caps on chip requests, seat and chip requests;
 - :mod:`.ledger`: the ledger, its summary, who may see it;
 - :mod:`.stats`: a table's statistics, and a group's;
 - :mod:`.histories`: a player's finished deals and the hand replayer.

@@ -92,10 +92,13 @@ class TakeSeat(Model):
 
 
 class SeatTaken(Model):
-    """``POST /api/tables/{invite}/seats``: the new player's token and seat."""
+    """``POST /api/tables/{invite}/seats``: the new player's token and seat; at a locked
+    table the seat is null and ``waiting`` true until the host answers
+    (``GET /api/tables/{invite}/seat-request`` with the token)."""
 
     player_token: str
-    seat: int
+    seat: int | None
+    waiting: bool = False
 
 
 class LobbySeat(Model):

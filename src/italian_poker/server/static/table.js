@@ -6,6 +6,7 @@
 import { actionLabel, cardName, initialLang, pick, saveLang, t, translatePage } from "/static/i18n.js";
 import { cardBack as backOf, cardFace as faceOf } from "/static/cards.js";
 import { api, forgetSeat, loadSeat, offerHint, saveSeat } from "/static/seat_store.js";
+import { renderDesk, setupDesk, waitForSeat } from "/static/desk.js";
 import { breaksOpening, maxDraw } from "/static/draw_rules.js";
 import { showStats } from "/static/stats.js";
 import { isChatMessage, onChatMessage, renderChat, setupChat } from "/static/chat.js";
@@ -165,6 +166,7 @@ function render() {
     renderWatching(st, app.lang, replays);
   } else {
     renderHost(st);
+    renderDesk(st, deskContext());
     renderLedgerAccess(st, app.lang);
     renderSitToggle(st);
   }
@@ -562,6 +564,34 @@ function renderLog() {
     list.append(el("li", { text: pick(app.lang, entry) }));
   }
   list.scrollTop = list.scrollHeight;
+}
+
+/** What the desk (desk.js) needs of the page. */
+function deskContext() {
+  return { lang: app.lang, invite, seat: app.seat, state, onError: showError };
+}
+
+/** A newcomer at a locked table: wait for the host's answer, then connect (or say no). */
+function waitForAdmission() {
+  const prompt = $("join").querySelector("[data-i18n=join_prompt]");
+  $("join-form").hidden = true;
+  prompt.hidden = true;
+  waitForSeat({
+    invite,
+    token: app.seat.player_token,
+    lang: () => app.lang,
+    onAdmitted: (seat) => {
+      saveSeat(invite, { ...app.seat, seat });
+      app.seat = loadSeat(invite);
+      connect();
+    },
+    onRefused: () => {
+      forgetSeat(invite);
+      app.seat = null;
+      $("join-form").hidden = false;
+      prompt.hidden = false;
+    },
+  });
 }
 
 function renderSitToggle(st) {
@@ -1147,7 +1177,11 @@ $("join-form").addEventListener("submit", async (event) => {
     app.seat = loadSeat(invite);
     app.closedForGood = false;
     showError("");
-    connect();
+    if (seat.waiting) {
+      waitForAdmission();
+    } else {
+      connect();
+    }
   } catch (error) {
     showError(error.message);
   } finally {
@@ -1212,6 +1246,7 @@ $("advice-on").addEventListener("change", switchAdvice);
 $("hint-use").addEventListener("click", useHint);
 $("histories-show").addEventListener("click", showHistories);
 setupChat({ invite, send, remove: (path) => hostCall("DELETE", path) });
+setupDesk(deskContext);
 $("stats-show").addEventListener("click", () => showStats($("stats"), invite, app.seat.player_token, app.lang).catch(showFailure));
 document.addEventListener("keydown", onKey);
 setInterval(() => {
@@ -1222,7 +1257,10 @@ setInterval(() => {
 if (watch) hideSeatControls();
 render();
 if (!watch) offerHint($("advice-on")).then(render);
-if (app.seat || watch) {
+if (app.seat && app.seat.seat === null && !app.seat.host_token && !watch) {
+  showJoin();
+  waitForAdmission(); // a newcomer who asked for a seat at a locked table, back on the page
+} else if (app.seat || watch) {
   connect();
 } else {
   showJoin();
