@@ -15,6 +15,7 @@ from italian_poker.server.commands import (
     Act,
     ChatSend,
     Command,
+    FairValue,
     Host,
     RemoveChat,
     RemoveChatOf,
@@ -83,6 +84,14 @@ class LocalTable(TablePart):
             if bot is None:
                 self.presence.keep_seat(chosen)
             return chosen
+
+    async def fair_value(self, seat: int, commitment: str, value: bytes) -> None:
+        """A seated player's value for the deck sealed for the next deal (refused once the
+        deal has started: server/fair_deal.py)."""
+        async with self.lock:
+            if self.state.slots[seat] is None:
+                raise Refusal("empty", f"seat {seat} is empty", 404)
+            self.state.fair.give(seat, commitment, value)
 
     async def remove_seat(self, seat: int) -> None:
         """Kick a player or remove a bot: their token stops working now; during a deal (or
@@ -203,6 +212,10 @@ class ForwardingTable:
     ) -> int:
         """Have the owner seat a player or a bot."""
         return int(await self._forward(TakeSeat(nickname, token_hash, bot, seat)))
+
+    async def fair_value(self, seat: int, commitment: str, value: bytes) -> None:
+        """Have the owner take a player's value for the sealed deck."""
+        await self._forward(FairValue(seat, commitment, value))
 
     async def remove_seat(self, seat: int) -> None:
         """Have the owner kick a player or remove a bot."""

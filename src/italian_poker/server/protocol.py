@@ -439,6 +439,8 @@ def public_state(
         "requirement": parts.requirement(requirement),
         # Art. 2: once a blind is bet, the deal needs no opening.
         "blind": bool(live and public is not None and public.blinders),
+        # The fair deck (server/fair_deal.py): its commitment before the cards.
+        "fair": state.fair.message(state.hand, state.completed(state.hand or 0)),
     }
     result = (
         "null"

@@ -5,6 +5,8 @@
 - :mod:`.lobby`: create a table, look at one, take a seat, what the server offers (anyone
   with the link);
 - :mod:`.host`: bots, seats, start, pause, resume, stacks, the watch link (the host's token);
+- :mod:`.fair`: when the fair decks' seeds are revealed, closing the table's books (the
+  host's token);
 - :mod:`.ledger`: the ledger, as JSON and CSV (the host's token, or a player's when the host
   allows it), and who may see it (the host's);
 - :mod:`.player`: sit out and in, hand histories (a player's token);
@@ -24,6 +26,7 @@ from fastapi import APIRouter
 
 from italian_poker.server.routes import (
     chat,
+    fair,
     group_stats,
     host,
     ledger,
@@ -39,6 +42,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     lobby.router,
     lobby.server_router,
     host.router,
+    fair.router,
     ledger.router,
     player.router,
     group_stats.router,
