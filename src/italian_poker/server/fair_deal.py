@@ -24,6 +24,7 @@ shuffled in first and the cards of the stack the player was not allowed.
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from italian_poker.engine.card_source import CHANCE, Why
 from italian_poker.engine.deal import Deal
 from italian_poker.engine.fair_shuffle import MAX_VALUE_SIZE, VALUE_SIZE, check_values
 from italian_poker.engine.fair_source import FairDeck, FairSource, Reveal, SealedDeck
-from italian_poker.engine.history import HandHistory
+from italian_poker.engine.history import HandHistory, dumps
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.server.i18n import line
 from italian_poker.server.refusal import Refusal
@@ -180,7 +181,7 @@ class FairDeals:
         sealed = self.sealed
         if sealed is None or sealed.commitment.hex() != commitment:
             raise FairValueRefused(
-                "this deal has started: values are taken only between the commitment and "
+                "the deal has started: values are taken only between the commitment and "
                 "the first card"
             )
         check_values([value])
@@ -238,6 +239,15 @@ class FairDeals:
                 self._takes[hand] = takes(HandHistory.from_completed(completed))
             message["takes"] = self._takes[hand]
         return message
+
+
+def revealed_text(history: HandHistory) -> str:
+    """A history whose seed is revealed, as a download: the whole history (the seed gives
+    every card) and, in its ``[_fair]`` table, ``takes``, the cards the deal took as JSON in
+    a literal string (what the browser's verifier reads; ``italian-poker verify`` deals the
+    deal again itself)."""
+    steps = json.dumps(takes(history), separators=(",", ":"))
+    return dumps(history) + f"takes = '{steps}'\n"
 
 
 def takes(history: HandHistory) -> list[dict[str, Any]]:

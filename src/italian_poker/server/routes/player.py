@@ -10,8 +10,9 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
-from italian_poker.engine.history import HandHistory, dumps, dumps_redacted, redacted_record
+from italian_poker.engine.history import HandHistory, dumps_redacted, redacted_record
 from italian_poker.server.dependencies import PlayerSeat, PlayerSeatDep
+from italian_poker.server.fair_deal import revealed_text
 from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import HandInPath
 from italian_poker.server.schemas.histories import HandReplay, Hands
@@ -95,7 +96,7 @@ async def history_phh(player: PlayerSeatDep, hand: HandInPath) -> Response:
     # ``italian-poker verify`` checks.
     revealed = history_.fair is not None and history_.fair.seed is not None
     return PlainTextResponse(
-        dumps(history_) if revealed else dumps_redacted(history_, index),
+        revealed_text(history_) if revealed else dumps_redacted(history_, index),
         media_type="application/toml",
         headers={"Content-Disposition": f'attachment; filename="hand-{hand:04d}.phh"'},
     )
