@@ -25,9 +25,14 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "2f1406152e916822a7288b7da30de4c5bb93116e4f1e22e538511243f3bce395"
+DIGEST = "c4e06c0046d3d38b67e94b15748acf5b08b763bd8e44ab89994d0c8ea2a775eb"
 COUNT = 30
-"""Issue 15's draw hint added ``advice`` to the ``table`` object, its ``options`` and the
+"""The ``state`` has ``fair`` after ``blind`` (the fair deck's commitment, values and seed:
+server/fair_deal.py; null at this seeded table, which deals from its seed); with it taken out
+the messages give :data:`BEFORE_FAIR_DIGEST` exactly (:func:`test_only_the_fair_deck_was_added`),
+and the tests below read them so.
+
+Issue 15's draw hint added ``advice`` to the ``table`` object, its ``options`` and the
 ``state``; with those members taken out the messages give the digest before it
 (ccf60424..., :data:`BEFORE_ADVICE_DIGESTS`) exactly (:func:`test_only_the_draw_hint_was_added`),
 and the tests below read them so.
@@ -110,7 +115,23 @@ def _texts(ws: WebSocketTestSession) -> str:
     return str(message["text"])
 
 
+BEFORE_FAIR_DIGEST = "2f1406152e916822a7288b7da30de4c5bb93116e4f1e22e538511243f3bce395"
+FAIR_MEMBER = ',"fair":null'
+
+
 def _game(client: TestClient) -> list[str]:
+    """The messages without the fair deck's member (:data:`FAIR_MEMBER`)."""
+    return [text.replace(FAIR_MEMBER, "") for text in _whole_game(client)]
+
+
+def test_only_the_fair_deck_was_added(client: TestClient) -> None:
+    texts = _whole_game(client)
+    assert all(text.count(FAIR_MEMBER) == 1 for text in texts if '"type":"state"' in text)
+    before = [text.replace(FAIR_MEMBER, "") for text in texts]
+    assert (len(before), _digest(before)) == (COUNT, BEFORE_FAIR_DIGEST)
+
+
+def _whole_game(client: TestClient) -> list[str]:
     table = create_table(client)
     invite = table["invite"]
     host = bearer(table["host_token"])
@@ -171,7 +192,7 @@ def _with_whole_log(texts: list[str]) -> list[str]:
 
 
 def test_a_seeded_game_sends_the_same_messages(client: TestClient) -> None:
-    texts = _game(client)
+    texts = _whole_game(client)
     assert (len(texts), _digest(texts)) == (COUNT, DIGEST)
 
 
