@@ -209,7 +209,9 @@ def test_the_seeds_are_revealed_as_the_host_chose_and_the_downloads_verify(
         for _ in range(2):
             assert client.post(f"/api/tables/{invite}/bots", json={}, headers=host).status_code
         if when == "deal":
-            switched = client.post(f"/api/tables/{invite}/fair", json={"reveal": "deal"}, headers=host)
+            switched = client.post(
+                f"/api/tables/{invite}/fair", json={"reveal": "deal"}, headers=host
+            )
             assert switched.status_code == 200, switched.text
         assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
         _play_deals(client, app, invite, token, 2)

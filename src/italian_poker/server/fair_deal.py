@@ -160,7 +160,7 @@ class FairDeals:
 
     def switch(self, payload: dict[str, Any]) -> list[Line]:
         """A ``fair_reveal`` event: ``{when}``, ``"deal"`` or ``"close"``."""
-        policy = Reveal(payload.get("when"))
+        policy = Reveal(str(payload.get("when")))
         if policy is self.policy:
             return []
         self.policy = policy

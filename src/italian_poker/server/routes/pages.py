@@ -1,6 +1,7 @@
 """The pages: the lobby (``/``), a group's statistics (``/stats``), a table's page
-(``/t/{invite}``), the fair-deck verifier (``/verify``), the hand replayer (``/t/{invite}/hands/{hand}``) and the pages' words
-(``/api/strings/{lang}``). The static files are mounted by ``create_app``."""
+(``/t/{invite}``), the fair-deck verifier (``/verify``), the hand replayer
+(``/t/{invite}/hands/{hand}``) and the pages' words (``/api/strings/{lang}``). The static files
+are mounted by ``create_app``."""
 
 from __future__ import annotations
 
