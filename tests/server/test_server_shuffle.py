@@ -14,7 +14,14 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from server_fixtures import AppFactory, bearer, create_table, join, passive_action
+from server_fixtures import (
+    AppFactory,
+    bearer,
+    create_table,
+    join,
+    passive_action,
+    wait_until,
+)
 from sqlalchemy import select
 
 from italian_poker.engine.actions import ActionKind
@@ -62,7 +69,9 @@ def test_live_tables_deal_from_fair_decks_sealed_with_the_csprng(
         invite, host = table["invite"], bearer(table["host_token"])
         join(client, invite, "Bruno")
         assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
-        deal = runtime_of(app, invite).state.match.deal  # type: ignore[union-attr]
+        state = runtime_of(app, invite).state
+        wait_until(lambda: state.in_deal, "the deal after its commitment")
+        deal = state.match.deal  # type: ignore[union-attr]
         assert deal is not None and isinstance(deal.source, RecordedSource)
         assert isinstance(deal.source.then, FairSource)
         blinds = deal.phase is Phase.BLINDS
