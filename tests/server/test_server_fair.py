@@ -34,6 +34,10 @@ from italian_poker.engine.fair_shuffle import text_value
 from italian_poker.engine.fair_source import FairSource
 from italian_poker.engine.history import loads
 from italian_poker.engine.history.fairness import Verdict, verify_fair
+from italian_poker.server.client_messages import BadMessage, parse_message
+from italian_poker.server.client_messages import FairValue as FairValueMessage
+from italian_poker.server.commands import FairValue as FairValueCommand
+from italian_poker.server.commands import decode
 from italian_poker.server.fair_deal import FairValueRefused, takes
 from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
@@ -233,3 +237,18 @@ def test_the_seeds_are_revealed_as_the_host_chose_and_the_downloads_verify(
     result = CliRunner().invoke(cli, ["verify", str(path)])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == "1 verified"
+
+
+def test_a_value_travels_to_the_tables_owner_and_a_malformed_one_is_a_bad_message() -> None:
+    """A replica forwards a player's value to the owner as a ``fair_value`` command that
+    reads back the same; a value that is not hexadecimal, or too long, is refused as the
+    message arrives."""
+    command = FairValueCommand(2, "ab" * 32, b"\x00\xffvalue")
+    assert decode(command.op, json.loads(json.dumps(command.args()))) == command
+    for value in ("xyz", "a", "00" * 1025, 7):
+        with pytest.raises(BadMessage):
+            parse_message(
+                json.dumps({"type": "fair_value", "commitment": "ab" * 32, "value": value})
+            )
+    parsed = parse_message(json.dumps({"type": "fair_value", "commitment": "ab" * 32, "value": ""}))
+    assert isinstance(parsed, FairValueMessage) and parsed.value == b""
