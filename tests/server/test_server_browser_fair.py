@@ -31,6 +31,7 @@ from browser_steps import (
     play_to_the_result,
     shot,
     start,
+    table_state,
 )
 from fair_tables import fair_table
 
@@ -222,12 +223,16 @@ def test_the_table_shows_the_commitment_then_the_verified_mark(
     errors: list[str] = []
     page = open_seat(context, fair_server, table)
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.fill("#fair-text", "Alice e\u0300 qui")  # typed decomposed: sent NFC
     start(table)
     page.wait_for_selector("#fair:not([hidden]) #fair-commitment")
     commitment = page.text_content("#fair-commitment") or ""
     assert commitment.endswith("…") and len(commitment) == 13
     _wait_for_my_cards(page)
     assert page.is_visible("#fair-note")
+    assert "your value is in the list" in (page.text_content("#fair-mine") or "")
+    dealt = table_state(fair_server.app, table["invite"]).fair.deals[1]
+    assert dealt.deck.values[0] == "Alice è qui".encode() and dealt.given_by[0] == "player"
     shot(page, f"fair-commitment-{width}")
     _not_covered(page)
     page.click("#fair-commitment")

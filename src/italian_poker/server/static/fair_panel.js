@@ -8,7 +8,7 @@
 import { t } from "/static/i18n.js";
 import { bytesToHex, randomValue, textValue, verifyDeal } from "/static/fairness.js";
 
-const sent = new Set(); // the commitments this page has sent a value for
+const sent = new Map(); // commitment -> the value (hex) this page sent for it
 const checks = new Map(); // commitment + seed -> the verdict (a promise, then its answer)
 let showWhole = false;
 
@@ -25,8 +25,19 @@ function ownValue() {
 /** Send the seated player's value for an open commitment, once. */
 function giveValue(fair, send) {
   if (!fair.open || sent.has(fair.commitment)) return;
-  sent.add(fair.commitment);
-  send({ type: "fair_value", commitment: fair.commitment, value: bytesToHex(ownValue()) });
+  const value = bytesToHex(ownValue());
+  sent.set(fair.commitment, value);
+  send({ type: "fair_value", commitment: fair.commitment, value });
+}
+
+/** Whether the published list holds the value this page sent (docs/fairness.md, step 2). */
+function mineText(lang, st, fair) {
+  const mine = sent.get(fair.commitment);
+  if (fair.open || mine === undefined || !Array.isArray(fair.values)) return "";
+  const at = (fair.slots || []).indexOf(st.you);
+  if (at < 0) return "";
+  if (fair.from[at] === "server") return t(lang, "fair_mine_late");
+  return fair.values[at] === mine ? `✓ ${t(lang, "fair_mine_ok")}` : `✗ ${t(lang, "fair_mine_missing")}`;
 }
 
 function checked(fair, rerender) {
@@ -72,6 +83,9 @@ export function renderFair(st, { lang, send, rerender, spectator = false }) {
   code.setAttribute("aria-expanded", showWhole ? "true" : "false");
   code.title = t(lang, "fair_commitment_title");
   $("fair-label").textContent = `${t(lang, "fair_commitment")} #${fair.deal}`;
+  const mine = mineText(lang, st, fair);
+  $("fair-mine").hidden = !mine;
+  $("fair-mine").textContent = mine;
   const status = statusText(lang, fair, rerender);
   const mark = $("fair-status");
   mark.textContent = status.text;
