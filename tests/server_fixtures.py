@@ -217,6 +217,7 @@ def settings(database_url: str) -> ServerSettings:
         database_url=database_url,
         bot_delay_seconds=0.0,
         next_deal_seconds=0.0,
+        fair_value_seconds=0.0,  # no wait for the players' values: the server gives them
         reconnect_grace_seconds=30.0,
         default_turn_seconds=None,
         seed=11,

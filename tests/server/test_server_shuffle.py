@@ -1,4 +1,4 @@
-"""Live tables deal with the CSPRNG (no seed anywhere); the log records the cards each event
+"""Live tables deal from fair decks sealed with the CSPRNG; the log records the cards each event
 took (``taken``: the five-card deal, the draws, the late fourth cards, those served from the
 discards reshuffled in, 4.3), so a restart in the middle of a deal resumes with exactly the same
 cards, and a table saved by the server before (its log records each deal's deck order and the
@@ -14,13 +14,21 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from server_fixtures import AppFactory, bearer, create_table, join, passive_action
+from server_fixtures import (
+    AppFactory,
+    bearer,
+    create_table,
+    join,
+    passive_action,
+    wait_until,
+)
 from sqlalchemy import select
 
 from italian_poker.engine.actions import ActionKind
-from italian_poker.engine.card_source import RecordedSource, SecureSource
+from italian_poker.engine.card_source import RecordedSource
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.errors import ItalianPokerError
+from italian_poker.engine.fair_source import FairSource
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
 from italian_poker.server.client_messages import parse_action
@@ -48,26 +56,33 @@ def events(database_url: str) -> list[tuple[str, dict[str, Any]]]:
     return [(kind, dict(payload)) for kind, payload in rows]
 
 
-def test_live_tables_shuffle_with_the_csprng_and_record_no_seed(
+def test_live_tables_deal_from_fair_decks_sealed_with_the_csprng(
     make_app: AppFactory, database_url: str
 ) -> None:
-    """A table without ``settings.seed`` deals from the engine's secure source: the deal
-    events hold the cards dealt and who was dealt in, never a seed, and the cards after
-    them (4.3 included) come from the system's CSPRNG, not from a seeded Mersenne Twister."""
+    """A table without ``settings.seed`` deals from fair decks (server/fair_deal.py): each
+    deal event follows a ``commit`` whose seed comes from the CSPRNG (never the same twice)
+    and holds the values used and the cards dealt, and the cards after them (4.3 included)
+    come from the deal's fair deck."""
     app = make_app(seed=None)
     with TestClient(app) as client:
         table = create_table(client)
         invite, host = table["invite"], bearer(table["host_token"])
         join(client, invite, "Bruno")
         assert client.post(f"/api/tables/{invite}/start", headers=host).status_code == 200
-        deal = runtime_of(app, invite).state.match.deal  # type: ignore[union-attr]
+        state = runtime_of(app, invite).state
+        wait_until(lambda: state.in_deal, "the deal after its commitment")
+        deal = state.match.deal  # type: ignore[union-attr]
         assert deal is not None and isinstance(deal.source, RecordedSource)
-        assert deal.source.then == SecureSource()
+        assert isinstance(deal.source.then, FairSource)
         blinds = deal.phase is Phase.BLINDS
     logged = events(database_url)
+    kinds = [kind for kind, _ in logged if kind in ("commit", "deal")]
+    assert kinds[:2] == ["commit", "deal"]
+    seeds = [payload["seed"] for kind, payload in logged if kind == "commit"]
+    assert len(set(seeds)) == len(seeds)
     deals = [payload for kind, payload in logged if kind == "deal"]
     assert deals and all("seed" not in payload for payload in deals), deals
-    assert all(set(payload) <= {"taken"} for payload in deals), deals
+    assert all(set(payload) <= {"taken", "fair"} and "fair" in payload for payload in deals)
     # The five cards each: with the deal, or once the blind is settled (Art. 2).
     dealt = [e for _, p in logged for e in p.get("taken", ()) if e[0] == "deal"]
     assert [[len(hand) for hand in e[1]] for e in dealt] == ([] if blinds else [[5, 5]])

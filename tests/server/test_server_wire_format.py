@@ -25,9 +25,14 @@ from starlette.testclient import WebSocketTestSession
 HANDS = 3
 """The game is followed until the state of this deal's first message."""
 
-DIGEST = "ba5a9eb63fe4ee0cbc60e5cf640567ed48d6472629f79e99d367e167f032e3dc"
+DIGEST = "1e4b03dd01dce19698bd285f8e89b5cbbd0ba0783b40a5b15b103c66ef49315c"
 COUNT = 30
-"""The desk (server/home_desk.py): the ``state`` ends its members before ``seats`` with
+"""The fair deck (server/fair_deal.py): the ``state`` has ``fair`` after ``desk`` (the deck's
+commitment, values and seed; :data:`FAIR_MEMBER`, null at this seeded table, which deals from
+its seed); with it taken out the messages give :data:`DESK_DIGEST` exactly
+(:func:`test_only_the_fair_deck_was_added`).
+
+The desk (server/home_desk.py): the ``state`` ends its members before ``seats`` with
 ``desk`` (the lock, the co-host, the caps and the requests: :data:`DESK_MEMBER` at a table
 with none); with it taken out the messages give :data:`BEFORE_DESK_DIGEST` exactly
 (:func:`test_only_the_desk_was_added`), and the tests below read them so.
@@ -81,7 +86,11 @@ Since issue 12 the public lines travel in the ``state`` (``events``), not as 42 
 of their own: the 73 messages before, rebuilt from the 31 then (each state's ``events`` taken
 out and sent ahead of it as ``event`` messages), gave the earlier digest exactly."""
 BEFORE_DESK_DIGEST = "2f1406152e916822a7288b7da30de4c5bb93116e4f1e22e538511243f3bce395"
-""":data:`DIGEST` before the ``state`` had ``desk``."""
+""":data:`DESK_DIGEST` before the ``state`` had ``desk``."""
+DESK_DIGEST = "ba5a9eb63fe4ee0cbc60e5cf640567ed48d6472629f79e99d367e167f032e3dc"
+""":data:`DIGEST` before the ``state`` had ``fair``."""
+FAIR_MEMBER = ',"fair":null'
+"""The ``state``'s ``fair`` at a seeded table (it deals from its seed, not a sealed deck)."""
 DESK_MEMBER = (
     ',"desk":{"locked":false,"co_host":null,"caps":{"minimum":1,"maximum":null,"times":null,'
     '"until_level":null,"during_deal":true},"chips":[],"seats":[],"answers":{}}'
@@ -124,7 +133,8 @@ def _texts(ws: WebSocketTestSession) -> str:
 
 def _game(client: TestClient, *, keep_desk: bool = False) -> list[str]:
     """The game's messages, the invite written ``INVITE``; without the ``state``'s ``desk``
-    unless ``keep_desk`` (every test but the first two reads them without it)."""
+    and ``fair`` unless ``keep_desk`` (every test but the first three reads them without
+    them)."""
     table = create_table(client)
     invite = table["invite"]
     host = bearer(table["host_token"])
@@ -156,11 +166,14 @@ def _game(client: TestClient, *, keep_desk: bool = False) -> list[str]:
                     }
                 )
     texts = [text.replace(invite, "INVITE") for text in texts]
-    return texts if keep_desk else [text.replace(DESK_MEMBER, "") for text in texts]
+    if keep_desk:
+        return texts
+    return [text.replace(DESK_MEMBER + FAIR_MEMBER, "") for text in texts]
 
 
 def _game_with_desk(client: TestClient) -> list[str]:
-    """:func:`_game`'s messages as the server sends them: ``desk`` in every state."""
+    """:func:`_game`'s messages as the server sends them: ``desk`` and ``fair`` in every
+    state."""
     return _game(client, keep_desk=True)
 
 
@@ -195,8 +208,15 @@ def test_a_seeded_game_sends_the_same_messages(client: TestClient) -> None:
     assert (len(texts), _digest(texts)) == (COUNT, DIGEST)
 
 
-def test_only_the_desk_was_added(client: TestClient) -> None:
+def test_only_the_fair_deck_was_added(client: TestClient) -> None:
     texts = _game_with_desk(client)
+    assert all(text.count(FAIR_MEMBER) == 1 for text in texts if '"type":"state"' in text)
+    before = [text.replace(FAIR_MEMBER, "") for text in texts]
+    assert _digest(before) == DESK_DIGEST
+
+
+def test_only_the_desk_was_added(client: TestClient) -> None:
+    texts = [text.replace(FAIR_MEMBER, "") for text in _game_with_desk(client)]
     assert all(text.count(DESK_MEMBER) == 1 for text in texts if '"type":"state"' in text)
     before = [text.replace(DESK_MEMBER, "") for text in texts]
     assert _digest(before) == BEFORE_DESK_DIGEST

@@ -13,6 +13,7 @@ from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import Card, parse_card
 from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.errors import ItalianPokerError
+from italian_poker.server.fair_deal import parse_value
 from italian_poker.server.limits import MAX_CHIPS, MAX_INT, whole_number
 
 
@@ -121,7 +122,26 @@ class Chat(BaseModel):
     text: Annotated[str, PlainValidator(_chat_text)] = Field(default=None, validate_default=True)
 
 
-ClientMessage = Hello | ActionMessage | SitOut | SitIn | Ping | Chat
+def _commitment(value: Any) -> str:
+    if not isinstance(value, str) or len(value) != 64:
+        raise ValueError("'commitment' is the deck's commitment, 64 hexadecimal digits")
+    return value
+
+
+class FairValue(BaseModel):
+    """``{"type": "fair_value", "commitment", "value"}``: the seated player's value (hex) for
+    the deck of ``commitment`` (server/fair_deal.py)."""
+
+    type: Literal["fair_value"]
+    commitment: Annotated[str, PlainValidator(_commitment)] = Field(
+        default=None, validate_default=True
+    )
+    value: Annotated[bytes, PlainValidator(parse_value)] = Field(
+        default=None, validate_default=True
+    )
+
+
+ClientMessage = Hello | ActionMessage | SitOut | SitIn | Ping | Chat | FairValue
 """What a client may send; any other member of a message is left out."""
 _MODELS: dict[str, type[ClientMessage]] = {
     "hello": Hello,
@@ -130,6 +150,7 @@ _MODELS: dict[str, type[ClientMessage]] = {
     "sit_in": SitIn,
     "ping": Ping,
     "chat": Chat,
+    "fair_value": FairValue,
 }
 MESSAGE_TYPES = frozenset(_MODELS)
 

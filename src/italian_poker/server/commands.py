@@ -54,6 +54,10 @@ class Play(Protocol):
         """A chat message of the person in ``seat``."""
         ...
 
+    async def fair_value(self, seat: int, commitment: str, value: bytes) -> None:
+        """The value of the person in ``seat`` for the deck of ``commitment``."""
+        ...
+
     async def remove_chat(self, message_id: int) -> list[int]:
         """The host removes a chat message."""
         ...
@@ -222,6 +226,20 @@ class RemoveChatOf:
         return await play.remove_chat_of(self.player)
 
 
+@dataclass(frozen=True, slots=True)
+class FairValue:
+    op: ClassVar[str] = "fair_value"
+    seat: int
+    commitment: str
+    value: bytes
+
+    def args(self) -> dict[str, Any]:
+        return {"seat": self.seat, "commitment": self.commitment, "value": self.value.hex()}
+
+    async def run(self, play: Play) -> Any:
+        await play.fair_value(self.seat, self.commitment, self.value)
+
+
 def _optional(value: Any) -> int | None:
     return None if value is None else int(value)
 
@@ -257,6 +275,8 @@ def decode(op: str, args: dict[str, Any]) -> Command:
         return ChatSend(int(args["seat"]), str(args["text"]), _optional(args.get("player")))
     if op == RemoveChat.op:
         return RemoveChat(int(args["message"]))
+    if op == FairValue.op:
+        return FairValue(int(args["seat"]), str(args["commitment"]), bytes.fromhex(args["value"]))
     if op == RemoveChatOf.op:
         return RemoveChatOf(int(args["player"]))
     raise Refusal("bad_message", f"no such command: {op!r}", 400)

@@ -6,6 +6,7 @@ statistics, and the ledger of the chips (:mod:`italian_poker.server.ledger`)."""
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 from typing import Any
 
 from italian_poker.engine.history import HandHistory
@@ -33,7 +34,11 @@ class Histories(TablePart):
         if found is None:
             return None
         completed, index = found
-        return HandHistory.from_completed(completed), index
+        return self.history(completed, hand), index
+
+    def history(self, completed: CompletedDeal, hand: int) -> HandHistory:
+        """Deal ``hand``'s history with its fair deck (the seed once revealed)."""
+        return replace(HandHistory.from_completed(completed), fair=self.state.fair.record(hand))
 
     def finished_histories(self) -> list[HandHistory]:
         """Every finished deal of the table, oldest first, whoever was dealt in: for what

@@ -17,6 +17,7 @@ from italian_poker.server.commands import (
     AskSeat,
     ChatSend,
     Command,
+    FairValue,
     Host,
     RemoveChat,
     RemoveChatOf,
@@ -149,6 +150,14 @@ class LocalTable(TablePart):
                 f"the table holds {MAX_CHIPS - room} chips: {chips} more would pass the "
                 f"{MAX_CHIPS} a table may hold",
             )
+
+    async def fair_value(self, seat: int, commitment: str, value: bytes) -> None:
+        """A seated player's value for the deck sealed for the next deal (refused once the
+        deal has started: server/fair_deal.py)."""
+        async with self.lock:
+            if self.state.slots[seat] is None:
+                raise Refusal("empty", f"seat {seat} is empty", 404)
+            self.state.fair.give(seat, commitment, value)
 
     async def remove_seat(self, seat: int) -> None:
         """Kick a player or remove a bot: their token stops working now; during a deal (or
@@ -288,6 +297,10 @@ class ForwardingTable:
     async def answer_seat(self, player: int, admit: bool, by: int | None) -> None:
         """Have the owner admit or refuse a newcomer."""
         await self._forward(AnswerSeat(player, admit, by))
+
+    async def fair_value(self, seat: int, commitment: str, value: bytes) -> None:
+        """Have the owner take a player's value for the sealed deck."""
+        await self._forward(FairValue(seat, commitment, value))
 
     async def remove_seat(self, seat: int) -> None:
         """Have the owner kick a player or remove a bot."""

@@ -441,6 +441,8 @@ def public_state(
         # Art. 2: once a blind is bet, the deal needs no opening.
         "blind": bool(live and public is not None and public.blinders),
         "desk": state.desk.as_json(),  # the lock, the co-host, the requests (home_desk.py)
+        # The fair deck (server/fair_deal.py): its commitment before the cards.
+        "fair": state.fair.message(state.hand, state.completed(state.hand or 0)),
     }
     match_status = match_json(state)
     if match_status is not None:  # a table with a match format (a cash game has none)

@@ -13,11 +13,13 @@ import logging
 from typing import Any
 
 from italian_poker.engine.errors import SeatError
+from italian_poker.engine.fair_source import SealedDeck
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.seeds import derive_seed
 from italian_poker.server.bots import OFF_LOOP_BOTS, Guarded, TableBots
 from italian_poker.server.event_payloads import bot_payload, timeout_payload
+from italian_poker.server.fair_deal import FAIR
 from italian_poker.server.seats import Slot
 from italian_poker.server.table_core import TableCore, TablePart
 from italian_poker.server.table_state import EventKind, TableStatus
@@ -70,7 +72,9 @@ class Scheduler(TablePart):
             return
         if state.match is not None and state.match.phase is MatchPhase.MAKE_UP:
             return
-        if self._can_deal():
+        if state.fair.sealed is not None and not state.in_deal:
+            self._pending = self._spawn(self._fair_deal(state.seq))
+        elif self._can_deal():
             delay = self.settings.next_deal_seconds if state.hand is not None else 0.0
             self._pending = self._spawn(self._next_deal(state.seq, delay))
 
@@ -140,14 +144,72 @@ class Scheduler(TablePart):
                 return
             if not self._can_deal():
                 return
-            # Live tables deal with the engine's CSPRNG (no seed): each event records the
-            # cards it took (server/recorded_cards.py).
-            payload: dict[str, Any] = {}
-            if self.settings.seed is not None:  # tests and replays only
-                payload["seed"] = derive_seed(self.settings.seed, "deal", self.id, state.seq)
+            if self.settings.seed is None:
+                # Live tables seal a fair deck first (server/fair_deal.py): its seed from the
+                # CSPRNG, its commitment sent to everyone before the players' values.
+                number = len(state.machine.completed) + 1
+                sealed = SealedDeck.new(number)
+                commit = {
+                    "deal": number,
+                    "commitment": sealed.commitment.hex(),
+                    "seed": sealed.seed.hex(),
+                }
+                try:
+                    await self._commit(EventKind.COMMIT, commit)
+                except SeatError:
+                    log.info("table %s: no deal (%s)", self.id, state.status)
+                return
+            # Tables set up with a seed (tests and replays only) deal from it.
+            payload: dict[str, Any] = {
+                "seed": derive_seed(self.settings.seed, "deal", self.id, state.seq)
+            }
             if state.match_format.timed:  # the level or the match ends by the server's clock
                 payload["now"] = self.settings.clock()
             try:
                 await self._commit(EventKind.DEAL, payload)
             except SeatError:
                 log.info("table %s: no deal (%s)", self.id, state.status)
+
+    async def _fair_deal(self, seq: int) -> None:
+        """Deal from the sealed deck once every seated player dealt in has sent a value, or
+        after ``fair_value_seconds`` (the server gives the missing values)."""
+        given = asyncio.Event()
+        fair = self.state.fair
+
+        def wake() -> None:
+            humans = self._humans()
+            if humans and all(s in fair.pending for s in humans):
+                given.set()
+
+        fair.on_value = wake
+        wake()
+        if not given.is_set() and self.settings.fair_value_seconds > 0:
+            waits = [
+                asyncio.ensure_future(given.wait()),
+                asyncio.ensure_future(self.settings.sleep(self.settings.fair_value_seconds)),
+            ]
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for wait in waits:
+                    wait.cancel()
+        async with self.lock:
+            state = self.state
+            if state.seq != seq or state.status is not TableStatus.PLAYING or state.in_deal:
+                return
+            if state.fair is not fair or fair.sealed is None or not self._can_deal():
+                return
+            slots = state.dealable()
+            bots = {s for s in slots if (slot := state.slots[s]) is not None and slot.bot}
+            payload: dict[str, Any] = {FAIR: fair.values_payload(slots, bots)}
+            if state.match_format.timed:  # the level or the match ends by the server's clock
+                payload["now"] = self.settings.clock()
+            try:
+                await self._commit(EventKind.DEAL, payload)
+            except SeatError:
+                log.info("table %s: no deal (%s)", self.id, state.status)
+
+    def _humans(self) -> list[int]:
+        """The seats of the people (not bots) who would be dealt in."""
+        state = self.state
+        return [s for s in state.dealable() if (slot := state.slots[s]) and slot.bot is None]

@@ -48,6 +48,9 @@ class ServerSettings:
     bot_delay_seconds: float = 0.8
     next_deal_seconds: float = 3.0
     """Pause between deals, so that everyone can read the result."""
+    fair_value_seconds: float = 1.5
+    """How long a deal waits, after its deck's commitment, for the seated players' values
+    (those that have not sent one get the server's: server/fair_deal.py)."""
     seed: int | None = None
     """None (live tables): every card is chosen with the system's CSPRNG (``secrets``), no
     seed; the log records the cards each event took. An int, for tests and replays only,

@@ -30,6 +30,7 @@ from typing import Any
 from italian_poker.engine.actions import Action, LegalAction
 from italian_poker.engine.card_source import SECURE, SeededSource
 from italian_poker.engine.errors import DealOverError, SeatError
+from italian_poker.engine.fair_source import FairSource
 from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.opening import OpeningRequirement
@@ -38,6 +39,7 @@ from italian_poker.server.deal_narration import DealOutcome, narrate, settle
 from italian_poker.server.deal_records import DealRecords
 from italian_poker.server.effects import Effects
 from italian_poker.server.event_payloads import bank_of, play_command
+from italian_poker.server.fair_deal import FairDeals
 from italian_poker.server.forced_shows import ForcedShows
 from italian_poker.server.home_desk import HomeDesk
 from italian_poker.server.host_switches import HostSwitches
@@ -98,10 +100,19 @@ class EventKind(StrEnum):
     delay of one deal: ``{hash, delay}``, ``hash`` the sha256 of the watch link's secret
     (null: no link), ``delay`` a bool (spectators see each deal once it has ended)."""
     DEAL = "deal"
-    """The next deal begins: the cards it dealt (``taken``); ``seed`` only on tables set up
-    with ``settings.seed`` (tests, replays); ``now``, the server's clock, on a table whose
-    match is timed in minutes (the level rises, or the match ends, by it: no deal begins
-    then)."""
+    """The next deal begins: the cards it dealt (``taken``); ``fair``, the players' values
+    for the sealed deck (:mod:`~italian_poker.server.fair_deal`); ``seed`` only on tables
+    set up with ``settings.seed`` (tests, replays); ``now``, the server's clock, on a table
+    whose match is timed in minutes (the level rises, or the match ends, by it: no deal
+    begins then)."""
+    COMMIT = "commit"
+    """The deck of the next deal is sealed: ``{deal, commitment, seed}``
+    (:mod:`~italian_poker.server.fair_deal`; the seed is never sent before its reveal)."""
+    FAIR_REVEAL = "fair_reveal"
+    """The host's reveal switch: ``{when}``, ``"deal"`` (each deal's seed at its end) or
+    ``"close"`` (when the host closes the table's books)."""
+    REVEAL = "reveal"
+    """The host closes the table's books: the seeds of every finished deal are revealed."""
     RE_ENTER = "re_enter"
     """A player busted out of a sit and go re-enters with the starting chips, while the
     re-entry window is open: ``{seat}``."""
@@ -167,6 +178,8 @@ class TableState:
         )
         """The host's switches: the table's options at creation, then as the last
         ``ledger_visibility``, ``advice`` and ``watch`` events set them."""
+        self.fair = FairDeals()
+        """The fair decks: the one sealed for the next deal, each deal's, the reveals."""
         self.cards: DealCards | None = None
         """The card source of the deal under way (or about to begin): the cards the log
         recorded, then the live source."""
@@ -451,7 +464,22 @@ class TableState:
         self.switches, lines = self.switches.watch(payload)
         return Effects(lines)
 
+    def _on_fair_reveal(self, payload: dict[str, Any]) -> Effects:
+        return Effects(self.fair.switch(payload))
+
+    def _on_reveal(self, payload: dict[str, Any]) -> Effects:
+        done = len(self.match.completed) if self.match is not None else 0
+        return Effects(self.fair.reveal(done))
+
     # --- dealing ----------------------------------------------------------------------------
+
+    def _on_commit(self, payload: dict[str, Any]) -> Effects:
+        if self.status is not TableStatus.PLAYING:
+            raise SeatError("the game is not in play")
+        if self.in_deal:
+            raise SeatError("a deal is already under way")
+        number = (len(self.match.completed) if self.match is not None else 0) + 1
+        return Effects(self.fair.commit(payload, number))
 
     def _on_deal(self, payload: dict[str, Any]) -> Effects:
         if self.status is not TableStatus.PLAYING:
@@ -464,10 +492,16 @@ class TableState:
                 f"fewer than {self.rules.min_players} players can be dealt in: the match waits"
             )
         seed, now = payload.get("seed"), payload.get("now")
-        cards = DealCards(SECURE if seed is None else SeededSource(int(seed)))
+        fair = self.fair.start(payload)
+        live = SECURE if seed is None else SeededSource(int(seed))
+        cards = DealCards(live if fair is None else fair[0])
         start = StartDeal(source=cards.source, now=None if now is None else float(now))
         self.machine.verify(start)
-        cards.give(recorded_cards(payload))
+        if fair is None:
+            cards.give(recorded_cards(payload))
+        else:
+            # The fair deck deals again what it dealt (the stream where it was: fair_deal.py).
+            self.fair.began(fair[1])
         self.cards = cards
         self._forced.clear()
         number = len(self.machine.completed) + 1
@@ -491,7 +525,7 @@ class TableState:
         command = play_command(slot.player, payload)
         bank = bank_of(payload)
         recorded = recorded_cards(payload)
-        if self.cards is not None and not recorded.empty:
+        if self.cards is not None and not recorded.empty and not self._fair:
             # The recorded cards go to the deal only once the event is known to be accepted.
             self.machine.verify(command)
             self.cards.give(recorded)
@@ -516,6 +550,11 @@ class TableState:
                     self._forced.played(at, forced.action.kind)
         self._after(events, payload, effects)
         return effects
+
+    @property
+    def _fair(self) -> bool:
+        """Whether the deal under way is dealt from a fair deck (it deals its cards again)."""
+        return self.cards is not None and isinstance(self.cards.live, FairSource)
 
     @property
     def _version_1(self) -> bool:
@@ -553,6 +592,7 @@ class TableState:
                 taken.extend(event.operations)
             elif isinstance(event, DealFinished):
                 self._settle(event.completed, effects)
+                self.fair.finished(len(self.machine.completed))
             elif isinstance(event, NoDeal):
                 effects.lines.append(line("no_deal", pot=event.carried))
             else:

@@ -7,6 +7,8 @@
 - :mod:`.host`: bots, seats, start, pause, resume, stacks, the watch link (the host's token);
 - :mod:`.desk`: the lock, the co-host, the caps, seat and chip requests and their answers
   (the host's or the co-host's token; a player's to ask for chips);
+- :mod:`.fair`: when the fair decks' seeds are revealed, closing the table's books (the
+  host's token);
 - :mod:`.ledger`: the ledger, as JSON and CSV (the host's token, or a player's when the host
   allows it), and who may see it (the host's);
 - :mod:`.player`: sit out and in, hand histories (a player's token);
@@ -27,6 +29,7 @@ from fastapi import APIRouter
 from italian_poker.server.routes import (
     chat,
     desk,
+    fair,
     group_stats,
     host,
     ledger,
@@ -43,6 +46,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     lobby.server_router,
     host.router,
     desk.router,
+    fair.router,
     ledger.router,
     player.router,
     group_stats.router,

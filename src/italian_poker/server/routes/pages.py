@@ -1,6 +1,7 @@
 """The pages: the lobby (``/``), a group's statistics (``/stats``), a table's page
-(``/t/{invite}``), the hand replayer (``/t/{invite}/hands/{hand}``) and the pages' words
-(``/api/strings/{lang}``). The static files are mounted by ``create_app``."""
+(``/t/{invite}``), the fair-deck verifier (``/verify``), the hand replayer
+(``/t/{invite}/hands/{hand}``) and the pages' words (``/api/strings/{lang}``). The static files
+are mounted by ``create_app``."""
 
 from __future__ import annotations
 
@@ -41,6 +42,12 @@ async def index() -> Response:
 async def group_stats_page() -> Response:
     # The page reads the browser's seats and asks POST /api/stats with their tokens.
     return page("group_stats.html")
+
+
+@router.get("/verify")
+async def verify_page() -> Response:
+    # Static: the page checks the histories dropped on it in the browser (fairness.js).
+    return page("verify.html")
 
 
 @router.get("/t/{invite}")

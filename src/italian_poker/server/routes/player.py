@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from italian_poker.engine.history import HandHistory, dumps_redacted, redacted_record
 from italian_poker.server.dependencies import PlayerSeat, PlayerSeatDep
 from italian_poker.server.errors import ApiError, error_responses
+from italian_poker.server.fair_deal import revealed_text
 from italian_poker.server.limits import HandInPath
 from italian_poker.server.schemas.histories import HandReplay, Hands
 from italian_poker.server.schemas.lobby import LobbyTable
@@ -96,10 +97,15 @@ async def frames(player: PlayerSeatDep, hand: HandInPath) -> HandReplay:
     ),
 )
 async def history_phh(player: PlayerSeatDep, hand: HandInPath) -> Response:
-    """Download the hand as the player may see it (``engine.history.dumps_redacted``)."""
+    """Download the hand as the player may see it (``engine.history.dumps_redacted``); once
+    its fair deck's seed is revealed, the whole hand with the seed (``engine.history.dumps``:
+    the seed gives every card anyway)."""
     history_, index = _history(player, hand)
+    # Once its fair deck's seed is revealed every card is known: the whole history, which
+    # ``italian-poker verify`` checks.
+    revealed = history_.fair is not None and history_.fair.seed is not None
     return PlainTextResponse(
-        dumps_redacted(history_, index),
+        revealed_text(history_) if revealed else dumps_redacted(history_, index),
         media_type="application/toml",
         headers={"Content-Disposition": f'attachment; filename="hand-{hand:04d}.phh"'},
     )

@@ -14,6 +14,7 @@ from italian_poker.server.client_messages import (
     BadMessage,
     Chat,
     ClientMessage,
+    FairValue,
     Hello,
     Ping,
     SitIn,
@@ -119,6 +120,8 @@ async def _reader(
                 await runtime.play.sit(client.seat, isinstance(sent, SitOut))
             elif isinstance(sent, Chat):
                 await runtime.play.chat(client.seat, sent.text)
+            elif isinstance(sent, FairValue):
+                await runtime.play.fair_value(client.seat, sent.commitment, sent.value)
             else:
                 await runtime.play.act(client.seat, sent.hand, sent.seq, sent.action)
         except Refusal as refusal:

@@ -6,7 +6,8 @@ const FILES = [
   "/static/style.css", "/static/replay.css", "/static/table.js", "/static/lobby.js",
   "/static/i18n.js", "/static/cards.js", "/static/dom.js", "/static/seat_store.js",
   "/static/draw_rules.js", "/static/hint.js", "/static/chat.js", "/static/ledger.js",
-  "/static/stats.js", "/static/watch.js", "/static/icon-192.png", "/static/icon-512.png",
+  "/static/stats.js", "/static/watch.js", "/static/fairness.js", "/static/fair_panel.js",
+  "/static/icon-192.png", "/static/icon-512.png",
   "/static/icon.svg", "/manifest.webmanifest",
 ];
 

@@ -14,6 +14,7 @@ import {
   downloadLedger, renderLedgerAccess, setLedgerVisibility, showLedger as showLedgerIn,
 } from "/static/ledger.js";
 import { el } from "/static/dom.js";
+import { renderFair, renderFairHost, setupFair } from "/static/fair_panel.js";
 import { HINT_KEY, hintDiscards, renderHint } from "/static/hint.js";
 import { renderMatch } from "/static/match.js";
 import {
@@ -156,6 +157,7 @@ function render() {
   $("game").dataset.seq = app.message ? String(app.message.seq) : ""; // the state shown
   renderMatch(st, app.lang, watch ? null : st.you, reEnter);
   renderCenter(st);
+  renderFair(st, { lang: app.lang, send, rerender: render, spectator: Boolean(watch) });
   renderSeats(st);
   renderHand(st);
   renderActions(st);
@@ -614,6 +616,7 @@ function renderHost(st) {
   $("pause").hidden = status !== "playing";
   $("resume").hidden = status !== "paused";
   renderWatchControls(st, watchContext());
+  renderFairHost(st, app.lang);
   const advice = $("advice-on");
   if (document.activeElement !== advice) advice.checked = Boolean(st.table.advice);
   const list = $("host-seats");
@@ -1243,6 +1246,9 @@ $("ledger-csv").addEventListener("click", () => downloadLedgerCsv("rows"));
 $("ledger-settle-csv").addEventListener("click", () => downloadLedgerCsv("settle"));
 $("ledger-players").addEventListener("change", switchLedger);
 $("advice-on").addEventListener("change", switchAdvice);
+$("fair-reveal").addEventListener("change", (event) => hostCall("POST", "/fair", { reveal: event.currentTarget.value }));
+$("fair-close").addEventListener("click", () => hostCall("POST", "/fair/close"));
+setupFair(render);
 $("hint-use").addEventListener("click", useHint);
 $("histories-show").addEventListener("click", showHistories);
 setupChat({ invite, send, remove: (path) => hostCall("DELETE", path) });
