@@ -195,11 +195,14 @@ def test_a_restart_in_the_middle_of_a_level_resumes_it_exactly(
     assert after == before
 
 
+@pytest.mark.parametrize("fair", [False, True], ids=["seeded", "fair-decks"])
 def test_a_fixed_match_in_minutes_ends_by_the_server_clock_after_the_deal_under_way(
-    make_app: AppFactory,
+    make_app: AppFactory, fair: bool
 ) -> None:
+    """On a seeded table and on a live one, whose deals come from sealed fair decks."""
     clock = FakeClock()
-    with TestClient(make_app(clock=clock, sleep=clock.sleep)) as client:
+    live = {"seed": None} if fair else {}
+    with TestClient(make_app(clock=clock, sleep=clock.sleep, **live)) as client:
         table = create_table(client, format="fixed", minutes=10)
         host = bearer(table["host_token"])
         invite = table["invite"]
