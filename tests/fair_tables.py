@@ -14,9 +14,10 @@ from italian_poker.engine.fair_source import SealedDeck
 from italian_poker.engine.history import HandHistory
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import preset
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import bot_payload
 from italian_poker.server.fair_deal import FAIR
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.table_state import TableState
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo", "Luca")
 

@@ -12,7 +12,7 @@ from test_server_table_driver import _apply, _passive, _table
 
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
 from italian_poker.engine.rules import preset
-from italian_poker.server.table_state import EventKind
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.table.commands import Act, StartDeal, TakeSeat
 from italian_poker.table.defaults import forced_action
 from italian_poker.table.machine import TableMachine

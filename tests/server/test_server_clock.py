@@ -41,9 +41,10 @@ from starlette.testclient import WebSocketTestSession
 
 from italian_poker.engine.rules import preset
 from italian_poker.server.database import make_engine
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.models import TableEventRow
 from italian_poker.server.table_runtime import TableRuntime
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.table_state import TableState
 from italian_poker.table.defaults import default_action
 
 TURN = 30

@@ -27,12 +27,12 @@ from italian_poker.server.commands import (
     TakeSeat,
     decode,
 )
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.ownership import ForwardingTable
 from italian_poker.server.refusal import Refusal
 from italian_poker.server.replication import Replication
 from italian_poker.server.table_chat import TableChat
 from italian_poker.server.table_core import TableCore
-from italian_poker.server.table_state import EventKind
 
 WIRE: list[tuple[Command, str, dict[str, Any]]] = [
     (

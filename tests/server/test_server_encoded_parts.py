@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind
 from italian_poker.engine.rules import preset
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import action_payload
 from italian_poker.server.protocol import (
     Clock,
@@ -25,7 +26,7 @@ from italian_poker.server.protocol import (
     public_state,
     state_text,
 )
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.table_state import TableState
 
 NAMES = ("Anna", "Bruno", "Carla", 'Dàrio "d"')
 K = ActionKind

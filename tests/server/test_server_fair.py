@@ -38,10 +38,11 @@ from italian_poker.server.client_messages import BadMessage, parse_message
 from italian_poker.server.client_messages import FairValue as FairValueMessage
 from italian_poker.server.commands import FairValue as FairValueCommand
 from italian_poker.server.commands import decode
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.fair_deal import FairValueRefused, takes
 from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.table_state import TableState
 
 WINDOW = 60.0
 """The seconds a deal waits for the values (on the fake clock: it never runs out here)."""

@@ -22,6 +22,7 @@ from italian_poker.engine.errors import ItalianPokerError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.rules import preset
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import action_payload, bot_payload
 from italian_poker.server.ledger import (
     CSV_COLUMNS,
@@ -33,11 +34,7 @@ from italian_poker.server.ledger import (
     settle_csv,
     summarise,
 )
-from italian_poker.server.table_state import (
-    EventKind,
-    TableState,
-    TableStatus,
-)
+from italian_poker.server.table_state import TableState, TableStatus
 from italian_poker.table.settle_up import Transfer
 
 

@@ -20,7 +20,8 @@ import pytest
 
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.event_kinds import EventKind
+from italian_poker.server.table_state import TableState
 
 FIXTURE = json.loads(
     (Path(__file__).resolve().parents[1] / "fixtures" / "table_log_v2.json").read_text(

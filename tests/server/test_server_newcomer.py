@@ -12,9 +12,10 @@ from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.cards import parse_card
 from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.rules import preset
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import action_payload
 from italian_poker.server.protocol import Clock, LogText, public_state, state_text
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.table_state import TableState
 from italian_poker.table.narration import hand_order
 
 NAMES = ("Anna", "Bruno", "Carla")

@@ -33,10 +33,11 @@ from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
 from italian_poker.server.client_messages import parse_action
 from italian_poker.server.database import make_engine
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.models import TableEventRow
 from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.table_state import TableState
 
 
 def runtime_of(app: FastAPI, invite: str) -> TableRuntime:

@@ -14,9 +14,10 @@ from italian_poker.engine.actions import Action, ActionKind, LegalAction
 from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, Phase
 from italian_poker.engine.rules import preset
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import action_payload
 from italian_poker.server.protocol import Clock, LogText, public_state, state_text
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.table_state import TableState
 from italian_poker.table.narration import cards_text
 
 NAMES = ("Anna", "Bruno", "Carla")

@@ -18,10 +18,11 @@ from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.rules import preset
 from italian_poker.server.app import create_app
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import action_payload, bot_payload
 from italian_poker.server.protocol import Clock, LogText, public_state, state_text
 from italian_poker.server.settings import ServerSettings
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.table_state import TableState
 from italian_poker.table.defaults import default_action
 
 NAMES = ("Anna", "Bruno", "Carla", "Dino")

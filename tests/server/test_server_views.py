@@ -18,6 +18,7 @@ from italian_poker.engine.deck import HAND_SIZE
 from italian_poker.engine.draw import MAX_DRAW
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import preset
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import action_payload
 from italian_poker.server.i18n import page_strings
 from italian_poker.server.protocol import (
@@ -28,11 +29,7 @@ from italian_poker.server.protocol import (
     public_state,
     state_text,
 )
-from italian_poker.server.table_state import (
-    EventKind,
-    LogLine,
-    TableState,
-)
+from italian_poker.server.table_state import LogLine, TableState
 from italian_poker.table.defaults import default_action
 from italian_poker.table.narration import Line, shown_cards
 from italian_poker.table.vocabulary import Language

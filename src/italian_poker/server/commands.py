@@ -10,9 +10,9 @@ from typing import Any, ClassVar, Protocol
 
 from italian_poker.engine.actions import Action
 from italian_poker.server.client_messages import parse_action
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import action_json
 from italian_poker.server.refusal import Refusal
-from italian_poker.server.table_state import EventKind
 
 
 class Play(Protocol):

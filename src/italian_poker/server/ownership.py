@@ -25,6 +25,7 @@ from italian_poker.server.commands import (
     Sit,
     TakeSeat,
 )
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import action_payload
 from italian_poker.server.home_desk import refusal_code
 from italian_poker.server.limits import MAX_CHIPS
@@ -33,7 +34,7 @@ from italian_poker.server.presence import Presence
 from italian_poker.server.refusal import Refusal
 from italian_poker.server.table_chat import TableChat
 from italian_poker.server.table_core import TableCore, TablePart
-from italian_poker.server.table_state import EventKind, TableStatus
+from italian_poker.server.table_state import TableStatus
 from italian_poker.server.turn_clock import TurnClock
 
 

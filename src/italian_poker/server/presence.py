@@ -6,10 +6,10 @@ comes back meanwhile leaves its grace period. Only the owner runs the grace peri
 
 from __future__ import annotations
 
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.outbox import Client
 from italian_poker.server.protocol import error_message
 from italian_poker.server.table_core import TableCore, TablePart
-from italian_poker.server.table_state import EventKind
 
 Who = tuple[set[int], int]
 """Who is connected: the seats, and how many spectators."""

@@ -18,11 +18,12 @@ from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.policy import Policy
 from italian_poker.engine.seeds import derive_seed
 from italian_poker.server.bots import OFF_LOOP_BOTS, Guarded, TableBots
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import bot_payload, timeout_payload
 from italian_poker.server.fair_deal import FAIR
 from italian_poker.server.seats import Slot
 from italian_poker.server.table_core import TableCore, TablePart
-from italian_poker.server.table_state import EventKind, TableStatus
+from italian_poker.server.table_state import TableStatus
 from italian_poker.server.turn_clock import TurnClock
 from italian_poker.table.formats import FormatKind
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from italian_poker.engine.history import HandHistory
 from italian_poker.engine.observer import PUBLIC
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.i18n import line
 from italian_poker.server.outbox import Spectator
 from italian_poker.server.protocol import (
@@ -37,7 +38,7 @@ from italian_poker.server.protocol import (
     public_state,
     watch_object,
 )
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.table_state import TableState
 from italian_poker.table.narration import action_line
 from italian_poker.table.replay_frames import Frame, HandFrames, hand_frames
 

@@ -10,11 +10,12 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, TypeVar
 
 from italian_poker.server.effects import Effects
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.peers import TablePeers
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.spectators import Spectators
 from italian_poker.server.store import Store
-from italian_poker.server.table_state import EventKind, TableState
+from italian_poker.server.table_state import TableState
 
 T = TypeVar("T")
 

@@ -1,8 +1,9 @@
 """A table's state as its event log builds it: the seats' people, the status, the table
 machine, the public log.
 
-Everything that changes a table is an event ``(seq, kind, payload)``; :meth:`TableState.apply`
-applies one and is the only way the state changes. The seats, the stacks and the deals are the
+Everything that changes a table is an event ``(seq, kind, payload)``, its kind one of
+:class:`~italian_poker.server.event_kinds.EventKind`; :meth:`TableState.apply` applies one
+with its kind's handler and is the only way the state changes. The seats, the stacks and the deals are the
 table machine's (:class:`~italian_poker.table.machine.TableMachine`): each event is one of its
 commands (a seat taken, a deal started, a player's action, a bot's choice, a turn that ran out,
 ...), which it checks and carries out, and whose events the state reads back: the narration,
@@ -22,7 +23,7 @@ of it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -38,6 +39,7 @@ from italian_poker.engine.rules import Rules
 from italian_poker.server.deal_narration import DealOutcome, narrate, settle
 from italian_poker.server.deal_records import DealRecords
 from italian_poker.server.effects import Effects
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.event_payloads import bank_of, play_command
 from italian_poker.server.fair_deal import FairDeals
 from italian_poker.server.forced_shows import ForcedShows
@@ -72,68 +74,6 @@ class TableStatus(StrEnum):
     LOBBY = "lobby"
     PLAYING = "playing"
     PAUSED = "paused"
-
-
-class EventKind(StrEnum):
-    """The kinds of events in a table's log."""
-
-    SEAT = "seat"
-    """A player or a bot takes a seat: ``{seat, nickname, bot}``."""
-    UNSEAT = "unseat"
-    """A seat is emptied (kick, bot removed): ``{seat}``; for a player dealt in, at the end
-    of the deal."""
-    START = "start"
-    PAUSE = "pause"
-    RESUME = "resume"
-    STACK = "stack"
-    """The host sets a seat's chips, between deals: ``{seat, amount}`` (a busted player is
-    back with them)."""
-    SIT_OUT = "sit_out"
-    SIT_IN = "sit_in"
-    LEDGER_VISIBILITY = "ledger_visibility"
-    """The host lets the players see the ledger, or no longer: ``{players}`` (a bool)."""
-    ADVICE = "advice"
-    """The host turns the draw hint on or off for the table: ``{on}`` (a bool); it holds
-    from the next state the players are sent, the draw under way included."""
-    WATCH = "watch"
-    """The host opens the table to spectators, gives them a new link, closes it, or sets the
-    delay of one deal: ``{hash, delay}``, ``hash`` the sha256 of the watch link's secret
-    (null: no link), ``delay`` a bool (spectators see each deal once it has ended)."""
-    DEAL = "deal"
-    """The next deal begins: the cards it dealt (``taken``); ``fair``, the players' values
-    for the sealed deck (:mod:`~italian_poker.server.fair_deal`); ``seed`` only on tables
-    set up with ``settings.seed`` (tests, replays); ``now``, the server's clock, on a table
-    whose match is timed in minutes (the level rises, or the match ends, by it: no deal
-    begins then)."""
-    COMMIT = "commit"
-    """The deck of the next deal is sealed: ``{deal, commitment, seed}``
-    (:mod:`~italian_poker.server.fair_deal`; the seed is never sent before its reveal)."""
-    FAIR_REVEAL = "fair_reveal"
-    """The host's reveal switch: ``{when}``, ``"deal"`` (each deal's seed at its end) or
-    ``"close"`` (when the host closes the table's books)."""
-    REVEAL = "reveal"
-    """The host closes the table's books: the seeds of every finished deal are revealed."""
-    RE_ENTER = "re_enter"
-    """A player busted out of a sit and go re-enters with the starting chips, while the
-    re-entry window is open: ``{seat}``."""
-    LOCK = "lock"
-    """The host or the co-host locks the table or opens it (server/home_desk.py)."""
-    CO_HOST = "co_host"
-    """The host names the co-host, or nobody."""
-    CHIP_CAPS = "chip_caps"
-    """The host or the co-host sets the caps on chip requests."""
-    CHIP_ASK = "chip_ask"
-    """A seated player asks for chips: a rebuy or a top-up."""
-    CHIP_ANSWER = "chip_answer"
-    """The host or the co-host approves or refuses a chip request."""
-    SEAT_ASK = "seat_ask"
-    """A newcomer at a locked table asks for a seat."""
-    SEAT_ANSWER = "seat_answer"
-    """The host or the co-host admits a newcomer into a seat, or refuses them."""
-    ACTION = "action"
-    """A command of the seat to act (:mod:`italian_poker.server.event_payloads`): their own
-    action, a bot's choice or a turn the table plays for them; ``taken``, the cards it took;
-    ``bank``, the seat's time bank left after it (seats on the turn timer only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,10 +307,10 @@ class TableState:
         the log keeps it, with the cards a live event took (``taken``)."""
         if seq != self.seq + 1:
             raise ValueError(f"event {seq} out of order after {self.seq}")
-        handler = getattr(self, f"_on_{kind.value}")
+        handler = _HANDLERS[kind]
         self._forget_views()
         try:
-            effects: Effects = handler(payload)
+            effects = handler(self, payload)
         finally:
             self._forget_views()
         if not effects.record:
@@ -390,86 +330,6 @@ class TableState:
         if self._views:
             self._views.clear()
         self._public = None
-
-    def _on_seat(self, payload: dict[str, Any]) -> Effects:
-        return self.seats.take(payload, self.seq + 1, self.stack_default)
-
-    def _on_unseat(self, payload: dict[str, Any]) -> Effects:
-        return self.seats.unseat(payload)
-
-    def _on_stack(self, payload: dict[str, Any]) -> Effects:
-        return self.seats.set_chips(payload)
-
-    def _on_re_enter(self, payload: dict[str, Any]) -> Effects:
-        return self.seats.re_enter(payload)
-
-    def _on_sit_out(self, payload: dict[str, Any]) -> Effects:
-        return self.seats.sit(payload, out=True)
-
-    def _on_sit_in(self, payload: dict[str, Any]) -> Effects:
-        return self.seats.sit(payload, out=False)
-
-    def _on_lock(self, payload: dict[str, Any]) -> Effects:
-        return self.desk.lock(payload)
-
-    def _on_co_host(self, payload: dict[str, Any]) -> Effects:
-        return self.desk.name_co_host(payload)
-
-    def _on_chip_caps(self, payload: dict[str, Any]) -> Effects:
-        return self.desk.caps(payload)
-
-    def _on_chip_ask(self, payload: dict[str, Any]) -> Effects:
-        return self.desk.ask_chips(payload)
-
-    def _on_chip_answer(self, payload: dict[str, Any]) -> Effects:
-        return self.desk.answer_chips(payload)
-
-    def _on_seat_ask(self, payload: dict[str, Any]) -> Effects:
-        return self.desk.ask_seat(payload, self.seq + 1, self.stack_default)
-
-    def _on_seat_answer(self, payload: dict[str, Any]) -> Effects:
-        return self.desk.answer_seat(payload)
-
-    def _on_start(self, payload: dict[str, Any]) -> Effects:
-        if self.status is not TableStatus.LOBBY:
-            raise SeatError("the game has already started")
-        if len(self.dealable()) < self.rules.min_players:
-            raise SeatError(
-                f"at least {self.rules.min_players} seated players (or bots) are needed to start"
-            )
-        self.status = TableStatus.PLAYING
-        return Effects([line("table_start")])
-
-    def _on_pause(self, payload: dict[str, Any]) -> Effects:
-        if self.status is not TableStatus.PLAYING:
-            raise SeatError("only a game in play can be paused")
-        self.status = TableStatus.PAUSED
-        return Effects([line("table_pause")])
-
-    def _on_resume(self, payload: dict[str, Any]) -> Effects:
-        if self.status is not TableStatus.PAUSED:
-            raise SeatError("the game is not paused")
-        self.status = TableStatus.PLAYING
-        return Effects([line("table_resume")])
-
-    def _on_ledger_visibility(self, payload: dict[str, Any]) -> Effects:
-        self.switches, lines = self.switches.ledger_visibility(payload)
-        return Effects(lines)
-
-    def _on_advice(self, payload: dict[str, Any]) -> Effects:
-        self.switches, lines = self.switches.advice(payload)
-        return Effects(lines)
-
-    def _on_watch(self, payload: dict[str, Any]) -> Effects:
-        self.switches, lines = self.switches.watch(payload)
-        return Effects(lines)
-
-    def _on_fair_reveal(self, payload: dict[str, Any]) -> Effects:
-        return Effects(self.fair.switch(payload))
-
-    def _on_reveal(self, payload: dict[str, Any]) -> Effects:
-        done = len(self.match.completed) if self.match is not None else 0
-        return Effects(self.fair.reveal(done))
 
     # --- dealing ----------------------------------------------------------------------------
 
@@ -621,3 +481,73 @@ class TableState:
         )
         effects.lines.extend(self.outcome.lines[1:])
         effects.ledger.extend(rows)
+
+
+Handler = Callable[[TableState, dict[str, Any]], Effects]
+"""How one kind of event changes a table: the state and the event's payload in, what it
+caused out; raises, changing nothing, when the event is not allowed now."""
+
+
+def _status(was: TableStatus, now: TableStatus, refusal: str, said: str) -> Handler:
+    """The change of the table's status from ``was`` to ``now`` (refused otherwise)."""
+
+    def change(state: TableState, payload: dict[str, Any]) -> Effects:
+        if state.status is not was:
+            raise SeatError(refusal)
+        if now is TableStatus.PLAYING and was is TableStatus.LOBBY:
+            needed = state.rules.min_players
+            if len(state.dealable()) < needed:
+                raise SeatError(f"at least {needed} seated players (or bots) are needed to start")
+        state.status = now
+        return Effects([line(said)])
+
+    return change
+
+
+def _switch(name: str) -> Handler:
+    """A host switch of :class:`~italian_poker.server.host_switches.HostSwitches`."""
+
+    def turn(state: TableState, payload: dict[str, Any]) -> Effects:
+        state.switches, lines = getattr(state.switches, name)(payload)
+        return Effects(lines)
+
+    return turn
+
+
+def _deals_done(state: TableState) -> int:
+    return len(state.match.completed) if state.match is not None else 0
+
+
+_HANDLERS: dict[EventKind, Handler] = {
+    EventKind.SEAT: lambda t, p: t.seats.take(p, t.seq + 1, t.stack_default),
+    EventKind.UNSEAT: lambda t, p: t.seats.unseat(p),
+    EventKind.STACK: lambda t, p: t.seats.set_chips(p),
+    EventKind.RE_ENTER: lambda t, p: t.seats.re_enter(p),
+    EventKind.SIT_OUT: lambda t, p: t.seats.sit(p, out=True),
+    EventKind.SIT_IN: lambda t, p: t.seats.sit(p, out=False),
+    EventKind.LOCK: lambda t, p: t.desk.lock(p),
+    EventKind.CO_HOST: lambda t, p: t.desk.name_co_host(p),
+    EventKind.CHIP_CAPS: lambda t, p: t.desk.caps(p),
+    EventKind.CHIP_ASK: lambda t, p: t.desk.ask_chips(p),
+    EventKind.CHIP_ANSWER: lambda t, p: t.desk.answer_chips(p),
+    EventKind.SEAT_ASK: lambda t, p: t.desk.ask_seat(p, t.seq + 1, t.stack_default),
+    EventKind.SEAT_ANSWER: lambda t, p: t.desk.answer_seat(p),
+    EventKind.START: _status(
+        TableStatus.LOBBY, TableStatus.PLAYING, "the game has already started", "table_start"
+    ),
+    EventKind.PAUSE: _status(
+        TableStatus.PLAYING, TableStatus.PAUSED, "only a game in play can be paused", "table_pause"
+    ),
+    EventKind.RESUME: _status(
+        TableStatus.PAUSED, TableStatus.PLAYING, "the game is not paused", "table_resume"
+    ),
+    EventKind.LEDGER_VISIBILITY: _switch("ledger_visibility"),
+    EventKind.ADVICE: _switch("advice"),
+    EventKind.WATCH: _switch("watch"),
+    EventKind.FAIR_REVEAL: lambda t, p: Effects(t.fair.switch(p)),
+    EventKind.REVEAL: lambda t, p: Effects(t.fair.reveal(_deals_done(t))),
+    EventKind.COMMIT: TableState._on_commit,
+    EventKind.DEAL: TableState._on_deal,
+    EventKind.ACTION: TableState._on_action,
+}
+"""Each kind of event's :data:`Handler`."""

@@ -16,6 +16,7 @@ from italian_poker.server.dependencies import (
     bearer_token,
 )
 from italian_poker.server.errors import ApiError, error_responses
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.limits import PlayerInPath, RequestInPath
 from italian_poker.server.schemas.desk import (
     AskChips,
@@ -29,7 +30,6 @@ from italian_poker.server.schemas.desk import (
 )
 from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
-from italian_poker.server.table_state import EventKind
 
 router = APIRouter(
     prefix="/api/tables/{invite}",

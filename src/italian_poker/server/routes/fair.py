@@ -11,9 +11,9 @@ from fastapi import APIRouter
 from italian_poker.engine.fair_source import Reveal
 from italian_poker.server.dependencies import HostTableDep
 from italian_poker.server.errors import error_responses
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.schemas.base import Model
 from italian_poker.server.schemas.lobby import LobbyTable
-from italian_poker.server.table_state import EventKind
 
 router = APIRouter(
     prefix="/api/tables/{invite}/fair",

@@ -10,6 +10,7 @@ from fastapi import APIRouter
 
 from italian_poker.server.dependencies import HostTableDep, ServerDep
 from italian_poker.server.errors import ApiError, error_responses
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.limits import SeatInPath
 from italian_poker.server.nicknames import nickname_key
 from italian_poker.server.schemas.host import (
@@ -24,7 +25,6 @@ from italian_poker.server.schemas.host import (
 from italian_poker.server.schemas.lobby import LobbyTable
 from italian_poker.server.store import token_hash
 from italian_poker.server.table_runtime import TableRuntime
-from italian_poker.server.table_state import EventKind
 from italian_poker.table.names import bot_name
 
 router = APIRouter(

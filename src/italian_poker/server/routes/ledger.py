@@ -13,11 +13,11 @@ from fastapi.responses import Response
 
 from italian_poker.server.dependencies import HostTableDep, LedgerReaderDep
 from italian_poker.server.errors import ApiError, error_responses
+from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.ledger import Summary, ledger_csv, settle_csv, summarise
 from italian_poker.server.schemas.ledger import Ledger, LedgerEntry, LedgerSummary, LedgerVisibility
 from italian_poker.server.schemas.lobby import LobbyTable
 from italian_poker.server.table_runtime import TableRuntime
-from italian_poker.server.table_state import EventKind
 
 router = APIRouter(
     prefix="/api/tables/{invite}",
