@@ -102,9 +102,6 @@ class EventKind(StrEnum):
     with ``settings.seed`` (tests, replays); ``now``, the server's clock, on a table whose
     match is timed in minutes (the level rises, or the match ends, by it: no deal begins
     then)."""
-    RE_ENTER = "re_enter"
-    """A player busted out of a sit and go re-enters with the starting chips, while the
-    re-entry window is open: ``{seat}``."""
     LOCK = "lock"
     """The host or the co-host locks the table or opens it (server/home_desk.py)."""
     CO_HOST = "co_host"
@@ -386,9 +383,6 @@ class TableState:
 
     def _on_stack(self, payload: dict[str, Any]) -> Effects:
         return self.seats.set_chips(payload)
-
-    def _on_re_enter(self, payload: dict[str, Any]) -> Effects:
-        return self.seats.re_enter(payload)
 
     def _on_sit_out(self, payload: dict[str, Any]) -> Effects:
         return self.seats.sit(payload, out=True)
