@@ -6,7 +6,7 @@
 import { actionLabel, cardName, initialLang, pick, saveLang, t, translatePage } from "/static/i18n.js";
 import { cardBack as backOf, cardFace as faceOf } from "/static/cards.js";
 import { api, forgetSeat, loadSeat, offerHint, saveSeat } from "/static/seat_store.js";
-import { renderDesk, setupDesk, waitForSeat } from "/static/desk.js";
+import { refusalText, renderDesk, setupDesk, waitForSeat } from "/static/desk.js";
 import { breaksOpening, maxDraw } from "/static/draw_rules.js";
 import { showStats } from "/static/stats.js";
 import { isChatMessage, onChatMessage, renderChat, setupChat } from "/static/chat.js";
@@ -739,9 +739,22 @@ async function hostCall(method, path, body) {
   }
 }
 
-function reEnter() {
-  api("POST", `/api/tables/${invite}/re-enter`, undefined, app.seat.player_token)
-    .then(() => showError("")).catch(showFailure);
+/** A busted player of a sit and go asks the host to re-enter with the starting chips (a chip
+ * request, routes/desk.py); the host, asking for themself, approves at once. */
+async function reEnter() {
+  const st = state();
+  if (!st || !st.match || !app.seat) return;
+  const base = `/api/tables/${invite}`;
+  try {
+    const desk = await api("POST", `${base}/chip-requests`, { chips: st.match.starting_chips }, app.seat.player_token);
+    const mine = desk.chips.find((r) => r.seat === st.you && r.kind === "re_entry");
+    if (st.host && mine) {
+      await api("POST", `${base}/chip-requests/${mine.request}/answer`, { approve: true }, app.seat.host_token);
+    }
+    showError("");
+  } catch (error) {
+    showError(refusalText(app.lang, error));
+  }
 }
 
 function removeSeat(seat) {
