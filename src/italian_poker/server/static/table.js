@@ -618,6 +618,7 @@ function renderHost(st) {
   if (document.activeElement !== advice) advice.checked = Boolean(st.table.advice);
   const list = $("host-seats");
   list.replaceChildren();
+  const sitAndGo = Boolean(st.match && st.match.kind === "sit-and-go");
   for (const seat of st.seats) {
     if (seat.status === "empty") continue;
     const item = el("li", { class: "row" }, el("span", { class: "grow", text: `${seat.seat + 1}. ${seat.name}` }));
@@ -627,6 +628,11 @@ function renderHost(st) {
         type: "button", class: "small", "data-fkey": `remove-${seat.seat}`,
         "aria-label": `${verb}: ${seat.name}`, text: verb, onclick: () => removeSeat(seat),
       }));
+    }
+    // A sit and go's stacks change only in play: no chips to set.
+    if (sitAndGo) {
+      list.append(item);
+      continue;
     }
     const draft = app.stackDrafts.get(seat.seat);
     const input = el("input", {
