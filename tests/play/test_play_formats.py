@@ -141,6 +141,21 @@ def test_a_human_out_of_a_sit_and_go_ends_the_session_with_the_places_so_far() -
     assert not any(s.out for s in summary.standings[:2])
 
 
+def test_a_human_out_of_a_sit_and_go_re_enters_with_r_while_the_window_is_open() -> None:
+    """The human hosts their own table: their request to re-enter is approved at once."""
+    no_window = session_with(MatchFormat.sit_and_go(15, STEEP), 15, seed=4)
+    play_on(no_window, Wanderer(1))
+    assert no_window.over_reason is OverReason.HUMAN_BUSTED and not no_window.can_rebuy
+    fmt = MatchFormat(FormatKind.SIT_AND_GO, schedule=STEEP, starting_chips=15, re_entry_levels=3)
+    session = session_with(fmt, 15, seed=4)
+    play_on(session, Wanderer(1))
+    assert session.over_reason is OverReason.HUMAN_BUSTED and session.can_rebuy
+    assert session.rebuy() == 15
+    assert session.human_seated and session.state is not SessionState.OVER
+    standing = next(s for s in session.machine.standings if s.name == "Player")
+    assert (standing.re_entries, standing.bought) == (1, 30)
+
+
 @pytest.mark.parametrize("seed", [2, 4, 9])
 def test_a_seeded_sit_and_go_ends_with_every_place(seed: int) -> None:
     session = session_with(MatchFormat.sit_and_go(12, STEEP), 12, seed)

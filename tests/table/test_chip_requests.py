@@ -21,11 +21,11 @@ from italian_poker.table.chip_requests import (
     ChipCaps,
     ChipsAboveMaximumError,
     ChipsBelowMinimumError,
+    NotBustedError,
     PastLevelError,
     RequestDuringDealError,
     RequestKind,
     RequestPendingError,
-    RequestsClosedError,
     TooManyRequestsError,
     UnknownRequestError,
 )
@@ -189,13 +189,14 @@ def test_chips_approved_during_a_deal_wait_for_its_end() -> None:
     assert chips_of(machine, 1) >= 40 and before >= 0
 
 
-def test_a_sit_and_go_takes_no_request() -> None:
+def test_a_sit_and_go_takes_no_request_from_a_player_in_play() -> None:
     machine = TableMachine(
         STANDARD,
         [TakeSeat(i, NAMES[i], 100) for i in range(3)],
         match_format=MatchFormat.sit_and_go(100),
     )
-    refused(machine, AskChips(1, 10), RequestsClosedError)
+    refused(machine, AskChips(1, 10), NotBustedError)
+    refused(machine, AskChips(1, 100), NotBustedError)
 
 
 def test_a_stranger_cannot_ask_for_chips_and_an_unknown_request_has_no_answer() -> None:

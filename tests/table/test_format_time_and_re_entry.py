@@ -3,7 +3,8 @@ comes in with each deal start (``StartDeal.now``), so a replay of the commands i
 fixed match in minutes plays the deal under way to its end and starts none after its time;
 a level of minutes rises at the first deal that starts once its minutes are over (000 Art.
 1: the antes are agreed before play, here level by level); a busted player of a sit and go
-re-enters with the starting chips while the window is open, and is out after it."""
+asks to re-enter with the starting chips and re-enters when the host approves, while the
+window is open, and is out after it."""
 
 from __future__ import annotations
 
@@ -13,14 +14,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from italian_poker.engine.errors import MalformedActionError
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.rules import Rules, preset
-from italian_poker.table.commands import BotAct, ReEnter, StartDeal, TakeSeat
+from italian_poker.table.chip_requests import (
+    ChipCaps,
+    NotBustedError,
+    PastLevelError,
+    ReEntryChipsError,
+    TooManyRequestsError,
+)
+from italian_poker.table.commands import (
+    AnswerChips,
+    AskChips,
+    BotAct,
+    ReEnter,
+    SetChipCaps,
+    StartDeal,
+    TakeSeat,
+)
 from italian_poker.table.defaults import default_action
 from italian_poker.table.formats import (
     ClockNeededError,
     FormatError,
-    FormatSeatError,
     Level,
     MatchFinishedError,
     MatchFormat,
@@ -30,6 +46,7 @@ from italian_poker.table.formats import (
 )
 from italian_poker.table.machine import TableMachine
 from italian_poker.table.machine_events import (
+    ChipsAsked,
     DealStarted,
     LevelChanged,
     MatchFinished,
@@ -170,6 +187,13 @@ def bust_someone(machine: TableMachine, rng: random.Random) -> SeatLeft:
     raise AssertionError("nobody busted")
 
 
+def re_enter(machine: TableMachine, player: int, chips: int = 12) -> list[TableEvent]:
+    """The busted ``player`` asks to re-enter and the host approves: the approval's events."""
+    (asked,) = machine.handle(AskChips(player, chips))
+    assert isinstance(asked, ChipsAsked) and asked.request.kind == "re_entry"
+    return machine.handle(AnswerChips(asked.request.number, True))[1:]
+
+
 def test_a_busted_player_re_enters_with_the_starting_chips_while_the_window_is_open() -> None:
     fmt = MatchFormat(
         "sit-and-go", schedule=parse_schedule("1x50"), starting_chips=12, re_entry_deals=200
@@ -177,16 +201,64 @@ def test_a_busted_player_re_enters_with_the_starting_chips_while_the_window_is_o
     machine = TableMachine(preset("standard", players=4), seats(4, 12), seed=5, match_format=fmt)
     left = bust_someone(machine, random.Random(5))
     brought = machine.chips_brought
-    events = machine.handle(ReEnter(left.player, left.name))
+    events = re_enter(machine, left.player)
     assert isinstance(events[0], ReEntered) and (events[0].chips, events[0].count) == (12, 1)
     assert any(isinstance(e, SeatTaken) and e.player == left.player for e in events)
     assert next(s.chips for s in machine.seats if s.player == left.player) == 12
     assert machine.chips_brought == brought + 12
     standing = next(s for s in machine.standings if s.player == left.player)
     assert (standing.re_entries, standing.bought, standing.out) == (1, 24, False)
-    # Seated again: no second re-entry until they bust again.
-    with pytest.raises(FormatSeatError, match="has not busted out"):
+    # Seated again: no second request until they bust again.
+    with pytest.raises(NotBustedError, match="only a busted player asks"):
+        machine.handle(AskChips(left.player, 12))
+
+
+def test_a_re_entry_is_asked_for_exactly_the_starting_chips_and_the_caps_bound_it() -> None:
+    fmt = MatchFormat(
+        "sit-and-go", schedule=parse_schedule("1x50"), starting_chips=12, re_entry_deals=200
+    )
+    machine = TableMachine(preset("standard", players=4), seats(4, 12), seed=2, match_format=fmt)
+    machine.handle(SetChipCaps(ChipCaps(times=1)))
+    left = bust_someone(machine, random.Random(2))
+    before = snapshot(machine)
+    with pytest.raises(ReEntryChipsError, match="ask for 12 chips, not 20"):
+        machine.handle(AskChips(left.player, 20))
+    seated = next(s.player for s in machine.seats)
+    with pytest.raises(NotBustedError, match="only a busted player asks"):
+        machine.handle(AskChips(seated, 12))
+    assert snapshot(machine) == before and not machine.chip_desk.pending
+    re_enter(machine, left.player)
+    rng = random.Random(3)
+    while left.player in {s.player for s in machine.seats}:
+        deal(machine, rng=rng)
+    assert machine.re_entry_open
+    with pytest.raises(TooManyRequestsError):
+        machine.handle(AskChips(left.player, 12))
+
+
+def test_a_re_entry_is_refused_from_the_level_the_host_names() -> None:
+    fmt = MatchFormat(
+        "sit-and-go", schedule=parse_schedule("1x1,2x50"), starting_chips=12, re_entry_levels=2
+    )
+    machine = TableMachine(preset("standard", players=5), seats(5, 12), seed=0, match_format=fmt)
+    machine.handle(SetChipCaps(ChipCaps(until_level=2)))
+    left = bust_someone(machine, random.Random(0))
+    assert machine.level is not None and machine.level.number == 2 and machine.re_entry_open
+    with pytest.raises(PastLevelError, match="level 2"):
+        machine.handle(AskChips(left.player, 12))
+
+
+def test_a_re_entry_is_never_handed_to_the_machine_directly() -> None:
+    fmt = MatchFormat(
+        "sit-and-go", schedule=parse_schedule("1x50"), starting_chips=12, re_entry_deals=200
+    )
+    machine = TableMachine(preset("standard", players=4), seats(4, 12), seed=5, match_format=fmt)
+    left = bust_someone(machine, random.Random(5))
+    before = snapshot(machine)
+    with pytest.raises(MalformedActionError, match="asks to re-enter"):
         machine.handle(ReEnter(left.player, left.name))
+    assert not machine.can(ReEnter(left.player, left.name))
+    assert snapshot(machine) == before
 
 
 def test_a_re_entry_during_a_deal_takes_the_seat_once_it_is_over() -> None:
@@ -198,7 +270,7 @@ def test_a_re_entry_during_a_deal_takes_the_seat_once_it_is_over() -> None:
     if machine.finished:
         pytest.skip("the match ended with the bust")
     machine.handle(StartDeal())
-    events = machine.handle(ReEnter(left.player, left.name))
+    events = re_enter(machine, left.player)
     assert isinstance(events[0], ReEntered) and not any(isinstance(e, SeatTaken) for e in events)
     events = play_out(machine)
     assert any(isinstance(e, SeatTaken) and e.player == left.player for e in events)
@@ -234,14 +306,14 @@ def test_a_re_entry_after_the_window_or_without_one_is_refused(
         deal(machine)  # the windows above close after the first deal
     before = snapshot(machine)
     with pytest.raises(ReEntryClosedError, match=message):
-        machine.handle(ReEnter(left.player, left.name))
-    assert not machine.can(ReEnter(left.player, left.name))
+        machine.handle(AskChips(left.player, 12))
+    assert not machine.can(AskChips(left.player, 12))
     assert snapshot(machine) == before
 
 
 def test_a_cash_game_or_a_fixed_match_has_no_re_entry_and_no_window() -> None:
     machine = TableMachine(Rules(), seats(2, 50))
-    with pytest.raises(ReEntryClosedError):
+    with pytest.raises(MalformedActionError):
         machine.handle(ReEnter(0, "P0"))
     with pytest.raises(FormatError, match="only a sit and go has re-entries"):
         MatchFormat("fixed", deals=5, re_entry_deals=3)
@@ -296,8 +368,8 @@ def test_sessions_with_re_entries_and_level_changes_conserve_chips_and_play_each
         if machine.finished or machine.phase is MatchPhase.OVER:
             break
         for player, name in sorted(out):
-            if machine.can(ReEnter(player, name)):
-                machine.handle(ReEnter(player, name))
+            if machine.can(AskChips(player, 15)):
+                re_enter(machine, player, 15)
                 out.discard((player, name))
                 re_entries += 1
         now += gap

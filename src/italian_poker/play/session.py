@@ -258,18 +258,19 @@ class Session:
     @property
     def can_rebuy(self) -> bool:
         """Whether the human, busted, may buy back in: the human is the host of their own
-        table, so the machine's chip request is theirs to approve (a sit and go takes
-        none)."""
+        table, so the machine's chip request is theirs to approve (in a sit and go, a
+        re-entry while the window is open)."""
         if self.over_reason is not OverReason.HUMAN_BUSTED:
             return False
         return self.machine.can(AskChips(self.player_id(self.human), self._stack))
 
     def rebuy(self) -> int:
         """The busted human buys back in with the starting stack: a chip request
-        (:mod:`~italian_poker.table.chip_requests`) the human, host of the table, approves;
-        back in their seat for the next deal. Returns the chips; raises what the machine
-        refuses (a :class:`~italian_poker.table.chip_requests.ChipRequestError`) and changes
-        nothing."""
+        (:mod:`~italian_poker.table.chip_requests`; in a sit and go, a re-entry) the human,
+        host of the table, approves; back in their seat for the next deal. Returns the chips;
+        raises what the machine refuses (a
+        :class:`~italian_poker.table.chip_requests.ChipRequestError`, or a sit and go's
+        :class:`~italian_poker.table.formats.ReEntryClosedError`) and changes nothing."""
         player, chips = self.player_id(self.human), self._stack
         asked = self.machine.handle(AskChips(player, chips))
         number = next(e.request.number for e in asked if isinstance(e, ChipsAsked))

@@ -48,9 +48,6 @@ class EventKind(StrEnum):
     ``"close"`` (when the host closes the table's books)."""
     REVEAL = "reveal"
     """The host closes the table's books: the seeds of every finished deal are revealed."""
-    RE_ENTER = "re_enter"
-    """A player busted out of a sit and go re-enters with the starting chips, while the
-    re-entry window is open: ``{seat}``."""
     LOCK = "lock"
     """The host or the co-host locks the table or opens it (server/home_desk.py)."""
     CO_HOST = "co_host"

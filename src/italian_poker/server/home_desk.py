@@ -8,11 +8,12 @@ and gives the public log's lines and the ledger's rows:
 - ``lock`` ``{locked, by}``: the table locked (newcomers ask for a seat) or open;
 - ``co_host`` ``{seat}``: the co-host named (null: nobody); the host's alone;
 - ``chip_caps`` ``{minimum, maximum, times, until_level, during_deal, by}``;
-- ``chip_ask`` ``{seat, chips}``: a seated player asks for chips;
-- ``chip_answer`` ``{request, approve, by}``: an approved request is a ``rebuy`` or
-  ``top_up`` row of the ledger, its chips added between deals (the row of chips approved
+- ``chip_ask`` ``{seat, chips}``: a seated player asks for chips (in a sit and go, a busted
+  player asks to re-enter with the starting chips);
+- ``chip_answer`` ``{request, approve, by}``: an approved request is a ``rebuy``, ``top_up``
+  or ``re_entry`` row of the ledger, its chips added between deals (the row of chips approved
   for a player dealt into the deal under way is written once the deal is over, when they
-  are on the stack);
+  are on the stack; a busted player back in their seat cashes out the chips they kept);
 - ``seat_ask`` ``{nickname, token_hash}``: a newcomer at a locked table waits, the hash of
   the token they hold kept in the log so that a restarted server knows them;
 - ``seat_answer`` ``{player, admit, seat, by}``: admitted into ``seat``, or refused.
@@ -33,8 +34,8 @@ from italian_poker.server.effects import Effects
 from italian_poker.server.i18n import line
 from italian_poker.server.ledger import LedgerEntry
 from italian_poker.server.seats import Seats, Slot
-from italian_poker.table import admission, chip_requests
-from italian_poker.table.chip_requests import ChipCaps
+from italian_poker.table import admission, chip_requests, formats
+from italian_poker.table.chip_requests import ChipCaps, RequestKind
 from italian_poker.table.commands import (
     AddChips,
     AnswerChips,
@@ -51,6 +52,7 @@ from italian_poker.table.machine_events import (
     ChipsAnswered,
     ChipsAsked,
     ChipsChanged,
+    ReEntered,
     TableEvent,
 )
 
@@ -61,7 +63,9 @@ _CODES: dict[type[ItalianPokerError], str] = {
     chip_requests.PastLevelError: "requests_past_level",
     chip_requests.RequestDuringDealError: "request_during_deal",
     chip_requests.RequestPendingError: "request_pending",
-    chip_requests.RequestsClosedError: "requests_closed",
+    chip_requests.NotBustedError: "not_busted",
+    chip_requests.ReEntryChipsError: "re_entry_chips",
+    formats.ReEntryClosedError: "re_entry_closed",
     chip_requests.UnknownRequestError: "unknown_request",
     chip_requests.BadCapsError: "bad_caps",
     admission.NotHostError: "not_host",
@@ -240,8 +244,9 @@ class HomeDesk:
         return Effects([line(key, name=slot.nickname, chips=request.chips)])
 
     def answer_chips(self, payload: dict[str, Any]) -> Effects:
-        """A ``chip_answer`` event: an approved request's chips (between deals), a ``rebuy``
-        or ``top_up`` row; a busted player back in their seat cashes out what they kept."""
+        """A ``chip_answer`` event: an approved request's chips (between deals), a ``rebuy``,
+        ``top_up`` or ``re_entry`` row; a busted player back in their seat cashes out what
+        they kept."""
         approve = payload.get("approve")
         if not isinstance(approve, bool):
             raise SeatError(f"'approve' is true or false, not {approve!r}")
@@ -260,7 +265,11 @@ class HomeDesk:
         slot = None if seat is None else self.seats.slots[seat]
         name = "?" if slot is None else slot.nickname
         key = "table_chips_approved" if approve else "table_chips_refused"
-        effects = Effects([line(key, name=name, chips=request.chips)])
+        said = line(key, name=name, chips=request.chips)
+        if approve and request.kind is RequestKind.RE_ENTRY:
+            count = next((e.count for e in events if isinstance(e, ReEntered)), 1)
+            said = line("table_re_enter", name=name, chips=request.chips, count=count)
+        effects = Effects([said])
         if not approve or slot is None:
             return effects
         if busted:

@@ -24,14 +24,13 @@ from italian_poker.server.nicknames import nickname_key
 from italian_poker.table.commands import (
     Command,
     Leave,
-    ReEnter,
     SetChips,
     SitIn,
     SitOut,
     TakeSeat,
 )
 from italian_poker.table.machine import TableMachine
-from italian_poker.table.machine_events import ReEntered, SeatLeft, TableEvent
+from italian_poker.table.machine_events import SeatLeft, TableEvent
 from italian_poker.table.narration import Line
 
 
@@ -217,24 +216,6 @@ class Seats:
             self.sync_sitting(slot)
         said = line("table_stack", name=slot.nickname, amount=amount)
         return Effects([said], [LedgerEntry(slot.nickname, slot.player, "adjust", amount - before)])
-
-    def re_enter(self, payload: dict[str, Any]) -> Effects:
-        """A ``re_enter`` event: the busted player in the seat re-enters the sit and go with
-        the starting chips (during a deal, from its end). The ledger takes the chips they
-        kept when they busted as cashed out and the starting chips as a re-entry."""
-        seat, slot = self.taken(payload)
-        kept = self.left_with.get(slot.player, 0)
-        events = self.handle(ReEnter(slot.player, slot.nickname, seat))
-        self.left_with.pop(slot.player, None)
-        chips = self.machine.match_format.starting_chips or 0
-        rows = [LedgerEntry(slot.nickname, slot.player, "re_entry", chips, self.deals.hand)]
-        if kept:
-            rows.insert(
-                0, LedgerEntry(slot.nickname, slot.player, "cash_out", kept, self.deals.hand)
-            )
-        count = next((e.count for e in events if isinstance(e, ReEntered)), 1)
-        said = line("table_re_enter", name=slot.nickname, chips=chips, count=count)
-        return Effects([said], rows)
 
     def sit(self, payload: dict[str, Any], *, out: bool) -> Effects:
         """A ``sit_out`` (``out``) or ``sit_in`` event."""

@@ -522,7 +522,6 @@ _HANDLERS: dict[EventKind, Handler] = {
     EventKind.SEAT: lambda t, p: t.seats.take(p, t.seq + 1, t.stack_default),
     EventKind.UNSEAT: lambda t, p: t.seats.unseat(p),
     EventKind.STACK: lambda t, p: t.seats.set_chips(p),
-    EventKind.RE_ENTER: lambda t, p: t.seats.re_enter(p),
     EventKind.SIT_OUT: lambda t, p: t.seats.sit(p, out=True),
     EventKind.SIT_IN: lambda t, p: t.seats.sit(p, out=False),
     EventKind.LOCK: lambda t, p: t.desk.lock(p),

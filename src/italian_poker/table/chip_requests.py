@@ -2,13 +2,15 @@
 
 A player with a seat (or one who busted and keeps it) asks for chips (:class:`AskChips
 <italian_poker.table.commands.AskChips>`): a *rebuy* when they have fewer chips than it
-takes to be dealt in, else a *top-up*. The host (or the co-host,
-:mod:`~italian_poker.table.admission`) approves or refuses it; an approved request adds the
-chips as :class:`~italian_poker.table.commands.AddChips` does, between deals (chips never
-change during a deal). :class:`ChipCaps` bound the requests: the fewest and the most chips
-one asks for, how many a player may have approved, the level of a schedule from which they
-are refused, and whether one may be asked while a deal is under way. Every refusal is a
-:class:`ChipRequestError` that says what to ask instead, and changes nothing.
+takes to be dealt in, else a *top-up*; in a sit and go, a *re-entry*: only a busted player
+asks, for exactly the starting chips, while the format's re-entry window is open. The host
+(or the co-host, :mod:`~italian_poker.table.admission`) approves or refuses it; an approved
+request adds the chips as :class:`~italian_poker.table.commands.AddChips` does, between
+deals (chips never change during a deal). :class:`ChipCaps` bound the requests: the fewest
+and the most chips one asks for, how many a player may have approved, the level of a
+schedule from which they are refused, and whether one may be asked while a deal is under
+way. Every refusal is a :class:`ChipRequestError` that says what to ask instead, and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ __all__ = [
     "ChipRequestError",
     "ChipsAboveMaximumError",
     "ChipsBelowMinimumError",
+    "NotBustedError",
     "PastLevelError",
+    "ReEntryChipsError",
     "RequestDuringDealError",
     "RequestKind",
     "RequestPendingError",
-    "RequestsClosedError",
     "TooManyRequestsError",
     "UnknownRequestError",
 ]
@@ -66,8 +69,13 @@ class RequestPendingError(ChipRequestError):
     """A second request from a player whose first still waits for the host's answer."""
 
 
-class RequestsClosedError(ChipRequestError):
-    """A request at a table that takes none (a sit and go has no rebuys)."""
+class NotBustedError(ChipRequestError):
+    """A request in a sit and go from a player who has not busted out: chips change there
+    only in play, and only a busted player asks, to re-enter."""
+
+
+class ReEntryChipsError(ChipRequestError):
+    """A re-entry request for other chips than the sit and go's starting chips."""
 
 
 class UnknownRequestError(ChipRequestError):
@@ -85,6 +93,8 @@ class RequestKind(StrEnum):
     """The player has fewer chips than it takes to be dealt in (or busted)."""
     TOP_UP = "top_up"
     """The player has chips enough to be dealt in and wants more."""
+    RE_ENTRY = "re_entry"
+    """The player busted out of a sit and go and asks to re-enter with the starting chips."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,18 +149,28 @@ class ChipDesk:
     """Requests asked so far (the last request's number)."""
 
     def check_ask(
-        self, player: int, chips: object, *, level: int | None, dealing: bool, closed: bool
+        self,
+        player: int,
+        chips: object,
+        *,
+        level: int | None,
+        dealing: bool,
+        re_entry: int | None = None,
     ) -> None:
         """Refuse ``player``'s request for ``chips`` at level ``level`` (None: no schedule),
-        ``dealing`` or not, at a table ``closed`` to requests."""
+        ``dealing`` or not; ``re_entry``: the starting chips a sit and go's re-entry asks
+        for, exactly (the minimum and maximum do not apply)."""
         caps = self.caps
-        if closed:
-            raise RequestsClosedError("this table takes no chip requests: no rebuys here")
-        if type(chips) is not int or chips < 1:
+        if re_entry is not None:
+            if chips != re_entry or type(chips) is not int:
+                raise ReEntryChipsError(
+                    f"a re-entry is the starting chips: ask for {re_entry} chips, not {chips!r}"
+                )
+        elif type(chips) is not int or chips < 1:
             raise ChipsBelowMinimumError(f"ask for a whole number of chips, not {chips!r}")
-        if chips < caps.minimum:
+        elif chips < caps.minimum:
             raise ChipsBelowMinimumError(f"ask for at least {caps.minimum} chips, not {chips}")
-        if caps.maximum is not None and chips > caps.maximum:
+        elif caps.maximum is not None and chips > caps.maximum:
             raise ChipsAboveMaximumError(f"ask for at most {caps.maximum} chips, not {chips}")
         if any(r.player == player for r in self.pending.values()):
             raise RequestPendingError("your last request waits for the host's answer")

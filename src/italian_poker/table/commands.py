@@ -69,7 +69,8 @@ class AddChips:
 class ReEnter:
     """``player``, busted out of a sit and go, sits down again as ``name`` with the starting
     chips in seat number ``seat`` (default: the lowest free seat) while the re-entry window is
-    open; during a deal, the seat is taken once it is over."""
+    open; during a deal, the seat is taken once it is over. The change a host's approval of a
+    re-entry request (:class:`AskChips`) makes, never handed to the machine itself."""
 
     player: int
     name: str
@@ -176,7 +177,8 @@ class SetChipCaps:
 @dataclass(frozen=True, slots=True)
 class AskChips:
     """``player`` (seated, or busted and keeping the seat) asks the host for ``chips``: a
-    rebuy or a top-up (:mod:`~italian_poker.table.chip_requests`)."""
+    rebuy or a top-up, or in a sit and go a re-entry with the starting chips
+    (:mod:`~italian_poker.table.chip_requests`)."""
 
     player: int
     chips: int
@@ -203,7 +205,7 @@ HostCommand = AskSeat | AnswerSeat | LockSeats | NameCoHost | SetChipCaps | AskC
 """The commands of seat admission and chip requests (:mod:`~italian_poker.table.admission`,
 :mod:`~italian_poker.table.chip_requests`)."""
 
-Command = SeatingCommand | ReEnter | StartDeal | PlayCommand | HostCommand
+Command = SeatingCommand | StartDeal | PlayCommand | HostCommand
 """Everything a :class:`~italian_poker.table.machine.TableMachine` handles."""
 
 __all__ = [

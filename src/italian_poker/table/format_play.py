@@ -199,9 +199,6 @@ class FormatPlay:
             if self._finished is not None:
                 raise MatchFinishedError("the match is over: see the standings")
             self._check_time(command.now)
-        if isinstance(command, ReEnter):
-            self._check_re_entry(command)
-            return
         if self.match_format.kind is not FormatKind.SIT_AND_GO:
             return
         chips = self.match_format.starting_chips
@@ -231,7 +228,7 @@ class FormatPlay:
                 f"time runs forward: a deal cannot start at {now} after one at {self._last_now}"
             )
 
-    def _check_re_entry(self, command: ReEnter) -> None:
+    def check_re_entry(self, command: ReEnter) -> None:
         """Only a player busted out of a sit and go re-enters, while the window is open."""
         fmt = self.match_format
         if self._finished is not None:

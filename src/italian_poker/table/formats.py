@@ -3,7 +3,8 @@
 A :class:`MatchFormat` is *cash* (the default: players join, leave and rebuy at will and the
 match never ends by itself), *fixed length* (a number of deals or of minutes, then the
 standings) or *sit and go* (everyone starts with the same chips, no rebuys, busted players
-are out, unless they re-enter while the re-entry window is open, and the match ends when one
+are out, unless the host approves their re-entry while the re-entry window is open
+(:mod:`~italian_poker.table.chip_requests`), and the match ends when one
 player is left, with places and, if set, shares of a prize pool of play chips). A
 :class:`Schedule` of :class:`Level` records raises the ante (000 Art. 1: agreed before play)
 and the bet limits with it every so many deals or minutes; :data:`SCHEDULES` holds the presets and

@@ -4,7 +4,9 @@ out (:mod:`~italian_poker.table.admission`, :mod:`~italian_poker.table.chip_requ
 An admitted newcomer sits down, and an approved request's chips are added, through the
 machine's seating commands (:class:`~italian_poker.table.commands.TakeSeat`,
 :class:`~italian_poker.table.commands.AddChips`): while a deal is under way they wait for
-its end, so chips never change during a deal.
+its end, so chips never change during a deal. In a sit and go a busted player's request is a
+re-entry: approved, the machine re-enters them (:class:`~italian_poker.table.commands.ReEnter`)
+within the format's re-entry window.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from italian_poker.table.admission import Admission
-from italian_poker.table.chip_requests import ChipDesk, RequestKind
+from italian_poker.table.chip_requests import ChipDesk, NotBustedError, RequestKind
 from italian_poker.table.commands import (
     AddChips,
     AnswerChips,
@@ -23,6 +25,7 @@ from italian_poker.table.commands import (
     HostCommand,
     LockSeats,
     NameCoHost,
+    ReEnter,
     SeatingCommand,
     SetChipCaps,
     TakeSeat,
@@ -41,21 +44,23 @@ from italian_poker.table.machine_events import (
 from italian_poker.table.seating import UnknownPlayerError, seat_in
 from italian_poker.table.table_seats import TableSeats
 
-Check = Callable[[SeatingCommand], None]
-"""The machine's check of a seating command (its format's and its seats')."""
-Seat = Callable[[SeatingCommand], list[TableEvent]]
-"""The machine's handling of a (checked) seating command."""
+Change = SeatingCommand | ReEnter
+"""What an admission or an approved request changes at the table."""
+Check = Callable[[Change], None]
+"""The machine's check of a change (its format's and its seats')."""
+Seat = Callable[[Change], list[TableEvent]]
+"""The machine's handling of a (checked) change."""
 
 
 @dataclass(frozen=True, slots=True)
 class Moment:
     """Where the table stands for a chip request: the schedule's ``level`` (None: no
-    schedule), whether a deal is under way (``dealing``) and whether the table takes no
-    requests (``closed``: a sit and go)."""
+    schedule), whether a deal is under way (``dealing``) and the ``starting_chips`` of a sit
+    and go (None at another format), where a request is a re-entry."""
 
     level: int | None
     dealing: bool
-    closed: bool
+    starting_chips: int | None
 
 
 class HostDesk:
@@ -73,7 +78,7 @@ class HostDesk:
         seating command) at ``moment``."""
         self._carry(command, check, moment)
 
-    def _carry(self, command: HostCommand, check: Check, moment: Moment) -> SeatingCommand | None:
+    def _carry(self, command: HostCommand, check: Check, moment: Moment) -> Change | None:
         """Check ``command``; the seating command it makes, if any."""
         admission = self.admission
         if isinstance(command, AskSeat):
@@ -83,12 +88,14 @@ class HostDesk:
             return None if admission.locked else seated
         if isinstance(command, AskChips):
             self._kind(command.player)  # refuses a player with no seat
+            if moment.starting_chips is not None:
+                check(self._re_entry(command.player))
             self.chips.check_ask(
                 command.player,
                 command.chips,
                 level=moment.level,
                 dealing=moment.dealing,
-                closed=moment.closed,
+                re_entry=moment.starting_chips,
             )
             return None
         if isinstance(command, NameCoHost):
@@ -107,15 +114,21 @@ class HostDesk:
             request = self.chips.waiting(command.request)
             if not command.approve:
                 return None
-            adding = self._adding(request.player, request.chips)
+            adding = (
+                self._re_entry(request.player)
+                if request.kind is RequestKind.RE_ENTRY
+                else self._adding(request.player, request.chips)
+            )
             check(adding)
             return adding
         return None  # LockSeats, SetChipCaps: their fields are checked when made
 
-    def _kind(self, player: int) -> RequestKind:
-        """A request of ``player`` is a rebuy or a top-up; :class:`UnknownPlayerError` for a
-        player with no seat who did not bust."""
+    def _kind(self, player: int, *, sit_and_go: bool = False) -> RequestKind:
+        """A request of ``player`` is a rebuy or a top-up, or at a ``sit_and_go`` a re-entry;
+        :class:`UnknownPlayerError` for a player with no seat who did not bust."""
         plan = self.seats.plan()
+        if sit_and_go:
+            return RequestKind.RE_ENTRY
         if player in plan:
             short = plan[player].chips < self.seats.rules.chips_to_be_dealt_in
             return RequestKind.REBUY if short else RequestKind.TOP_UP
@@ -129,6 +142,18 @@ class HostDesk:
         if last is None or not last.busted or type(player) is not int:
             return None
         return last.name, self.seats.busted_seats.get(player, 0)
+
+    def _re_entry(self, player: int) -> ReEnter:
+        """The re-entry of ``player``, busted out of a sit and go, into the seat they kept
+        (another if it was taken since); :class:`NotBustedError` for a player in play."""
+        busted = self._busted(player)
+        if player in self.seats.plan() or busted is None:
+            raise NotBustedError(
+                "chips change only in play in a sit and go: only a busted player asks, to re-enter"
+            )
+        name, number = busted
+        taken = {p.seat for p in self.seats.plan().values()}
+        return ReEnter(player, name, None if number in taken else number)
 
     def _admitted(self, ask: AskSeat, chosen: int | None) -> TakeSeat:
         """The seat an admitted newcomer takes: ``chosen``, else the one asked for if still
@@ -177,7 +202,9 @@ class HostDesk:
             desk.caps = command.caps
             return [ChipCapsSet(command.caps)]
         if isinstance(command, AskChips):
-            request = desk.ask(command.player, command.chips, self._kind(command.player))
+            sit_and_go = moment.starting_chips is not None
+            kind = self._kind(command.player, sit_and_go=sit_and_go)
+            request = desk.ask(command.player, command.chips, kind)
             return [ChipsAsked(request)]
         request = desk.answer(command.request, command.approve)
         answered_chips = ChipsAnswered(request, command.approve, command.by)

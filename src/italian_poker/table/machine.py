@@ -7,7 +7,8 @@ named by a stable id, never by name. The machine owns the seats, the stacks, sit
 who can be dealt in (``Rules.chips_to_be_dealt_in``), the changes that wait for the end of
 a deal, and the deal itself, played through the engine's :class:`~italian_poker.engine.match.Match`.
 The host's desk (:mod:`~italian_poker.table.host_desk`) adds seat admission at a locked table,
-the co-host and chip requests within the host's caps, whose approved chips come between deals.
+the co-host and chip requests within the host's caps, whose approved chips come between deals
+(in a sit and go, a busted player's request to re-enter within the format's window).
 
 Like the engine, it refuses an illegal command with a specific
 :class:`~italian_poker.engine.errors.ItalianPokerError` and changes nothing:
@@ -302,7 +303,8 @@ class TableMachine:
 
     @property
     def re_entry_open(self) -> bool:
-        """Whether a busted player may re-enter now (a sit and go's re-entry window)."""
+        """Whether a busted player may ask to re-enter now (a sit and go's re-entry
+        window)."""
         return self._format.re_entry_open()
 
     # --- admission and chip requests ---------------------------------------------------------
@@ -335,22 +337,21 @@ class TableMachine:
     def _moment(self) -> Moment:
         """Where the table stands for a chip request."""
         level = self.level
+        sit_and_go = self.match_format.kind is FormatKind.SIT_AND_GO
         return Moment(
             None if level is None else level.number,
             self.phase in _DEALING,
-            self.match_format.kind is FormatKind.SIT_AND_GO,
+            self.match_format.starting_chips if sit_and_go else None,
         )
 
     # --- checking -------------------------------------------------------------------------
 
     def verify(self, command: Command) -> None:
         """Raise what :meth:`handle` would raise for ``command``; nothing changes."""
-        if not self._format.cash or isinstance(command, ReEnter):
+        if not self._format.cash:
             self._format.check(command)
         if isinstance(command, _SEATING):
             self._seats.check(command)
-        elif isinstance(command, ReEnter):
-            self._seats.check(self._format.re_entry_seat(command))
         elif isinstance(command, StartDeal):
             self._check_start(command)
         elif isinstance(command, Act):
@@ -360,7 +361,7 @@ class TableMachine:
         elif isinstance(command, TimeOut | BotAct):
             self._turn(command.player)
         elif isinstance(command, _HOST):
-            self._desk.check(command, self.verify, self._moment())
+            self._desk.check(command, self._check_change, self._moment())
         else:
             raise MalformedCommandError(f"not a table command: {command!r}")
 
@@ -377,24 +378,19 @@ class TableMachine:
     def handle(self, command: Command) -> list[TableEvent]:
         """Carry out ``command`` and return what happened, in order; an illegal command raises
         as :meth:`verify` does and changes nothing."""
-        if self._format.cash:
-            if isinstance(command, ReEnter):
-                self._format.check(command)  # a cash game has no re-entry: players rebuy
-            events = self._handle(command)
-        else:
-            events = self._format_handle(command)
+        if isinstance(command, ReEnter):
+            raise MalformedCommandError(
+                "a busted player asks to re-enter (AskChips): the host approves it"
+            )
+        events = self._handle(command) if self._format.cash else self._format_handle(command)
         return events + self._desk.after(events)
 
     def _format_handle(self, command: Command) -> list[TableEvent]:
-        """:meth:`handle` at a table with a match format: re-entries, the level before a deal,
-        the standings after."""
+        """:meth:`handle` at a table with a match format: the level before a deal, the
+        standings after."""
         self._format.check(command)
         match = self._seats.match
         completed = 0 if match is None else len(match.completed)
-        if isinstance(command, ReEnter):
-            self._seats.check(self._format.re_entry_seat(command))
-            take, entered = self._format.re_enter(command)
-            return self._format.after([entered, *self._handle(take)], completed)
         if isinstance(command, StartDeal):
             self._check_start(command)
             first = self._format.before_deal(command)
@@ -429,10 +425,28 @@ class TableMachine:
             _start(match, command)
             return self._after_start(before, self._seats.records())
         if isinstance(command, _HOST):
-            return self._desk.handle(command, self.verify, self._seat, self._moment())
+            desk = self._desk
+            return desk.handle(command, self._check_change, self._change, self._moment())
         if isinstance(command, _SEATING):
             return self._seat(command)
         raise MalformedCommandError(f"not a table command: {command!r}")
+
+    def _check_change(self, command: SeatingCommand | ReEnter) -> None:
+        """Refuse a change the desk makes as :meth:`_change` would: a re-entry outside the
+        format's window, or a seating command :meth:`verify` refuses."""
+        if isinstance(command, ReEnter):
+            self._format.check_re_entry(command)
+            self._seats.check(self._format.re_entry_seat(command))
+        else:
+            self.verify(command)
+
+    def _change(self, command: SeatingCommand | ReEnter) -> list[TableEvent]:
+        """Carry out a (checked) change the desk makes: an approved re-entry (reported, the
+        seat taken now between deals, else once the deal is over) or a seating command."""
+        if isinstance(command, ReEnter):
+            take, entered = self._format.re_enter(command)
+            return [entered, *self._seat(take)]
+        return self._seat(command)
 
     def _seat(self, command: SeatingCommand) -> list[TableEvent]:
         """Carry out a seating change: now between deals, else once the deal is over."""

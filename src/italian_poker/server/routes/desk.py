@@ -75,10 +75,12 @@ async def chip_caps(manager: ManagerDep, body: ChipCapsSetting) -> DeskView:
 
 @router.post("/chip-requests", status_code=201, responses=error_responses(409))
 async def ask_chips(player: PlayerSeatDep, body: AskChips) -> DeskView:
-    """Ask the host for chips: a rebuy (too few chips to be dealt in) or a top-up. A request
-    the caps refuse is a 409 whose code says why (``chips_below_minimum``,
+    """Ask the host for chips: a rebuy (too few chips to be dealt in) or a top-up; in a sit
+    and go, a busted player's re-entry with the starting chips, while the re-entry window is
+    open. A request refused is a 409 whose code says why (``chips_below_minimum``,
     ``chips_above_maximum``, ``too_many_requests``, ``requests_past_level``,
-    ``request_during_deal``, ``request_pending``, ``requests_closed``)."""
+    ``request_during_deal``, ``request_pending``; in a sit and go ``not_busted``,
+    ``re_entry_chips``, ``re_entry_closed``)."""
     payload = {"seat": player.seat, "chips": body.chips}
     await player.runtime.play.host(EventKind.CHIP_ASK, payload)
     return _desk(player.runtime)
@@ -86,8 +88,9 @@ async def ask_chips(player: PlayerSeatDep, body: AskChips) -> DeskView:
 
 @router.post("/chip-requests/{request}/answer", responses=error_responses(409))
 async def answer_chips(manager: ManagerDep, request: RequestInPath, body: ChipAnswer) -> DeskView:
-    """Approve a chip request (its chips added between deals, a ``rebuy`` or ``top_up`` row
-    of the ledger) or refuse it."""
+    """Approve a chip request (its chips added between deals, a ``rebuy``, ``top_up`` or
+    ``re_entry`` row of the ledger; a re-entry after the window closed is a 409
+    ``re_entry_closed``: refuse it) or refuse it."""
     payload = {"request": request, "approve": body.approve, "by": manager.by}
     await manager.runtime.play.host(EventKind.CHIP_ANSWER, payload)
     return _desk(manager.runtime)

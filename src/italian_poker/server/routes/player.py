@@ -1,7 +1,7 @@
-"""What a seated player may do (the player's token): sit out and in, re-enter a sit and go
-after busting, read the hand histories of the deals they were dealt in, step through any
-finished deal of the table (the hand replayer: their own view of a deal they were dealt in,
-the public view of the others), and read every player's statistics at the table."""
+"""What a seated player may do (the player's token): sit out and in, read the hand histories of the
+deals they were dealt in, step through any finished deal of the table (the hand replayer: their
+own view of a deal they were dealt in, the public view of the others), and read every player's
+statistics at the table."""
 
 from __future__ import annotations
 
@@ -39,14 +39,6 @@ async def sit_out(player: PlayerSeatDep) -> LobbyTable:
 async def sit_in(player: PlayerSeatDep) -> LobbyTable:
     """Dealt in again from the next deal."""
     await player.runtime.play.sit(player.seat, False)
-    return LobbyTable.of(player.runtime)
-
-
-@router.post("/re-enter", responses=error_responses(409))
-async def re_enter(player: PlayerSeatDep) -> LobbyTable:
-    """Back in a sit and go after busting, with the starting chips, while the re-entry window
-    is open (during a deal: from its end); 409 ``illegal`` with the reason otherwise."""
-    await player.runtime.play.host(EventKind.RE_ENTER, {"seat": player.seat})
     return LobbyTable.of(player.runtime)
 
 

@@ -67,7 +67,7 @@ class ChipRequestView(Model):
     seat: int
     name: str
     chips: int
-    kind: Literal["rebuy", "top_up"]
+    kind: Literal["rebuy", "top_up", "re_entry"]
 
 
 class SeatAskView(Model):

@@ -48,9 +48,9 @@ class CreateTable(Model):
     format: str = Field(default="cash", max_length=20)
     """The match format: ``cash`` (join, leave and rebuy at will), ``fixed`` (a number of
     ``deals`` or of ``minutes``, then the standings) or ``sit-and-go`` (everyone starts with
-    ``stack`` chips, the antes follow ``schedule``, busted players are out unless they
-    re-enter, one winner). Anything the format does not allow is a 422 ``bad_format`` with
-    the reason."""
+    ``stack`` chips, the antes follow ``schedule``, busted players are out unless the host
+    approves their re-entry, one winner). Anything the format does not allow is a 422
+    ``bad_format`` with the reason."""
     deals: Count | None = None
     """The deals of a fixed match."""
     minutes: Count | None = None

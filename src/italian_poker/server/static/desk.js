@@ -110,7 +110,9 @@ function renderCaps(caps) {
 function renderAsk(st, desk, ctx) {
   const box = $("chips-ask");
   const me = st.seats.find((s) => s.seat === st.you);
-  box.hidden = !me || me.status === "empty" || Boolean(st.host); // the host sets chips directly
+  // The host sets chips directly; in a sit and go a busted player asks to re-enter (match.js).
+  const sitAndGo = Boolean(st.match && st.match.kind === "sit-and-go");
+  box.hidden = !me || me.status === "empty" || Boolean(st.host) || sitAndGo;
   if (box.hidden) return;
   const tr = (key, values) => t(ctx.lang, key, values);
   const waiting = desk.chips.find((r) => r.seat === st.you);

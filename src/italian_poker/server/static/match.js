@@ -62,17 +62,21 @@ function standingsTable(lang, match) {
   return el("table", { class: "standings-table" }, el("thead", {}, head), el("tbody", {}, ...rows));
 }
 
-/** Draw the match's line, the re-entry button (`you`: this page's seat, or null for a
- * spectator) and the standings; `onReEnter` is called when the button is pressed. */
+/** Draw the match's line, the re-entry request (`you`: this page's seat, or null for a
+ * spectator) and the standings; `onReEnter` is called when the button is pressed: it asks
+ * the host (desk.js's chip request), and the line beside it says the request waits for the
+ * host's answer, or that the host refused it. */
 export function renderMatch(st, lang, you, onReEnter) {
   const match = st.match;
   const bar = $("match-bar");
   const box = $("standings");
   const button = $("re-enter");
-  if (!bar || !box || !button) return;
+  const status = $("re-enter-status");
+  if (!bar || !box || !button || !status) return;
   bar.hidden = !match;
   box.hidden = !(match && match.finished && match.standings);
   button.hidden = true;
+  status.hidden = true;
   if (!match) return;
   const parts = matchParts(lang, match);
   const text = parts.map((part) => part.textContent).join("|");
@@ -81,10 +85,19 @@ export function renderMatch(st, lang, you, onReEnter) {
     $("match-line").dataset.text = text;
   }
   const busted = you !== null && you !== undefined && match.busted.includes(you);
-  if (busted && match.re_entry && !match.finished) {
-    button.hidden = false;
+  if (busted && !match.finished) {
+    const desk = st.desk;
+    const waiting = desk && desk.chips.find((r) => r.seat === you && r.kind === "re_entry");
+    const answer = desk && desk.answers[String(you)];
+    button.hidden = !match.re_entry && !waiting;
+    button.disabled = Boolean(waiting);
     button.textContent = t(lang, "re_enter", { chips: match.starting_chips });
     button.onclick = onReEnter;
+    let text = "";
+    if (waiting) text = t(lang, "re_enter_waiting", { chips: waiting.chips });
+    else if (answer && !answer.approved) text = t(lang, "re_enter_refused");
+    status.textContent = text;
+    status.hidden = !text;
   }
   if (!box.hidden) {
     const title = el("h2", { id: "standings-title", text: t(lang, "standings_title") });

@@ -6,7 +6,7 @@
 import { actionLabel, cardName, initialLang, pick, saveLang, t, translatePage } from "/static/i18n.js";
 import { cardBack as backOf, cardFace as faceOf } from "/static/cards.js";
 import { api, forgetSeat, loadSeat, offerHint, saveSeat } from "/static/seat_store.js";
-import { renderDesk, setupDesk, waitForSeat } from "/static/desk.js";
+import { refusalText, renderDesk, setupDesk, waitForSeat } from "/static/desk.js";
 import { breaksOpening, maxDraw } from "/static/draw_rules.js";
 import { showStats } from "/static/stats.js";
 import { isChatMessage, onChatMessage, renderChat, setupChat } from "/static/chat.js";
@@ -621,6 +621,7 @@ function renderHost(st) {
   if (document.activeElement !== advice) advice.checked = Boolean(st.table.advice);
   const list = $("host-seats");
   list.replaceChildren();
+  const sitAndGo = Boolean(st.match && st.match.kind === "sit-and-go");
   for (const seat of st.seats) {
     if (seat.status === "empty") continue;
     const item = el("li", { class: "row" }, el("span", { class: "grow", text: `${seat.seat + 1}. ${seat.name}` }));
@@ -630,6 +631,11 @@ function renderHost(st) {
         type: "button", class: "small", "data-fkey": `remove-${seat.seat}`,
         "aria-label": `${verb}: ${seat.name}`, text: verb, onclick: () => removeSeat(seat),
       }));
+    }
+    // A sit and go's stacks change only in play: no chips to set.
+    if (sitAndGo) {
+      list.append(item);
+      continue;
     }
     const draft = app.stackDrafts.get(seat.seat);
     const input = el("input", {
@@ -742,9 +748,22 @@ async function hostCall(method, path, body) {
   }
 }
 
-function reEnter() {
-  api("POST", `/api/tables/${invite}/re-enter`, undefined, app.seat.player_token)
-    .then(() => showError("")).catch(showFailure);
+/** A busted player of a sit and go asks the host to re-enter with the starting chips (a chip
+ * request, routes/desk.py); the host, asking for themself, approves at once. */
+async function reEnter() {
+  const st = state();
+  if (!st || !st.match || !app.seat) return;
+  const base = `/api/tables/${invite}`;
+  try {
+    const desk = await api("POST", `${base}/chip-requests`, { chips: st.match.starting_chips }, app.seat.player_token);
+    const mine = desk.chips.find((r) => r.seat === st.you && r.kind === "re_entry");
+    if (st.host && mine) {
+      await api("POST", `${base}/chip-requests/${mine.request}/answer`, { approve: true }, app.seat.host_token);
+    }
+    showError("");
+  } catch (error) {
+    showError(refusalText(app.lang, error));
+  }
 }
 
 function removeSeat(seat) {
