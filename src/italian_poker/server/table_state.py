@@ -2,22 +2,22 @@
 machine, the public log.
 
 Everything that changes a table is an event ``(seq, kind, payload)``, its kind one of
-:class:`~italian_poker.server.event_kinds.EventKind`; :meth:`TableState.apply` applies one
-with its kind's handler and is the only way the state changes. The seats, the stacks and the deals are the
-table machine's (:class:`~italian_poker.table.machine.TableMachine`): each event is one of its
-commands (a seat taken, a deal started, a player's action, a bot's choice, a turn that ran out,
-...), which it checks and carries out, and whose events the state reads back: the narration,
-the ledger rows, who busted or left. The state keeps what the machine does not know: who sits
-in each numbered seat (nickname, bot, the person's id, the seq of their ``seat`` event), the
-table's status, its options and its public log. Its parts are modules of their own: the
-seats' people (:mod:`~italian_poker.server.seats`), who held which seat of which deal
+:class:`~italian_poker.server.event_kinds.EventKind`; :meth:`TableState.apply` applies one with
+its kind's handler and is the only way the state changes. The seats, the stacks and the deals
+are the table machine's (:class:`~italian_poker.table.machine.TableMachine`): each event is one
+of its commands (a seat taken, a deal started, a player's action, a bot's choice, a turn that
+ran out, ...), which it checks and carries out, and whose events the state reads back: the
+narration, the ledger rows, who busted or left. The state keeps what the machine does not know:
+who sits in each numbered seat (nickname, bot, the person's id, the seq of their ``seat``
+event), the table's status, its options and its public log. Its parts are modules of their own:
+the seats' people (:mod:`~italian_poker.server.seats`), who held which seat of which deal
 (:mod:`~italian_poker.server.deal_records`), the narration of the deals
 (:mod:`~italian_poker.server.deal_narration`) and the host's switches
-(:mod:`~italian_poker.server.host_switches`). A restarted server replays a table's events
-in order and arrives exactly where it was: each event gives back the cards it took
+(:mod:`~italian_poker.server.host_switches`). A restarted server replays a table's events in
+order and arrives exactly where it was: each event gives back the cards it took
 (:mod:`italian_poker.server.recorded_cards`). No I/O here: the runtime persists each event
-(:attr:`Effects.record <italian_poker.server.effects.Effects.record>`) before anyone hears
-of it.
+(:attr:`Effects.record <italian_poker.server.effects.Effects.record>`) before anyone hears of
+it.
 """
 
 from __future__ import annotations

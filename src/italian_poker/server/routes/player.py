@@ -13,7 +13,6 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from italian_poker.engine.history import HandHistory, dumps_redacted, redacted_record
 from italian_poker.server.dependencies import PlayerSeat, PlayerSeatDep
 from italian_poker.server.errors import ApiError, error_responses
-from italian_poker.server.event_kinds import EventKind
 from italian_poker.server.fair_deal import revealed_text
 from italian_poker.server.limits import HandInPath
 from italian_poker.server.schemas.histories import HandReplay, Hands
