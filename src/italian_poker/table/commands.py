@@ -78,6 +78,15 @@ class StartDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class DealCards:
+    """The cards due (``TableMachine.cards_due``) of a deal whose source is
+    :data:`~italian_poker.engine.card_source.CHANCE`: ``cards``, in the order they are dealt,
+    as a game tree's chance node picks them (3.1, 4.1 to 4.3)."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Act:
     """``player``, to act, plays ``action`` (a make-up answer, 5.5, included)."""
 
@@ -117,7 +126,7 @@ and take effect once it is over."""
 PlayCommand = Act | AnswerMakeUp | TimeOut | BotAct
 """The commands of the player to act."""
 
-Command = SeatingCommand | StartDeal | PlayCommand
+Command = SeatingCommand | StartDeal | DealCards | PlayCommand
 """Everything a :class:`~italian_poker.table.machine.TableMachine` handles."""
 
 __all__ = [
@@ -126,6 +135,7 @@ __all__ = [
     "AnswerMakeUp",
     "BotAct",
     "Command",
+    "DealCards",
     "Leave",
     "PlayCommand",
     "SeatingCommand",

@@ -20,9 +20,12 @@ import copy
 from collections.abc import Sequence
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.card_source import CardsDue
+from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, Operation
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
+    CardsNotAvailableError,
     DealOverError,
     DealStartError,
     IllegalActionError,
@@ -40,6 +43,7 @@ from italian_poker.table.commands import (
     AnswerMakeUp,
     BotAct,
     Command,
+    DealCards,
     Leave,
     SeatingCommand,
     SetChips,
@@ -60,6 +64,7 @@ from italian_poker.table.formats import (
 )
 from italian_poker.table.machine_events import (
     ActionTaken,
+    CardsDealt,
     ChangeWaits,
     DealAnnounced,
     DealFinished,
@@ -85,6 +90,7 @@ class MalformedCommandError(MalformedActionError):
 
 _SEATING = (TakeSeat, Leave, SitOut, SitIn, SetChips, AddChips)
 _DEALING = (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP)
+_IN_DEAL = MatchPhase.IN_DEAL
 
 
 class TableMachine:
@@ -205,8 +211,22 @@ class TableMachine:
     def to_act(self) -> int | None:
         """The id of the player to act (a decision in the deal or a 5.5 question), or None."""
         match = self._seats.match
-        name = None if match is None else match.actor
+        if match is None:
+            return None
+        deal = match.deal
+        if match.phase is _IN_DEAL and deal is not None:
+            seat = deal.actor
+            return None if seat is None else deal.start.player_ids[seat]
+        name = match.actor
         return None if name is None else self._id_of(name)
+
+    @property
+    def cards_due(self) -> CardsDue | None:
+        """The cards the deal under way waits for (a deal whose source is
+        :data:`~italian_poker.engine.card_source.CHANCE`: :class:`DealCards` gives them), or
+        None."""
+        match = self._seats.match
+        return None if match is None else match.cards_due()
 
     @property
     def dealer(self) -> int | None:
@@ -294,6 +314,8 @@ class TableMachine:
             self._match_or_raise().verify(self._answer(command), self._turn(command.player))
         elif isinstance(command, TimeOut | BotAct):
             self._turn(command.player)
+        elif isinstance(command, DealCards):
+            self._due_deal().verify_cards(command.cards)
         else:
             raise MalformedCommandError(f"not a table command: {command!r}")
 
@@ -336,6 +358,8 @@ class TableMachine:
         if isinstance(command, AnswerMakeUp):
             name = self._turn(command.player)
             return self._play(command.player, name, self._answer(command))
+        if isinstance(command, DealCards):
+            return self._deal_cards(command.cards)
         if isinstance(command, StartDeal):
             self._check_start(command, trial=False)
             match = self._match_or_raise()
@@ -378,9 +402,35 @@ class TableMachine:
         if trial and command.deck is not None:
             _start(copy.deepcopy(match), command)
 
+    def _due_deal(self) -> Deal:
+        """The deal under way, which waits for cards; :class:`CardsNotAvailableError` if none
+        does."""
+        match = self._seats.match
+        deal = None if match is None else match.deal
+        if match is None or deal is None or match.phase is not _IN_DEAL or not deal.cards_due():
+            raise CardsNotAvailableError("no cards are due now")
+        return deal
+
+    def _deal_cards(self, cards: tuple[Card, ...]) -> list[TableEvent]:
+        """Deal ``cards``, the cards due; raises and changes nothing if they are not."""
+        match = self._seats.match
+        deal = self._due_deal()
+        assert match is not None
+        seats_before = match.seats  # the end of a deal makes a new list
+        match.deal_cards(cards)
+        operations = tuple(deal.operations[self._seen :])
+        self._seen = len(deal.operations)
+        events: list[TableEvent] = [CardsDealt(operations), *self._observed(deal, operations)]
+        return events + self._after_play(match, deal, seats_before)
+
     def _turn(self, player: int) -> str:
         """The name of ``player``, who must be the one to act."""
         match = self._seats.match
+        deal = None if match is None else match.deal
+        if match is not None and match.phase is _IN_DEAL and deal is not None:
+            seat = deal.actor
+            if seat is not None and deal.start.player_ids[seat] == player:
+                return deal.names[seat]
         actor = None if match is None else match.actor
         if actor is None:
             raise DealOverError("nobody is to act now: start the next deal")
@@ -411,18 +461,20 @@ class TableMachine:
         it is illegal."""
         match = self._seats.match
         assert match is not None
-        before = len(match.completed)
-        seated = self._seats.records()
         if match.phase is MatchPhase.MAKE_UP:
+            before = len(match.completed)
+            seated = self._seats.records()
             recorded = match.verify(action, name)
             match.apply(action, name)
             events: list[TableEvent] = [MakeUpAnswered(player, recorded, default, refused)]
             return events + self._after_start(before, seated)
         deal = match.deal
         assert deal is not None
-        seat = match.deal_seats.index(name)
+        seats_before = match.seats  # the end of a deal makes a new list
+        seat = deal.actor
+        assert seat is not None and deal.names[seat] == name
         bet_before = round_bet_before(deal, seat, action.kind)
-        match.apply(action, name)
+        match.apply(action)  # the player to act: checked by the caller (_turn)
         record = deal.actions[-1]
         operations = tuple(deal.operations[self._seen :])
         self._seen = len(deal.operations)
@@ -430,12 +482,18 @@ class TableMachine:
         events = [ActionTaken(player, seat, record, operations, default, refused, added)]
         if default is not None:
             events.append(Defaulted(player, default))
-        events.extend(self._observed(deal, operations))
-        if len(match.completed) > before:
-            events.append(DealFinished(match.completed[-1]))
-            events.extend(self._seats.between(seated))
+        if self.audiences:
+            events.extend(observed(deal, operations))
+        return events + self._after_play(match, deal, seats_before)
+
+    def _after_play(self, match: Match, deal: Deal, seats_before: list[Seat]) -> list[TableEvent]:
+        """After a step of ``deal``: its end (and the changes between deals), else the action
+        the rules force next (:meth:`_forced`)."""
+        if deal.result is not None:
+            events: list[TableEvent] = [DealFinished(match.completed[-1])]
+            events.extend(self._seats.between({s.player_id: s for s in seats_before}))
             return events
-        return events + self._forced()
+        return self._forced()
 
     def _forced(self) -> list[TableEvent]:
         """The action of the player to act when the rules leave them no choice
