@@ -129,7 +129,7 @@ class _Table:
         self.offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None = None
         """What the machine offers the player to act, and their hand when it is to draw: read
         once per decision (the legal ids and the action applied both need them)."""
-        self.ids: list[int] | None = None
+        self.ids: tuple[int, ...] | None = None
         """The legal ids of the player to act, once asked for."""
 
     @property
@@ -164,6 +164,28 @@ class _Table:
         copy.offered, copy.ids = self.offered, self.ids
         memo[id(self)] = copy
         return copy
+
+
+_IDS: dict[tuple[tuple[LegalAction, ...], bool], tuple[int, ...]] = {}
+"""The legal ids of the offers met so far but the draws (they depend on the hand): most
+offers come back again and again (fold, call, raise within a range)."""
+_IDS_KEPT = 4096
+"""The most offers kept."""
+
+
+def _ids_of(
+    legal: tuple[LegalAction, ...], hand: tuple[Card, ...], opener_may_split: bool
+) -> tuple[int, ...]:
+    """The legal ids of the offer ``legal`` (:func:`~italian_poker.ai.encoding.legal_ids`)."""
+    if hand:
+        return tuple(legal_ids(legal, hand, opener_may_split))
+    key = (legal, opener_may_split)
+    ids = _IDS.get(key)
+    if ids is None:
+        if len(_IDS) >= _IDS_KEPT:
+            _IDS.clear()
+        ids = _IDS[key] = tuple(legal_ids(legal, (), opener_may_split))
+    return ids
 
 
 def _new_machine(config: GameConfig) -> TableMachine:
@@ -282,20 +304,24 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         current = self._player
         if player is not None and player != current:
             return list(pyspiel.State.legal_actions(self, player))
+        if current >= 0:
+            ids = self._table.ids
+            return list(self._legal_ids() if ids is None else ids)
         if current == _CHANCE:
             return list(self._left)
-        if current == _TERMINAL:
-            return []
-        return self._legal_actions(current)
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
+        """pyspiel's ``_legal_actions`` (``player`` is the one to act)."""
+        ids = self._table.ids
+        return list(self._legal_ids() if ids is None else ids)
+
+    def _legal_ids(self) -> tuple[int, ...]:
         table = self._table
-        ids = table.ids
-        if ids is None:
-            offer = table.offered
-            assert offer is not None
-            ids = table.ids = legal_ids(offer[0], offer[1], self._config.rules.opener_may_split)
-        return list(ids)
+        offer = table.offered
+        assert offer is not None
+        ids = table.ids = _ids_of(offer[0], offer[1], self._config.rules.opener_may_split)
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards chance may pick next, each as likely: the candidates of the cards due
@@ -317,7 +343,18 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             return
         offered = table.offered
         assert offered is not None
-        self._after(table.handle(Act(self._player, to_action(action, offered[0], offered[1]))))
+        command = Act(self._player, to_action(action, offered[0], offered[1]))
+        machine = table.machine
+        events = machine.handle(command)
+        table.commands.append(command)
+        phase = machine.phase
+        if phase is _IN_DEAL or phase is _MAKE_UP:  # the deal goes on: who is to act now
+            player = machine.to_act
+            if player is not None:
+                self._player = player
+                table.read_offer(player)
+                return
+        self._after(events)
 
     # The tensors and strings, as pyspiel's State gives them, read with the game's observers
     # (pyspiel's own make an observer at every call); a player out of range goes to pyspiel,

@@ -136,6 +136,7 @@ class TableMachine:
             rules=FormatPlay.first_rules(match_format, rules), seats=seats, dealer=dealer, seed=seed
         )
         self._format = FormatPlay(match_format, rules, self._seats)
+        self._cash = self._format.cash
         self._format.seated(list(seats))
         self._seen = 0
         """Operations of the current deal already reported."""
@@ -332,6 +333,9 @@ class TableMachine:
     def handle(self, command: Command) -> list[TableEvent]:
         """Carry out ``command`` and return what happened, in order; an illegal command raises
         as :meth:`verify` does and changes nothing."""
+        if type(command) is Act:  # the common command first
+            if self._cash:
+                return self._play(command.player, self._turn(command.player), command.action)
         if self._format.cash:
             return self._handle(command)
         self._format.check(command)
@@ -476,8 +480,9 @@ class TableMachine:
         bet_before = round_bet_before(deal, seat, action.kind)
         match.apply(action)  # the player to act: checked by the caller (_turn)
         record = deal.actions[-1]
-        operations = tuple(deal.operations[self._seen :])
-        self._seen = len(deal.operations)
+        log, seen = deal.operations, self._seen
+        operations = (record,) if len(log) == seen + 1 else tuple(log[seen:])
+        self._seen = len(log)
         added = chips_added(record.action.amount, bet_before)
         events = [ActionTaken(player, seat, record, operations, default, refused, added)]
         if default is not None:
@@ -500,13 +505,15 @@ class TableMachine:
         (:func:`forced_action`), played at once; none when they have a choice."""
         match = self._seats.match
         assert match is not None
-        actor = match.actor
-        if match.phase is not MatchPhase.IN_DEAL or actor is None:
+        deal = match.deal
+        if match.phase is not _IN_DEAL or deal is None or deal.actor is None:
             return []
-        action = forced_action(match.legal_actions())
+        legal = deal.legal_actions()
+        action = forced_action(legal) if len(legal) == 1 else None
         if action is None:
             return []
-        return self._play(self._id_of(actor), actor, action)
+        seat = deal.actor
+        return self._play(deal.start.player_ids[seat], deal.names[seat], action)
 
     def _observed(self, deal: Deal, operations: tuple[Operation, ...]) -> list[TableEvent]:
         """``operations`` for each audience (none at a table nobody watches)."""
