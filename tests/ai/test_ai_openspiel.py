@@ -448,3 +448,22 @@ def test_each_deal_replays_from_its_operations(players: int, deals: int) -> None
             d.operations for d in state.machine.completed
         ]
     assert replayed >= 15
+
+
+def test_a_clone_not_read_yet_pickles_and_plays_on() -> None:
+    """A clone gets its machine when first read; pickled before that, it comes back as the
+    state it is a clone of, and plays on as that state does."""
+    game = load(players=3)
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    for _ in range(10):  # the blind declined, and cards picked: in the middle of the deal
+        state.apply_action(play(state, rng))
+    assert state.is_chance_node()
+    clone = state.clone()
+    copy = pickle.loads(pickle.dumps(clone))
+    assert copy.history() == state.history() and str(copy) == str(state)
+    while not state.is_terminal():
+        action = play(state, rng)
+        state.apply_action(action)
+        copy.apply_action(action)
+    assert copy.returns() == state.returns()

@@ -17,6 +17,8 @@ passed, or parol, 5.4(a)) is void: those deals give nothing, so the game is zero
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
@@ -85,6 +87,8 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
         self.config = game_config(given)
         super().__init__(_GAME_TYPE, _game_info(self.config), {**DEFAULTS, **given})
         self._observers: dict[bool, ItalianPokerObserver] = {}
+        self.start: _Start | None = None
+        """Where every episode starts, once worked out (by the first initial state)."""
 
     def observer(self, perfect_recall: bool) -> ItalianPokerObserver:
         """The game's one observer of the information state (``perfect_recall``) or of the
@@ -113,16 +117,19 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _Table:
-    """The table machine an episode drives and the commands it was handed. A clone shares
-    nothing but the commands: it makes its own machine from them when it is first read
-    (the machine is deterministic once the cards are given, and replaying costs less than
-    copying every object of it, and nothing when the clone is never played on). Kept with
+    """The table machine an episode drives and the commands it was handed. A clone copies
+    the commands alone and gets a machine when it is first read: the machine of the table
+    it was cloned from, if that one has not moved since (it makes its own again if read
+    later), else one made by replaying the commands (the machine is deterministic once the
+    cards are given, and replaying costs less than copying every object of it). Kept with
     it, what the machine offers the player to act."""
 
-    __slots__ = ("_machine", "commands", "config", "ids", "offered")
+    __slots__ = ("__weakref__", "_machine", "_source", "commands", "config", "ids", "offered")
 
     def __init__(self, config: GameConfig, commands: list[Command] | None = None) -> None:
         self.config = config
+        self._source: weakref.ref[_Table] | None = None
+        """The table this one was cloned from."""
         self._machine = None if commands is not None else _new_machine(config)
         self.commands: list[Command] = [] if commands is None else commands
         """The commands handed to the machine, in order."""
@@ -137,9 +144,15 @@ class _Table:
         """The table machine (a clone's made now, if not yet)."""
         machine = self._machine
         if machine is None:
-            machine = self._machine = _new_machine(self.config)
-            for command in self.commands:
-                machine.handle(command)
+            source = None if self._source is None else self._source()
+            self._source = None
+            if source is not None and len(source.commands) == len(self.commands):
+                machine, source._machine = source._machine, None  # the same commands
+            if machine is None:
+                machine = _new_machine(self.config)
+                for command in self.commands:
+                    machine.handle(command)
+            self._machine = machine
         return machine
 
     def handle(self, command: Command) -> list[TableEvent]:
@@ -159,9 +172,18 @@ class _Table:
             hand = machine.view(player).hand
         self.offered, self.ids = (legal, hand), None
 
+    def __getstate__(self) -> tuple[object, ...]:
+        """What a pickle keeps: the commands and the offer (the machine is made again)."""
+        return (self.config, self.commands, self.offered, self.ids)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.config, self.commands, self.offered, self.ids = state
+        self._machine = self._source = None
+
     def __deepcopy__(self, memo: dict[int, object]) -> _Table:
         copy = _Table(self.config, self.commands[:])
         copy.offered, copy.ids = self.offered, self.ids
+        copy._source = weakref.ref(self)
         memo[id(self)] = copy
         return copy
 
@@ -195,6 +217,21 @@ def _new_machine(config: GameConfig) -> TableMachine:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """The start of every episode of a game, as its first initial state read it: the
+    commands handed to the machine, its offer, and the state's own fields."""
+
+    commands: tuple[Command, ...]
+    offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None
+    ids: tuple[int, ...] | None
+    due: int
+    left: tuple[int, ...]
+    player: int
+    settled: tuple[int, ...]
+    over: bool
+
+
 class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
     """One episode: the table machine, and the cards chance picked for the cards due.
 
@@ -206,8 +243,18 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: ItalianPokerGame) -> None:
         super().__init__(game)
         self._config = game.config
+        start = game.start
+        if start is not None:
+            # Every episode starts alike: the machine is made when first read (pyspiel's
+            # clone makes an initial state and copies the clone's attributes over it).
+            table = self._table = _Table(self._config, list(start.commands))
+            table.offered, table.ids = start.offered, start.ids
+            self._picked: list[int] = []
+            self._due, self._left, self._player = start.due, list(start.left), start.player
+            self._settled, self._over = start.settled, start.over
+            return
         self._table = _Table(self._config)
-        self._picked: list[int] = []
+        self._picked = []
         """The cards chance picked for the cards due, by index, in order (dealt once all
         are picked)."""
         self._due = 0
@@ -219,6 +266,17 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         self._settled = (self._config.stack,) * self._config.players
         self._over = False
         self._start_next()
+        table = self._table
+        game.start = _Start(
+            tuple(table.commands),
+            table.offered,
+            table.ids,
+            self._due,
+            tuple(self._left),
+            self._player,
+            self._settled,
+            self._over,
+        )
 
     @property
     def machine(self) -> TableMachine:

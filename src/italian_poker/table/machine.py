@@ -333,10 +333,9 @@ class TableMachine:
     def handle(self, command: Command) -> list[TableEvent]:
         """Carry out ``command`` and return what happened, in order; an illegal command raises
         as :meth:`verify` does and changes nothing."""
-        if type(command) is Act:  # the common command first
-            if self._cash:
-                return self._play(command.player, self._turn(command.player), command.action)
-        if self._format.cash:
+        if type(command) is Act and self._cash:  # the common command, first
+            return self._play(command.player, self._turn(command.player), command.action)
+        if self._cash:
             return self._handle(command)
         self._format.check(command)
         match = self._seats.match
