@@ -243,18 +243,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: ItalianPokerGame) -> None:
         super().__init__(game)
         self._config = game.config
-        start = game.start
-        if start is not None:
-            # Every episode starts alike: the machine is made when first read (pyspiel's
-            # clone makes an initial state and copies the clone's attributes over it).
-            table = self._table = _Table(self._config, list(start.commands))
-            table.offered, table.ids = start.offered, start.ids
-            self._picked: list[int] = []
-            self._due, self._left, self._player = start.due, list(start.left), start.player
-            self._settled, self._over = start.settled, start.over
-            return
-        self._table = _Table(self._config)
-        self._picked = []
+        self._picked: list[int] = []
         """The cards chance picked for the cards due, by index, in order (dealt once all
         are picked)."""
         self._due = 0
@@ -265,6 +254,16 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         """The player to act, chance, or terminal."""
         self._settled = (self._config.stack,) * self._config.players
         self._over = False
+        start = game.start
+        if start is not None:
+            # Every episode starts alike: the machine is made when first read (pyspiel's
+            # clone makes an initial state and copies the clone's attributes over it).
+            self._table = _Table(self._config, list(start.commands))
+            self._table.offered, self._table.ids = start.offered, start.ids
+            self._due, self._left, self._player = start.due, list(start.left), start.player
+            self._settled, self._over = start.settled, start.over
+            return
+        self._table = _Table(self._config)
         self._start_next()
         table = self._table
         game.start = _Start(
