@@ -243,6 +243,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: ItalianPokerGame) -> None:
         super().__init__(game)
         self._config = game.config
+        self._opener_may_split = game.config.rules.opener_may_split
         self._picked: list[int] = []
         """The cards chance picked for the cards due, by index, in order (dealt once all
         are picked)."""
@@ -362,8 +363,13 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         if player is not None and player != current:
             return list(pyspiel.State.legal_actions(self, player))
         if current >= 0:
-            ids = self._table.ids
-            return list(self._legal_ids() if ids is None else ids)
+            table = self._table
+            ids = table.ids
+            if ids is None:
+                offer = table.offered
+                assert offer is not None
+                ids = table.ids = _ids_of(offer[0], offer[1], self._opener_may_split)
+            return list(ids)
         if current == _CHANCE:
             return list(self._left)
         return []
@@ -377,7 +383,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         table = self._table
         offer = table.offered
         assert offer is not None
-        ids = table.ids = _ids_of(offer[0], offer[1], self._config.rules.opener_may_split)
+        ids = table.ids = _ids_of(offer[0], offer[1], self._opener_may_split)
         return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -401,17 +407,18 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         offered = table.offered
         assert offered is not None
         command = Act(self._player, to_action(action, offered[0], offered[1]))
-        machine = table.machine
+        machine = table._machine or table.machine
         events = machine.handle(command)
         table.commands.append(command)
-        phase = machine.phase
-        if phase is _IN_DEAL or phase is _MAKE_UP:  # the deal goes on: who is to act now
-            player = machine.to_act
-            if player is not None:
-                self._player = player
-                table.read_offer(player)
-                return
-        self._after(events)
+        player = machine.to_act
+        if player is None:
+            self._after(events)
+            return
+        # The deal goes on (or 5.5's questions): the player to act, and what is offered.
+        self._player = player
+        legal = machine.legal_actions()
+        hand = machine.view(player).hand if legal[0].kind is _DRAW else ()
+        table.offered, table.ids = (legal, hand), None
 
     # The tensors and strings, as pyspiel's State gives them, read with the game's observers
     # (pyspiel's own make an observer at every call); a player out of range goes to pyspiel,

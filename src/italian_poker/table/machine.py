@@ -54,7 +54,7 @@ from italian_poker.table.commands import (
     TimeOut,
 )
 from italian_poker.table.defaults import DefaultReason, default_action, forced_action
-from italian_poker.table.events import chips_added, round_bet_before
+from italian_poker.table.events import ROUND_TOTAL_KINDS
 from italian_poker.table.format_play import FormatPlay
 from italian_poker.table.formats import (
     CASH,
@@ -252,7 +252,13 @@ class TableMachine:
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the player to act may do."""
-        return () if self._seats.match is None else self._seats.match.legal_actions()
+        match = self._seats.match
+        if match is None:
+            return ()
+        deal = match.deal
+        if match.phase is _IN_DEAL and deal is not None:
+            return deal.legal_actions()
+        return match.legal_actions()
 
     def view(self, player: int) -> SeatView:
         """What ``player`` may know of the current (or last) deal (a player asked the 5.5
@@ -334,6 +340,12 @@ class TableMachine:
         """Carry out ``command`` and return what happened, in order; an illegal command raises
         as :meth:`verify` does and changes nothing."""
         if type(command) is Act and self._cash:  # the common command, first
+            match = self._seats.match
+            deal = None if match is None else match.deal
+            if match is not None and match.phase is _IN_DEAL and deal is not None:
+                seat = deal.actor
+                if seat is not None and deal.start.player_ids[seat] == command.player:
+                    return self._play(command.player, deal.start.names[seat], command.action)
             return self._play(command.player, self._turn(command.player), command.action)
         if self._cash:
             return self._handle(command)
@@ -433,7 +445,7 @@ class TableMachine:
         if match is not None and match.phase is _IN_DEAL and deal is not None:
             seat = deal.actor
             if seat is not None and deal.start.player_ids[seat] == player:
-                return deal.names[seat]
+                return deal.start.names[seat]
         actor = None if match is None else match.actor
         if actor is None:
             raise DealOverError("nobody is to act now: start the next deal")
@@ -475,20 +487,24 @@ class TableMachine:
         assert deal is not None
         seats_before = match.seats  # the end of a deal makes a new list
         seat = deal.actor
-        assert seat is not None and deal.names[seat] == name
-        bet_before = round_bet_before(deal, seat, action.kind)
+        assert seat is not None
+        bet_before = deal.round_bet[seat] if action.kind in ROUND_TOTAL_KINDS else None
         match.apply(action)  # the player to act: checked by the caller (_turn)
         record = deal.actions[-1]
         log, seen = deal.operations, self._seen
         operations = (record,) if len(log) == seen + 1 else tuple(log[seen:])
         self._seen = len(log)
-        added = chips_added(record.action.amount, bet_before)
+        amount = record.action.amount
+        added = None if amount is None or bet_before is None else amount - bet_before
         events = [ActionTaken(player, seat, record, operations, default, refused, added)]
         if default is not None:
             events.append(Defaulted(player, default))
         if self.audiences:
             events.extend(observed(deal, operations))
-        return events + self._after_play(match, deal, seats_before)
+        if deal.result is None and (deal.actor is None or len(deal.legal_actions()) != 1):
+            return events  # nothing follows at once (the common case, read without a call)
+        events.extend(self._after_play(match, deal, seats_before))
+        return events
 
     def _after_play(self, match: Match, deal: Deal, seats_before: list[Seat]) -> list[TableEvent]:
         """After a step of ``deal``: its end (and the changes between deals), else the action
