@@ -25,7 +25,14 @@ from typing import Any
 import pyspiel
 
 from italian_poker.ai.config import DEFAULTS, GameConfig, game_config
-from italian_poker.ai.encoding import CARDS, NUM_ACTIONS, describe, legal_ids, to_action
+from italian_poker.ai.encoding import (
+    CARDS,
+    NUM_ACTIONS,
+    SIMPLE_KINDS,
+    describe,
+    legal_ids,
+    to_action,
+)
 from italian_poker.ai.observation import ItalianPokerObserver
 from italian_poker.ai.players import seats
 from italian_poker.engine.actions import ActionKind, LegalAction
@@ -89,6 +96,13 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
         self._observers: dict[bool, ItalianPokerObserver] = {}
         self.start: _Start | None = None
         """Where every episode starts, once worked out (by the first initial state)."""
+        self.acts = tuple(
+            Act(player, to_action(i, (), ()))
+            for player in range(self.config.players)
+            for i in range(_SIMPLE)
+        )
+        """The command of each player's action without an amount or cards, by
+        ``player * len(SIMPLE_KINDS) + id`` (commands are immutable: one serves every use)."""
 
     def observer(self, perfect_recall: bool) -> ItalianPokerObserver:
         """The game's one observer of the information state (``perfect_recall``) or of the
@@ -244,6 +258,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._config = game.config
         self._opener_may_split = game.config.rules.opener_may_split
+        self._acts = game.acts
         self._picked: list[int] = []
         """The cards chance picked for the cards due, by index, in order (dealt once all
         are picked)."""
@@ -406,7 +421,10 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             return
         offered = table.offered
         assert offered is not None
-        command = Act(self._player, to_action(action, offered[0], offered[1]))
+        if 0 <= action < _SIMPLE:  # no amount, no cards: one command per player and id
+            command = self._acts[self._player * _SIMPLE + action]
+        else:
+            command = Act(self._player, to_action(action, offered[0], offered[1]))
         machine = table._machine or table.machine
         events = machine.handle(command)
         table.commands.append(command)
@@ -497,6 +515,7 @@ def _cards_of(op: object) -> tuple[Card, ...]:
 
 
 _ALL_CARDS = ALL_CARDS
+_SIMPLE = len(SIMPLE_KINDS)
 _DRAW = ActionKind.DRAW
 _IN_DEAL = MatchPhase.IN_DEAL
 _MAKE_UP = MatchPhase.MAKE_UP
