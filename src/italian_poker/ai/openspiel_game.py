@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from functools import cache
 from itertools import repeat
 from typing import Any
 
@@ -96,13 +97,6 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
         self._observers: dict[bool, ItalianPokerObserver] = {}
         self.start: _Start | None = None
         """Where every episode starts, once worked out (by the first initial state)."""
-        self.acts = tuple(
-            Act(player, to_action(i, (), ()))
-            for player in range(self.config.players)
-            for i in range(_SIMPLE)
-        )
-        """The command of each player's action without an amount or cards, by
-        ``player * len(SIMPLE_KINDS) + id`` (commands are immutable: one serves every use)."""
 
     def observer(self, perfect_recall: bool) -> ItalianPokerObserver:
         """The game's one observer of the information state (``perfect_recall``) or of the
@@ -224,6 +218,15 @@ def _ids_of(
     return ids
 
 
+@cache
+def _simple_acts(players: int) -> tuple[Act, ...]:
+    """The command of each player's action without an amount or cards, by
+    ``player * len(SIMPLE_KINDS) + id`` (commands are immutable: one serves every use)."""
+    return tuple(
+        Act(player, to_action(i, (), ())) for player in range(players) for i in range(_SIMPLE)
+    )
+
+
 def _new_machine(config: GameConfig) -> TableMachine:
     """A table of the episode's players, the dealer player 0, nobody watching."""
     return TableMachine(
@@ -258,7 +261,6 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._config = game.config
         self._opener_may_split = game.config.rules.opener_may_split
-        self._acts = game.acts
         self._picked: list[int] = []
         """The cards chance picked for the cards due, by index, in order (dealt once all
         are picked)."""
@@ -422,7 +424,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         offered = table.offered
         assert offered is not None
         if 0 <= action < _SIMPLE:  # no amount, no cards: one command per player and id
-            command = self._acts[self._player * _SIMPLE + action]
+            command = _simple_acts(self._config.players)[self._player * _SIMPLE + action]
         else:
             command = Act(self._player, to_action(action, offered[0], offered[1]))
         machine = table._machine or table.machine
