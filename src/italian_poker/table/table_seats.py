@@ -60,7 +60,7 @@ class TableSeats:
         self.departed: list[Departure] = []
         self.brought = 0
         for command in seats:
-            self.check(command)
+            check_seating(command, self.lobby, rules.players)  # nothing waits yet: the plan
             insert(self.lobby, command.player, planned_seat(command, self.lobby))
             self.brought += command.chips
         if dealer is not None and dealer not in self.lobby:
