@@ -467,3 +467,25 @@ def test_a_clone_not_read_yet_pickles_and_plays_on() -> None:
         state.apply_action(action)
         copy.apply_action(action)
     assert copy.returns() == state.returns()
+
+
+@pytest.mark.parametrize(("players", "deals", "stack"), [(2, 6, 12), (4, 3, 20), (6, 4, 15)])
+def test_the_returns_are_the_chips_at_the_table(players: int, deals: int, stack: int) -> None:
+    """Once the last deal's pot is won (or handed back), each player's return is the chips
+    the machine says they have, seated or gone (busted players leave the table), less the
+    stack."""
+    game = load(players=players, deals=deals, stack=stack)
+    rng = random.Random(players * deals)
+    compared = 0
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(play(state, rng))
+        machine = state.machine
+        if not machine.completed or machine.completed[-1].result.carried:
+            continue
+        chips = {seat.player: seat.chips for seat in machine.seats}
+        chips.update((gone.player, gone.chips) for gone in machine.departed)
+        assert state.returns() == [float(chips[p] - stack) for p in range(players)]
+        compared += 1
+    assert compared > 5

@@ -270,7 +270,11 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         """The indices of the candidates of the cards due not picked yet, in order."""
         self._player = _TERMINAL
         """The player to act, chance, or terminal."""
-        self._settled = (self._config.stack,) * self._config.players
+        self._settled = self._chips = (self._config.stack,) * self._config.players
+        """Each player's chips when the last deal whose pot was won (or handed back) ended,
+        and when the last deal ended."""
+        self._deals = 0
+        """The deals finished."""
         self._over = False
         start = game.start
         if start is not None:
@@ -323,9 +327,8 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         for event in events:
             if type(event) is DealFinished:
                 finished = True
-                if event.completed.result.carried == 0:
-                    self._settled = self._chips(machine)
-        if not finished or len(machine.completed) >= self._config.deals or phase is _OVER:
+                self._note(event)
+        if not finished or self._deals >= self._config.deals or phase is _OVER:
             self._over = True  # the last deal is over, or no deal could begin
             self._read()
             return
@@ -351,14 +354,17 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         self._player = player
         table.read_offer(player)
 
-    def _chips(self, machine: TableMachine) -> tuple[int, ...]:
-        """Each player's chips, seated or gone."""
-        chips = [0] * self._config.players
-        for seat in machine.seats:
-            chips[seat.player] = seat.chips
-        for gone in machine.departed:
-            chips[gone.player] = gone.chips
-        return tuple(chips)
+    def _note(self, finished: DealFinished) -> None:
+        """A deal is over: each player dealt in has the chips it ended with (the others keep
+        theirs), which settle the returns when its pot was won or handed back."""
+        done = finished.completed
+        chips = list(self._chips)
+        for player, stack in zip(done.start.player_ids, done.result.stacks, strict=True):
+            chips[player] = stack
+        self._chips = tuple(chips)
+        self._deals += 1
+        if done.result.carried == 0:
+            self._settled = self._chips
 
     # --- pyspiel.State -----------------------------------------------------------------------
 

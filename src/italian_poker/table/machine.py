@@ -91,6 +91,7 @@ class MalformedCommandError(MalformedActionError):
 _SEATING = (TakeSeat, Leave, SitOut, SitIn, SetChips, AddChips)
 _DEALING = (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP)
 _IN_DEAL = MatchPhase.IN_DEAL
+_MAKE_UP = MatchPhase.MAKE_UP
 
 
 class TableMachine:
@@ -476,7 +477,7 @@ class TableMachine:
         it is illegal."""
         match = self._seats.match
         assert match is not None
-        if match.phase is MatchPhase.MAKE_UP:
+        if match.phase is _MAKE_UP:
             before = len(match.completed)
             seated = self._seats.records()
             recorded = match.verify(action, name)
