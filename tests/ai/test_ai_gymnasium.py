@@ -189,14 +189,14 @@ def test_the_observation_never_shows_a_bots_hidden_cards(players: int) -> None:
         first = play_until_showdown(envs[0], seed)
         state = envs[0].table.state
         bot = (envs[0].seat + 1) % players
-        hand = state.match.view(f"P{bot}").hand if state.match.deal else ()
+        hand = state.machine.view(bot).hand if state.machine.deal_players else ()
         unused = [c for c in range(52) if c not in record and c in _deck(players)]
         if not hand or not unused:
             continue
         swapped = [unused[0] if c == hand[0].index else c for c in record]
         scripted(envs[1], swapped, [])
         second = play_until_showdown(envs[1], seed)
-        assert envs[1].table.state.match.view(f"P{bot}").hand != hand
+        assert envs[1].table.state.machine.view(bot).hand != hand
         assert first == second
         compared += len(first)
     assert compared > 0
@@ -207,18 +207,17 @@ def _deck(players: int) -> set[int]:
 
 
 def play_until_showdown(env: ItalianPokerGymEnv, seed: int) -> list[list[float]]:
-    """The learning seat's observations of the first deal, until the showdown, by random
-    masked actions from a generator of ``seed``."""
+    """The learning seat's observations of the first deal before the showdown, by random
+    masked actions from a generator of ``seed`` (the table plays a forced show at once, 5.4:
+    the step into the showdown may show hands already)."""
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     seen = [obs.tolist()]
-    while True:
-        deal = env.table.state.match.deal
-        if env.table.state.is_terminal() or deal is None:
-            break
-        if deal.phase in (Phase.SHOWDOWN, Phase.COMPLETE):
-            break
+    while not env.table.state.is_terminal():
         obs, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        deal = env.table.state.machine.public_view()
+        if deal is None or deal.phase in (Phase.SHOWDOWN, Phase.COMPLETE):
+            break
         seen.append(obs.tolist())
     return seen
 
@@ -307,10 +306,10 @@ def test_every_bot_choice_has_a_legal_id(structure: str) -> None:
             if termination or truncation:
                 env.step(None)
                 continue
-            match = env.state.match
-            assert match.actor is not None
-            view = match.view(match.actor)
-            legal = match.legal_actions()
+            machine = env.state.machine
+            assert machine.to_act is not None
+            view = machine.view(machine.to_act)
+            legal = machine.legal_actions()
             hand = view.hand if legal[0].kind is ActionKind.DRAW else ()
             for bot in bots:
                 choice = bot.act(view)

@@ -39,10 +39,10 @@ DEAL = _deal("Qs Qc Kd Kh Ah", "Qd Qh Ks Kc As", "Ac Ad")
 
 def test_the_stacked_deck_deals_the_hands_chance_picked() -> None:
     """3.1: one card at a time from the dealer's (P0's) left: P1's hand, then P0's."""
-    match = mini_module._match(Miniature(), DEAL, [])
-    assert set(match.view("P0").hand) == set(DEAL.hands[0])
-    assert set(match.view("P1").hand) == set(DEAL.hands[1])
-    assert match.actor == "P1"  # the dealer's left begins (3.2)
+    machine = mini_module._table(Miniature(), DEAL, [])
+    assert set(machine.view(0).hand) == set(DEAL.hands[0])
+    assert set(machine.view(1).hand) == set(DEAL.hands[1])
+    assert machine.to_act == 1  # the dealer's left begins (3.2)
 
 
 def test_a_deal_subtree_is_the_engines() -> None:
@@ -67,15 +67,16 @@ def test_a_deal_subtree_is_the_engines() -> None:
 def test_with_a_draw_the_stock_is_served_from_the_miniature() -> None:
     """4.1: changing one card serves it from the stock, a miniature card."""
     mini = Miniature(max_change=1)
-    match = mini_module._match(mini, DEAL, [])
-    choices = mini_module._choices(match, mini)
-    match.apply(next(a for a in choices if a.kind is ActionKind.OPEN))
-    match.apply(next(a for a in mini_module._choices(match, mini) if a.kind is ActionKind.CALL))
-    draws = mini_module._choices(match, mini)
+    machine = mini_module._table(mini, DEAL, [])
+    choices = mini_module._choices(machine, mini)
+    mini_module._play(machine, next(a for a in choices if a.kind is ActionKind.OPEN))
+    choices = mini_module._choices(machine, mini)
+    mini_module._play(machine, next(a for a in choices if a.kind is ActionKind.CALL))
+    draws = mini_module._choices(machine, mini)
     assert len(draws) == 6  # stand pat or change one of five
     assert all(len(a.cards) <= 1 for a in draws)
-    match.apply(draws[-1])
-    assert set(match.view("P1").hand) - set(DEAL.hands[1]) == set(parse_cards("Ac"))
+    mini_module._play(machine, draws[-1])
+    assert set(machine.view(1).hand) - set(DEAL.hands[1]) == set(parse_cards("Ac"))
 
 
 @pytest.mark.parametrize(

@@ -201,8 +201,9 @@ def test_every_card_of_the_deal_is_a_chance_outcome_dealt_one_at_a_time() -> Non
     state = game.new_initial_state()
     # The blind is offered before the cards are dealt (Art. 2); declined, they are due.
     assert not state.is_chance_node()
-    assert state.match.deal.phase is Phase.BLINDS
-    assert state.match.view("P1").hand == ()
+    view = state.machine.public_view()
+    assert view is not None and view.phase is Phase.BLINDS
+    assert state.machine.view(1).hand == ()
     state.apply_action(SIMPLE_KINDS.index(ActionKind.DECLINE))
     picked = []
     for i in range(20):
@@ -215,7 +216,7 @@ def test_every_card_of_the_deal_is_a_chance_outcome_dealt_one_at_a_time() -> Non
     assert not state.is_chance_node()
     # 3.1: one card at a time from the dealer's (seat 0's) left.
     for player in range(4):
-        hand = state.match.view(f"P{player}").hand
+        hand = state.machine.view(player).hand
         assert sorted(hand, key=lambda c: c.index) == sorted(
             (picked[i] for i in range(20) if (1 + i) % 4 == player), key=lambda c: c.index
         )
@@ -231,7 +232,7 @@ def test_draws_and_reshuffles_are_chance_nodes() -> None:
     for _ in range(6):
         state = game.new_initial_state()
         while not state.is_terminal():
-            due = state.match.cards_due()
+            due = state.machine.cards_due
             if state.is_chance_node() and due is not None and due.shuffled_in:
                 reshuffled += 1
                 outcomes = {Card.from_index(a) for a, _ in state.chance_outcomes()}
@@ -273,7 +274,7 @@ def test_a_seat_never_sees_another_seats_hidden_cards(players: int) -> None:
         for step, (x, y) in enumerate(zip(history, changed, strict=True)):
             if a.is_terminal() or b.is_terminal():
                 break
-            deal = a.match.deal
+            deal = a.machine.public_view()
             if deal is not None and deal.phase in (Phase.SHOWDOWN, Phase.COMPLETE):
                 break  # the showdown shows hands, and the proof the opening
             if step > dealing[-1]:
@@ -354,11 +355,11 @@ def test_hands_shown_at_the_showdown_are_in_every_players_information_state() ->
     for _ in range(40):
         state = game.new_initial_state()
         while not state.is_terminal():
-            deal = state.match.deal
+            deal = state.machine.public_view()
             if not state.is_chance_node() and deal is not None and deal.phase is Phase.SHOWDOWN:
-                for seat, rank in deal.shown.items():
-                    cards = " ".join(str(c) for c in deal.hands[seat])
-                    assert rank
+                for shown in deal.shown.values():
+                    cards = " ".join(str(c) for c in shown)
+                    assert shown
                     for player in range(3):
                         assert cards in state.information_state_string(player)
                         assert cards in state.observation_string(player)
@@ -434,7 +435,7 @@ def test_each_deal_replays_from_its_operations(players: int, deals: int) -> None
         state = game.new_initial_state()
         while not state.is_terminal():
             state.apply_action(play(state, rng))
-        for done in state.match.completed:
+        for done in state.machine.completed:
             deal = Deal(done.start, RecordedSource(done.operations))
             for record in done.actions:
                 deal.apply(record.action, record.seat)
@@ -443,7 +444,48 @@ def test_each_deal_replays_from_its_operations(players: int, deals: int) -> None
         again = game.new_initial_state()
         for action in state.history():
             again.apply_action(action)
-        assert [d.operations for d in again.match.completed] == [
-            d.operations for d in state.match.completed
+        assert [d.operations for d in again.machine.completed] == [
+            d.operations for d in state.machine.completed
         ]
     assert replayed >= 15
+
+
+def test_a_clone_not_read_yet_pickles_and_plays_on() -> None:
+    """A clone gets its machine when first read; pickled before that, it comes back as the
+    state it is a clone of, and plays on as that state does."""
+    game = load(players=3)
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    for _ in range(10):  # the blind declined, and cards picked: in the middle of the deal
+        state.apply_action(play(state, rng))
+    assert state.is_chance_node()
+    clone = state.clone()
+    copy = pickle.loads(pickle.dumps(clone))
+    assert copy.history() == state.history() and str(copy) == str(state)
+    while not state.is_terminal():
+        action = play(state, rng)
+        state.apply_action(action)
+        copy.apply_action(action)
+    assert copy.returns() == state.returns()
+
+
+@pytest.mark.parametrize(("players", "deals", "stack"), [(2, 6, 12), (4, 3, 20), (6, 4, 15)])
+def test_the_returns_are_the_chips_at_the_table(players: int, deals: int, stack: int) -> None:
+    """Once the last deal's pot is won (or handed back), each player's return is the chips
+    the machine says they have, seated or gone (busted players leave the table), less the
+    stack."""
+    game = load(players=players, deals=deals, stack=stack)
+    rng = random.Random(players * deals)
+    compared = 0
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(play(state, rng))
+        machine = state.machine
+        if not machine.completed or machine.completed[-1].result.carried:
+            continue
+        chips = {seat.player: seat.chips for seat in machine.seats}
+        chips.update((gone.player, gone.chips) for gone in machine.departed)
+        assert state.returns() == [float(chips[p] - stack) for p in range(players)]
+        compared += 1
+    assert compared > 5

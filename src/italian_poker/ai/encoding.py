@@ -158,7 +158,7 @@ def legal_ids(
                 if amount != last:
                     ids.append(base + slot)
                     last = amount
-        elif kind is ActionKind.DRAW:
+        elif kind is _DRAW:
             ids.extend(draw_ids(offer, hand, opener_may_split))
         else:
             ids.append(_SIMPLE_IDS[kind])
@@ -169,6 +169,9 @@ def legal_ids(
 _AMOUNT_BASE_OF: Final = AMOUNT_BASES.get
 _UPPER_SLOTS: Final = range(1, AMOUNT_SLOTS)
 _QUARTERS: Final = AMOUNT_SLOTS - 1
+_AMOUNT_KINDS: Final = (ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE)
+"""The kinds with a chosen amount, in the order of their ids."""
+_DRAW: Final = ActionKind.DRAW
 _SIMPLE_ACTIONS: Final = tuple(Action(kind) for kind in SIMPLE_KINDS)
 """The action of each simple id (actions are immutable: one object serves every use)."""
 
@@ -181,7 +184,7 @@ def to_action(action_id: int, legal: Sequence[LegalAction], hand: Sequence[Card]
         return _SIMPLE_ACTIONS[action_id]
     if action_id < DRAW_BASE:
         offset = action_id - len(SIMPLE_KINDS)
-        kind = (ActionKind.OPEN, ActionKind.BET, ActionKind.RAISE)[offset // AMOUNT_SLOTS]
+        kind = _AMOUNT_KINDS[offset // AMOUNT_SLOTS]
         for offer in legal:
             if offer.kind is kind:
                 assert offer.min_amount is not None and offer.max_amount is not None

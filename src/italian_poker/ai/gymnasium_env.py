@@ -1,9 +1,11 @@
 """The Gymnasium environment: one learning seat against the project's bots.
 
 Needs ``gymnasium`` and ``pettingzoo`` (the ``ai`` extra). The game is the native PettingZoo
-environment's (:mod:`italian_poker.ai.pettingzoo_aec`, over ``python_italian_poker``); the
-bots act through the engine's :class:`~italian_poker.engine.policy.Policy`, from their own
-seat's view, as at the table (:class:`italian_poker.table.commands.BotAct`). The bots
+environment's (:mod:`italian_poker.ai.pettingzoo_aec`, over ``python_italian_poker``, which
+drives the table machine); the bots act through the engine's
+:class:`~italian_poker.engine.policy.Policy`, from their own seat's view
+(``TableMachine.view``), as at the table (:class:`italian_poker.table.commands.BotAct`: an
+illegal choice is replaced by the table's default action). The bots
 themselves are another front end's (``italian_poker.analysis.bots``), so they come in through
 ``bot_factory``, as the server takes them; docs/ai.md describes the environment.
 """
@@ -22,6 +24,7 @@ from italian_poker.ai.observation import tensor_bounds
 from italian_poker.ai.pettingzoo_aec import ItalianPokerEnv
 from italian_poker.engine.actions import Action, ActionKind
 from italian_poker.engine.policy import Policy
+from italian_poker.table.commands import Act
 from italian_poker.table.defaults import default_action
 
 ENV_ID = "italian_poker/ItalianPoker-v0"
@@ -127,7 +130,7 @@ class ItalianPokerGymEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
                 raise IllegalActionError(
                     f"action {chosen} is not legal now: see info['action_mask'] (legal: {legal})"
                 )
-            chosen = self._id(default_action(state.match.legal_actions()))
+            chosen = self._id(default_action(state.machine.legal_actions()))
         self.table.step(chosen)
         self._play_bots()
         terminated = self.table.state.is_terminal()
@@ -162,23 +165,21 @@ class ItalianPokerGymEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         state = self.table.state
         while not state.is_terminal() and state.current_player() != self.seat:
             player = state.current_player()
-            match = state.match
-            actor = match.actor
-            assert actor is not None
-            choice = self.bots[player].act(match.view(actor))
-            chosen = self._id(choice) if match.can(choice) else -1
+            machine = state.machine
+            choice = self.bots[player].act(machine.view(player))
+            chosen = self._id(choice) if machine.can(Act(player, choice)) else -1
             if chosen not in state.legal_actions():
-                chosen = self._id(default_action(match.legal_actions()))
+                chosen = self._id(default_action(machine.legal_actions()))
             self.table.step(chosen)
             state = self.table.state
 
     def _id(self, choice: Action) -> int:
         """The action id of the engine action ``choice`` of the player to act."""
-        match = self.table.state.match
-        actor = match.actor
+        machine = self.table.state.machine
+        actor = machine.to_act
         assert actor is not None
-        legal = match.legal_actions()
-        hand = match.view(actor).hand if choice.kind is ActionKind.DRAW else ()
+        legal = machine.legal_actions()
+        hand = machine.view(actor).hand if choice.kind is ActionKind.DRAW else ()
         return id_of(choice, legal, hand)
 
     def _observation(self) -> np.ndarray[Any, Any]:

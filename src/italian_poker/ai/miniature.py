@@ -3,8 +3,8 @@
 Heads-up, ante only (no blind, Art. 2), fixed limit with no raise (``raise_cap=0``, kept
 heads-up by ``raise_cap_heads_up``), no parol (5.3) and no muck: the engine's ``standard`` rules
 with those options. The deal uses only the top ranks of the two-player deck (queens, kings and
-aces: 12 cards, section 1 stripped further, a research option and not a house rule). The engine
-itself deals from its own 24-card deck, stacked (``Match.start_deal(deck=...)``): the ten cards
+aces: 12 cards, section 1 stripped further, a research option and not a house rule). The table
+machine deals from the engine's own 24-card deck, stacked (``StartDeal(deck=...)``): the ten cards
 of the hands and the stock's first cards are the miniature's, the nines and tens lie under them
 and are never reached, as each player changes at most ``max_change`` cards (0 by default) and
 the stock holds ``12 - 10 = 2`` miniature cards. With only three ranks no straight, flush or
@@ -14,11 +14,12 @@ would have.
 Chance deals a whole hand as one outcome (a sorted set of five cards, each as likely): the
 second player's hand, then the first's, then the order of the stock when a draw can reach it.
 Every decision, legal action, information set and payoff below is the engine's: the tree is
-walked by replaying the engine's :class:`~italian_poker.engine.match.Match`, the information
-sets are the seat's view from the engine's observer (``Match.view``: its own hand as dealt,
-the actions as it saw them, its hand now), and moves with a single legal action (showing
-the hand) are played through. The tree is written in OpenSpiel's EFG format and loaded with
-``pyspiel.load_efg_game``, so OpenSpiel's C++ solvers run on it.
+walked by replaying a :class:`~italian_poker.table.machine.TableMachine` (players by id,
+``Act`` commands in), the information sets are the seat's view from the engine's observer
+(``TableMachine.view``: its own hand as dealt, the actions as it saw them, its hand now), and
+moves with a single legal action (showing the hand) are played through. The tree is written
+in OpenSpiel's EFG format and loaded with ``pyspiel.load_efg_game``, so OpenSpiel's C++
+solvers run on it.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ from italian_poker.engine.actions import AMOUNT_KINDS, Action, ActionKind
 from italian_poker.engine.cards import Card, Rank
 from italian_poker.engine.deck import HAND_SIZE, stripped_deck
 from italian_poker.engine.draw import MAX_DRAW
-from italian_poker.engine.match import Match
 from italian_poker.engine.rules import Rules, preset
+from italian_poker.table.commands import Act, StartDeal, TakeSeat
+from italian_poker.table.machine import TableMachine
 
 PLAYERS = 2
 
@@ -111,42 +113,49 @@ class _Deal:
         return order + [c for c in stripped_deck(PLAYERS).cards if c.index not in used]
 
 
-def _match(mini: Miniature, deal: _Deal, steps: Sequence[Action]) -> Match:
-    """The engine's match of ``deal`` after ``steps``, forced moves played through."""
-    seats = [(f"P{p}", mini.stack, p) for p in range(PLAYERS)]
-    match = Match(mini.rules, seats, dealer=0, seed=0)
-    match.start_deal(deck=deal.deck(), seed=0)
+def _table(mini: Miniature, deal: _Deal, steps: Sequence[Action]) -> TableMachine:
+    """The table machine of ``deal`` after ``steps``, forced moves played through."""
+    seats = [TakeSeat(p, f"P{p}", mini.stack) for p in range(PLAYERS)]
+    machine = TableMachine(mini.rules, seats, dealer=0, seed=0, audiences=False)
+    machine.handle(StartDeal(deck=tuple(deal.deck()), seed=0))
     for step in steps:
-        match.apply(step)
-        _forced(match, mini)
-    _forced(match, mini)
-    return match
+        _play(machine, step)
+        _forced(machine, mini)
+    _forced(machine, mini)
+    return machine
 
 
-def _forced(match: Match, mini: Miniature) -> None:
-    while match.actor is not None and len(_choices(match, mini)) == 1:
-        match.apply(_choices(match, mini)[0])
+def _play(machine: TableMachine, action: Action) -> None:
+    """``action`` for the player to act."""
+    player = machine.to_act
+    assert player is not None
+    machine.handle(Act(player, action))
 
 
-def _choices(match: Match, mini: Miniature) -> list[Action]:
+def _forced(machine: TableMachine, mini: Miniature) -> None:
+    while machine.to_act is not None and len(choices := _choices(machine, mini)) == 1:
+        _play(machine, choices[0])
+
+
+def _choices(machine: TableMachine, mini: Miniature) -> list[Action]:
     """The actions the player to act may take: the engine's legal actions, fixed-limit
     amounts, and the draws of at most ``max_change`` cards (the engine says which, 4.4)."""
     out: list[Action] = []
-    actor = match.actor
+    actor = machine.to_act
     assert actor is not None
-    for legal in match.legal_actions():
+    for legal in machine.legal_actions():
         if legal.kind is ActionKind.DRAW:
-            hand = match.view(actor).hand
+            hand = machine.view(actor).hand
             for k in range(mini.max_change + 1):
                 for discards in itertools.combinations(hand, k):
                     # The split announced only where the engine requires it (4.4): an
                     # announcement that breaks nothing changes nothing but the tree's size.
-                    plain = Action(ActionKind.DRAW, cards=discards)
-                    split = Action(ActionKind.DRAW, cards=discards, split=True)
-                    if match.can(plain):
-                        out.append(plain)
-                    elif match.can(split):
-                        out.append(split)
+                    plain = Act(actor, Action(ActionKind.DRAW, cards=discards))
+                    split = Act(actor, Action(ActionKind.DRAW, cards=discards, split=True))
+                    if machine.can(plain):
+                        out.append(plain.action)
+                    elif machine.can(split):
+                        out.append(split.action)
         elif legal.kind in AMOUNT_KINDS:
             assert legal.min_amount == legal.max_amount  # fixed limit: one amount
             out.append(Action(legal.kind, amount=legal.min_amount))
@@ -177,18 +186,17 @@ class _Writer:
         self.lines.append(f'c "{label}" {self.chance_sets} "" {{ {branches} }} 0')
         self.nodes += 1
 
-    def walk(self, deal: _Deal, steps: list[Action], match: Match | None = None) -> None:
-        """Write the subtree after ``steps`` (``match``: the engine there, if made)."""
+    def walk(self, deal: _Deal, steps: list[Action], machine: TableMachine | None = None) -> None:
+        """Write the subtree after ``steps`` (``machine``: the table there, if made)."""
         mini = self.mini
-        if match is None:
-            match = _match(mini, deal, steps)
+        if machine is None:
+            machine = _table(mini, deal, steps)
         self.nodes += 1
-        actor = match.actor
-        if actor is None:
-            self.terminal(match)
+        player = machine.to_act
+        if player is None:
+            self.terminal(machine)
             return
-        player = int(actor[1:])
-        view = match.view(actor)
+        view = machine.view(player)
         seen = " ".join(
             f"{a.seat}:{a.kind.value}:{a.amount}:{a.cards_changed}:{_cards_text(a.discards)}"
             for a in view.actions
@@ -197,24 +205,25 @@ class _Writer:
         key = f"P{player} dealt {dealt} | {seen} | now {now}"
         sets = self.infosets[player]
         number = sets.setdefault(key, len(sets) + 1)
-        choices = _choices(match, mini)
+        choices = _choices(machine, mini)
         names = " ".join(f'"{a}"' for a in choices)
         # A short name: OpenSpiel's solvers hash it at every node (MiniatureTree.keys).
         self.lines.append(f'p "" {player + 1} {number} "{player}.{number}" {{ {names} }} 0')
         for i, action in enumerate(choices):
-            if i == len(choices) - 1:  # the last child goes on with this match
-                match.apply(action)
-                _forced(match, mini)
-                self.walk(deal, [*steps, action], match)
+            if i == len(choices) - 1:  # the last child goes on with this table
+                _play(machine, action)
+                _forced(machine, mini)
+                self.walk(deal, [*steps, action], machine)
             else:
                 self.walk(deal, [*steps, action])
 
-    def terminal(self, match: Match) -> None:
-        last = match.completed[-1].result
+    def terminal(self, machine: TableMachine) -> None:
+        last = machine.completed[-1].result
         if last.carried:  # every player passed: the pot is void (as with deals=1)
             payoffs = [0.0, 0.0]
         else:
-            stacks = {s.player_id: s.stack for s in match.seats}
+            stacks = {s.player: s.chips for s in machine.seats}
+            stacks.update((gone.player, gone.chips) for gone in machine.departed)
             payoffs = [float(stacks[p] - self.mini.stack) for p in range(PLAYERS)]
         self.outcomes += 1
         self.lines.append(f't "" {self.outcomes} "" {{ {payoffs[0]!r} {payoffs[1]!r} }}')

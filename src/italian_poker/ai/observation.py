@@ -1,9 +1,11 @@
 """The observer of the OpenSpiel game: tensors and strings made from the engine's views.
 
-Everything here is read off what the engine's observer (engine/observer.py) gives the player:
-its :class:`~italian_poker.engine.observer.SeatView` of the deal (the public view for a player
-not dealt in), and for the information state the operations log as that player saw it
-(:func:`~italian_poker.engine.observer.observe_operations`). Nothing re-derives what a player
+Everything here is read off what the engine's observer (engine/observer.py) gives the player,
+through the table machine: its :class:`~italian_poker.engine.observer.SeatView` of the deal
+(``TableMachine.view``; the public view for a player not dealt in), and for the information
+state each deal's operations log as that player saw it
+(:func:`~italian_poker.table.deal_logs.seen_logs`, by the observer's
+:func:`~italian_poker.engine.observer.observe_operations`). Nothing re-derives what a player
 may see. The layout of the tensors is in docs/ai.md.
 """
 
@@ -19,20 +21,15 @@ import pyspiel
 
 from italian_poker.ai.config import GameConfig
 from italian_poker.ai.encoding import CARDS
-from italian_poker.ai.players import MatchHolder, player_name
+from italian_poker.ai.players import MachineHolder, player_name
 from italian_poker.engine.actions import ActionKind
 from italian_poker.engine.cards import Card, Rank
 from italian_poker.engine.deal import Phase
 from italian_poker.engine.hand_rank import HandRank
-from italian_poker.engine.match import Match, MatchPhase
-from italian_poker.engine.observer import (
-    PUBLIC,
-    PublicAction,
-    PublicView,
-    SeatView,
-    observe,
-    observe_operations,
-)
+from italian_poker.engine.match import MatchPhase
+from italian_poker.engine.observer import PUBLIC, PublicAction, PublicView, SeatView
+from italian_poker.table.deal_logs import seen_logs
+from italian_poker.table.machine import TableMachine
 
 PHASES = (*Phase, MatchPhase.MAKE_UP)
 """The phases a view is in: the deal's, or the 5.5 make-up questions before a deal."""
@@ -115,16 +112,12 @@ def tensor_bounds(
     return np.concatenate(low_parts), np.concatenate(high_parts)
 
 
-def view_of(match: Match, player: int) -> SeatView | PublicView | None:
+def view_of(machine: TableMachine, player: int) -> SeatView | PublicView | None:
     """What ``player`` sees of the current (or last) deal: its seat view, the public view if
     it is not dealt in, ``None`` before the first deal."""
-    deal = match.deal
-    if deal is None:
-        return None
-    name = player_name(player)
-    if name in match.deal_seats:
-        return match.view(name)
-    return observe(deal, PUBLIC)
+    if player in machine.deal_players:
+        return machine.view(player)
+    return machine.public_view()
 
 
 class ItalianPokerObserver:
@@ -148,19 +141,19 @@ class ItalianPokerObserver:
             self.dict[name] = self.tensor[offset : offset + width].reshape(shape)
             offset += width
 
-    def set_from(self, state: MatchHolder, player: int) -> None:
+    def set_from(self, state: MachineHolder, player: int) -> None:
         """Fill the tensor with what ``player`` knows in ``state``."""
         self.tensor.fill(0)
         pieces = self.dict
-        match = state.match
+        machine = state.machine
         pieces["player"][player] = 1
-        pieces["deals_done"][0] = len(match.completed)
-        view = view_of(match, player)
+        pieces["deals_done"][0] = len(machine.completed)
+        view = view_of(machine, player)
         if view is None:
             return
         ids = view.player_ids
         phase: Phase | MatchPhase = (
-            MatchPhase.MAKE_UP if match.phase is MatchPhase.MAKE_UP else view.phase
+            MatchPhase.MAKE_UP if machine.phase is MatchPhase.MAKE_UP else view.phase
         )
         pieces["phase"][PHASES.index(phase)] = 1
         if isinstance(view, SeatView):
@@ -208,29 +201,24 @@ class ItalianPokerObserver:
         assert phases
         self.dict["history_overflow"][0] = len(actions) > len(rows)
 
-    def string_from(self, state: MatchHolder, player: int) -> str:
+    def string_from(self, state: MachineHolder, player: int) -> str:
         """What ``player`` knows in ``state``, as text: with perfect recall every deal's
         operations as the player saw them and the current view, else the current view."""
-        match = state.match
-        head = f"{player_name(player)} deals done {len(match.completed)} {match.phase.value}"
-        if match.actor is not None:
-            head += f" to act {match.actor}"
+        machine = state.machine
+        head = f"{player_name(player)} deals done {len(machine.completed)} {machine.phase.value}"
+        actor = machine.to_act
+        if actor is not None:
+            head += f" to act {player_name(actor)}"
         if not self.perfect_recall:
-            view = view_of(match, player)
+            view = view_of(machine, player)
             return head if view is None else f"{head}\n{_view_text(view)}"
         lines = [head]
-        deals = [(c.start.names, c.operations) for c in match.completed]
-        deal = match.deal
-        if deal is not None and deal.result is None:
-            deals.append((deal.names, tuple(deal.operations)))
-        for number, (names, operations) in enumerate(deals, 1):
-            name = player_name(player)
-            viewer = names.index(name) if name in names else PUBLIC
-            seen = observe_operations(operations, viewer, self.config.rules)
+        for number, log in enumerate(seen_logs(machine, player), 1):
+            viewer = log.viewer
             lines.append(f"deal {number} as {viewer if viewer is PUBLIC else f'seat {viewer}'}")
-            lines.extend(_text(op) for op in seen)
+            lines.extend(_text(op) for op in log.operations)
         # The log has the actions; the view has what they showed (the hands shown so far).
-        view = view_of(match, player)
+        view = view_of(machine, player)
         if view is not None:
             lines.append(f"now {_view_text(view)}")
         return "\n".join(lines)

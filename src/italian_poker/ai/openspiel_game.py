@@ -1,13 +1,14 @@
 """Italian Poker as an OpenSpiel game: ``python_italian_poker``.
 
-The state drives the engine's :class:`~italian_poker.engine.match.Match` through its public
-API and decides no rule itself. Its deals take their cards from the engine's
-:data:`~italian_poker.engine.card_source.CHANCE` source, so the engine stops whenever cards
-are due (``match.cards_due()``): the five cards each (3.1, once the blinds are bet or
+The state drives a :class:`~italian_poker.table.machine.TableMachine`, as every front end
+does: the players sit by their ids, commands go in (``StartDeal``, ``Act``, ``DealCards``)
+and events come out; it decides no rule itself. Its deals take their cards from the engine's
+:data:`~italian_poker.engine.card_source.CHANCE` source, so the deal stops whenever cards
+are due (``machine.cards_due``): the five cards each (3.1, once the blinds are bet or
 declined), a draw's cards (4.1), the late fourth cards (4.2), the cards served from the
 discards reshuffled in (4.3). Chance is then the player: it picks the cards due one at a time,
-each of the candidates the engine names as likely, and they are dealt
-(``match.deal_cards``) once all are picked.
+each of the candidates the engine names as likely, and they are dealt (``DealCards``) once
+all are picked. The machine plays a show the rules force (5.4) at once: it is no decision.
 
 Returns are in chips: each player's chips after the last deal whose pot was won (or handed
 back) less the starting stack. A pot still carried when the episode ends (every player
@@ -16,22 +17,36 @@ passed, or parol, 5.4(a)) is void: those deals give nothing, so the game is zero
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass
+from functools import cache
 from itertools import repeat
 from typing import Any
 
 import pyspiel
 
 from italian_poker.ai.config import DEFAULTS, GameConfig, game_config
-from italian_poker.ai.encoding import CARDS, NUM_ACTIONS, describe, legal_ids, to_action
+from italian_poker.ai.encoding import (
+    CARDS,
+    NUM_ACTIONS,
+    SIMPLE_KINDS,
+    describe,
+    legal_ids,
+    to_action,
+)
 from italian_poker.ai.observation import ItalianPokerObserver
-from italian_poker.ai.players import player_name, player_of
-from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.ai.players import seats
+from italian_poker.engine.actions import ActionKind, LegalAction
 from italian_poker.engine.card_source import CHANCE
 from italian_poker.engine.cards import ALL_CARDS, Card
 from italian_poker.engine.deck import MAX_PLAYERS, MIN_PLAYERS
 from italian_poker.engine.errors import SeatError
-from italian_poker.engine.match import Match, MatchPhase
+from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.operations import CardsDrawn, FourthCardDealt, HandsDealt
+from italian_poker.table.commands import Act, Command, DealCards, StartDeal
+from italian_poker.table.deal_logs import deal_logs
+from italian_poker.table.machine import TableMachine
+from italian_poker.table.machine_events import DealFinished, TableEvent
 
 GAME_NAME = "python_italian_poker"
 """The short name the game is registered under."""
@@ -80,6 +95,8 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
         self.config = game_config(given)
         super().__init__(_GAME_TYPE, _game_info(self.config), {**DEFAULTS, **given})
         self._observers: dict[bool, ItalianPokerObserver] = {}
+        self.start: _Start | None = None
+        """Where every episode starts, once worked out (by the first initial state)."""
 
     def observer(self, perfect_recall: bool) -> ItalianPokerObserver:
         """The game's one observer of the information state (``perfect_recall``) or of the
@@ -107,160 +124,247 @@ class ItalianPokerGame(pyspiel.Game):  # type: ignore[misc]
         )
 
 
-class _Engine:
-    """The engine's match an episode drives, the steps it was given (a clone replays them:
-    the engine is deterministic once the cards are given, and replaying costs less than
-    copying every object of the match), and what it offers the player to act."""
+class _Table:
+    """The table machine an episode drives and the commands it was handed. A clone copies
+    the commands alone and gets a machine when it is first read: the machine of the table
+    it was cloned from, if that one has not moved since (it makes its own again if read
+    later), else one made by replaying the commands (the machine is deterministic once the
+    cards are given, and replaying costs less than copying every object of it). Kept with
+    it, what the machine offers the player to act."""
 
-    __slots__ = ("config", "ids", "match", "offered", "steps")
+    __slots__ = ("__weakref__", "_machine", "_source", "commands", "config", "ids", "offered")
 
-    def __init__(self, config: GameConfig) -> None:
+    def __init__(self, config: GameConfig, commands: list[Command] | None = None) -> None:
         self.config = config
-        seats = [(player_name(p), config.stack, p) for p in range(config.players)]
-        self.match = Match(config.rules, seats, dealer=0)
-        self.steps: list[tuple[Card, ...] | Action | None] = []
-        """The deals started (``None``), cards dealt and actions applied, in order."""
+        self._source: weakref.ref[_Table] | None = None
+        """The table this one was cloned from."""
+        self._machine = None if commands is not None else _new_machine(config)
+        self.commands: list[Command] = [] if commands is None else commands
+        """The commands handed to the machine, in order."""
         self.offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None = None
-        """What the engine offers the player to act, and their hand when it is to draw: read
+        """What the machine offers the player to act, and their hand when it is to draw: read
         once per decision (the legal ids and the action applied both need them)."""
-        self.ids: list[int] | None = None
+        self.ids: tuple[int, ...] | None = None
         """The legal ids of the player to act, once asked for."""
 
-    def start_deal(self) -> None:
-        """The next deal, its cards given by chance."""
-        self.match.start_deal(CHANCE)
-        self.steps.append(None)
+    @property
+    def machine(self) -> TableMachine:
+        """The table machine (a clone's made now, if not yet)."""
+        machine = self._machine
+        if machine is None:
+            source = None if self._source is None else self._source()
+            self._source = None
+            if source is not None and len(source.commands) == len(self.commands):
+                machine, source._machine = source._machine, None  # the same commands
+            if machine is None:
+                machine = _new_machine(self.config)
+                for command in self.commands:
+                    machine.handle(command)
+            self._machine = machine
+        return machine
 
-    def deal_cards(self, cards: tuple[Card, ...]) -> None:
-        """Deal ``cards``, the cards due."""
-        self.match.deal_cards(cards)
-        self.steps.append(cards)
+    def handle(self, command: Command) -> list[TableEvent]:
+        """Hand ``command`` to the machine: the events; an illegal one raises and changes
+        nothing."""
+        events = (self._machine or self.machine).handle(command)
+        self.commands.append(command)
+        return events
 
-    def apply(self, action: Action) -> None:
-        """Apply the action of the player to act."""
-        self.match.apply(action)
-        self.steps.append(action)
-
-    def read_offer(self) -> None:
-        """Read what the engine offers the player to act, and their hand when it is to draw
+    def read_offer(self, player: int) -> None:
+        """Read what the machine offers ``player``, to act, and their hand when it is to draw
         (as their view shows it: the draw masks read it)."""
-        match = self.match
-        legal = match.legal_actions()
-        actor = match.actor
+        machine = self._machine or self.machine
+        legal = machine.legal_actions()
         hand: tuple[Card, ...] = ()
-        if actor is not None and legal and legal[0].kind is ActionKind.DRAW:
-            hand = match.view(actor).hand
+        if legal and legal[0].kind is _DRAW:
+            hand = machine.view(player).hand
         self.offered, self.ids = (legal, hand), None
 
-    def __deepcopy__(self, memo: dict[int, object]) -> _Engine:
-        copy = _Engine(self.config)
-        match = copy.match
-        for step in self.steps:
-            if step is None:
-                match.start_deal(CHANCE)
-            elif isinstance(step, tuple):
-                match.deal_cards(step)
-            else:
-                match.apply(step)
-        copy.steps = self.steps[:]
-        if self.offered is not None:
-            copy.read_offer()
-            copy.ids = self.ids
+    def __getstate__(self) -> tuple[object, ...]:
+        """What a pickle keeps: the commands and the offer (the machine is made again)."""
+        return (self.config, self.commands, self.offered, self.ids)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.config, self.commands, self.offered, self.ids = state
+        self._machine = self._source = None
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Table:
+        copy = _Table(self.config, self.commands[:])
+        copy.offered, copy.ids = self.offered, self.ids
+        copy._source = weakref.ref(self)
         memo[id(self)] = copy
         return copy
 
 
-class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
-    """One episode: the engine's match, and the cards chance picked for the cards due.
+_IDS: dict[tuple[tuple[LegalAction, ...], bool], tuple[int, ...]] = {}
+"""The legal ids of the offers met so far but the draws (they depend on the hand): most
+offers come back again and again (fold, call, raise within a range)."""
+_IDS_KEPT = 4096
+"""The most offers kept."""
 
-    What the engine says between two steps is read once per step and kept: who is to act
+
+def _ids_of(
+    legal: tuple[LegalAction, ...], hand: tuple[Card, ...], opener_may_split: bool
+) -> tuple[int, ...]:
+    """The legal ids of the offer ``legal`` (:func:`~italian_poker.ai.encoding.legal_ids`)."""
+    if hand:
+        return tuple(legal_ids(legal, hand, opener_may_split))
+    key = (legal, opener_may_split)
+    ids = _IDS.get(key)
+    if ids is None:
+        if len(_IDS) >= _IDS_KEPT:
+            _IDS.clear()
+        ids = _IDS[key] = tuple(legal_ids(legal, (), opener_may_split))
+    return ids
+
+
+@cache
+def _simple_acts(players: int) -> tuple[Act, ...]:
+    """The command of each player's action without an amount or cards, by
+    ``player * len(SIMPLE_KINDS) + id`` (commands are immutable: one serves every use)."""
+    return tuple(
+        Act(player, to_action(i, (), ())) for player in range(players) for i in range(_SIMPLE)
+    )
+
+
+def _new_machine(config: GameConfig) -> TableMachine:
+    """A table of the episode's players, the dealer player 0, nobody watching."""
+    return TableMachine(
+        config.rules, seats(config.players, config.stack), dealer=0, audiences=False
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """The start of every episode of a game, as its first initial state read it: the
+    commands handed to the machine, its offer, and the state's own fields."""
+
+    commands: tuple[Command, ...]
+    offered: tuple[tuple[LegalAction, ...], tuple[Card, ...]] | None
+    ids: tuple[int, ...] | None
+    due: int
+    left: tuple[int, ...]
+    player: int
+    settled: tuple[int, ...]
+    over: bool
+
+
+class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
+    """One episode: the table machine, and the cards chance picked for the cards due.
+
+    What the machine says between two steps is read once per step and kept: who is to act
     (chance, a player, or nobody), how many cards are due and the candidates not picked yet,
-    and what the engine offers the player to act (with their hand when it is to draw), so
-    that the current player, the chance outcomes and the legal actions cost no engine call."""
+    and what it offers the player to act (with their hand when it is to draw), so that the
+    current player, the chance outcomes and the legal actions cost no call to it."""
 
     def __init__(self, game: ItalianPokerGame) -> None:
         super().__init__(game)
         self._config = game.config
-        self._engine = _Engine(self._config)
+        self._opener_may_split = game.config.rules.opener_may_split
         self._picked: list[int] = []
         """The cards chance picked for the cards due, by index, in order (dealt once all
         are picked)."""
         self._due = 0
-        """How many cards are due now (``match.cards_due()``), or 0."""
+        """How many cards are due now (``machine.cards_due``), or 0."""
         self._left: list[int] = []
         """The indices of the candidates of the cards due not picked yet, in order."""
         self._player = _TERMINAL
         """The player to act, chance, or terminal."""
-        self._settled = (self._config.stack,) * self._config.players
+        self._settled = self._chips = (self._config.stack,) * self._config.players
+        """Each player's chips when the last deal whose pot was won (or handed back) ended,
+        and when the last deal ended."""
+        self._deals = 0
+        """The deals finished."""
         self._over = False
+        start = game.start
+        if start is not None:
+            # Every episode starts alike: the machine is made when first read (pyspiel's
+            # clone makes an initial state and copies the clone's attributes over it).
+            self._table = _Table(self._config, list(start.commands))
+            self._table.offered, self._table.ids = start.offered, start.ids
+            self._due, self._left, self._player = start.due, list(start.left), start.player
+            self._settled, self._over = start.settled, start.over
+            return
+        self._table = _Table(self._config)
         self._start_next()
+        table = self._table
+        game.start = _Start(
+            tuple(table.commands),
+            table.offered,
+            table.ids,
+            self._due,
+            tuple(self._left),
+            self._player,
+            self._settled,
+            self._over,
+        )
 
     @property
-    def match(self) -> Match:
-        """The engine's match, its deals dealt by chance."""
-        return self._engine.match
+    def machine(self) -> TableMachine:
+        """The table machine, its deals dealt by chance: read it, never change it."""
+        return self._table.machine
 
-    # --- the engine, driven ------------------------------------------------------------------
+    # --- the machine, driven -----------------------------------------------------------------
 
     def _start_next(self) -> None:
-        match = self.match
-        done = len(match.completed)
         try:
-            self._engine.start_deal()
+            events = self._table.handle(StartDeal(source=CHANCE))
         except SeatError:
             self._over = True  # fewer than two players can be dealt in
             self._read()
             return
-        self._after(done, started=True)
+        self._after(events)
 
-    def _after(self, done: int, *, started: bool = False) -> None:
-        """After a step: note a settled pot, end the episode or start the next deal; then
+    def _after(self, events: list[TableEvent]) -> None:
+        """After a command: note a settled pot, end the episode or start the next deal; then
         read who is to act."""
-        match = self.match
-        if match.phase not in (MatchPhase.BETWEEN_DEALS, MatchPhase.OVER):
+        machine = self._table.machine
+        phase = machine.phase
+        if phase is _IN_DEAL or phase is _MAKE_UP:
             self._read()
             return
-        if len(match.completed) > done:
-            if match.completed[-1].result.carried == 0:
-                self._settled = self._chips(match)
-        elif started or match.phase is MatchPhase.BETWEEN_DEALS:
-            self._over = True  # no deal could begin
-            self._read()
-            return
-        if len(match.completed) >= self._config.deals or match.phase is MatchPhase.OVER:
-            self._over = True
+        finished = False
+        for event in events:
+            if type(event) is DealFinished:
+                finished = True
+                self._note(event)
+        if not finished or self._deals >= self._config.deals or phase is _OVER:
+            self._over = True  # the last deal is over, or no deal could begin
             self._read()
             return
         self._start_next()
 
     def _read(self) -> None:
         """Read who is to act now: nobody once the episode is over, chance while cards are
-        due (and which candidates are left), else the engine's actor and its offer."""
-        engine = self._engine
-        engine.offered = engine.ids = None
+        due (and which candidates are left), else the player to act and the offer."""
+        table = self._table
+        table.offered = table.ids = None
         self._due = 0
         if self._over:
             self._player = _TERMINAL
             return
-        match = engine.match
-        due = match.cards_due()
-        if due is not None:
+        machine = table.machine
+        player = machine.to_act
+        if player is None:
+            due = machine.cards_due
+            assert due is not None
             self._left = [c.index for c in due.candidates]
             self._due, self._player = due.number, _CHANCE
             return
-        actor = match.actor
-        assert actor is not None
-        self._player = player_of(actor)
-        engine.read_offer()
+        self._player = player
+        table.read_offer(player)
 
-    def _chips(self, match: Match) -> tuple[int, ...]:
-        """Each player's chips, seated or gone."""
-        chips = [0] * self._config.players
-        for seat in match.seats:
-            chips[seat.player_id] = seat.stack
-        for name, taken in match.departed:
-            chips[player_of(name)] = taken
-        return tuple(chips)
+    def _note(self, finished: DealFinished) -> None:
+        """A deal is over: each player dealt in has the chips it ended with (the others keep
+        theirs), which settle the returns when its pot was won or handed back."""
+        done = finished.completed
+        chips = list(self._chips)
+        for player, stack in zip(done.start.player_ids, done.result.stacks, strict=True):
+            chips[player] = stack
+        self._chips = tuple(chips)
+        self._deals += 1
+        if done.result.carried == 0:
+            self._settled = self._chips
 
     # --- pyspiel.State -----------------------------------------------------------------------
 
@@ -281,20 +385,29 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         current = self._player
         if player is not None and player != current:
             return list(pyspiel.State.legal_actions(self, player))
+        if current >= 0:
+            table = self._table
+            ids = table.ids
+            if ids is None:
+                offer = table.offered
+                assert offer is not None
+                ids = table.ids = _ids_of(offer[0], offer[1], self._opener_may_split)
+            return list(ids)
         if current == _CHANCE:
             return list(self._left)
-        if current == _TERMINAL:
-            return []
-        return self._legal_actions(current)
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
-        engine = self._engine
-        ids = engine.ids
-        if ids is None:
-            offer = engine.offered
-            assert offer is not None
-            ids = engine.ids = legal_ids(offer[0], offer[1], self._config.rules.opener_may_split)
-        return list(ids)
+        """pyspiel's ``_legal_actions`` (``player`` is the one to act)."""
+        ids = self._table.ids
+        return list(self._legal_ids() if ids is None else ids)
+
+    def _legal_ids(self) -> tuple[int, ...]:
+        table = self._table
+        offer = table.offered
+        assert offer is not None
+        ids = table.ids = _ids_of(offer[0], offer[1], self._opener_may_split)
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards chance may pick next, each as likely: the candidates of the cards due
@@ -304,7 +417,7 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
         return list(zip(left, repeat(1.0 / len(left))))
 
     def _apply_action(self, action: int) -> None:
-        engine = self._engine
+        table = self._table
         if self._due:
             self._left.remove(action)
             picked = self._picked
@@ -312,15 +425,26 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
             if len(picked) < self._due:
                 return
             self._picked = []
-            done = len(engine.match.completed)
-            engine.deal_cards(tuple([_ALL_CARDS[i] for i in picked]))
-            self._after(done)
+            self._after(table.handle(DealCards(tuple([_ALL_CARDS[i] for i in picked]))))
             return
-        offered = engine.offered
+        offered = table.offered
         assert offered is not None
-        done = len(engine.match.completed)
-        engine.apply(to_action(action, offered[0], offered[1]))
-        self._after(done)
+        if 0 <= action < _SIMPLE:  # no amount, no cards: one command per player and id
+            command = _simple_acts(self._config.players)[self._player * _SIMPLE + action]
+        else:
+            command = Act(self._player, to_action(action, offered[0], offered[1]))
+        machine = table._machine or table.machine
+        events = machine.handle(command)
+        table.commands.append(command)
+        player = machine.to_act
+        if player is None:
+            self._after(events)
+            return
+        # The deal goes on (or 5.5's questions): the player to act, and what is offered.
+        self._player = player
+        legal = machine.legal_actions()
+        hand = machine.view(player).hand if legal[0].kind is _DRAW else ()
+        table.offered, table.ids = (legal, hand), None
 
     # The tensors and strings, as pyspiel's State gives them, read with the game's observers
     # (pyspiel's own make an observer at every call); a player out of range goes to pyspiel,
@@ -379,12 +503,8 @@ class ItalianPokerState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         parts = []
-        match = self.match
-        deals = [d.operations for d in match.completed]
-        if match.deal is not None and match.phase is MatchPhase.IN_DEAL:
-            deals.append(tuple(match.deal.operations))
-        for k, operations in enumerate(deals):
-            taken = [c for op in operations for c in _cards_of(op)]
+        for k, log in enumerate(deal_logs(self.machine)):
+            taken = [c for op in log.operations for c in _cards_of(op)]
             parts.append(f"deal {k + 1}: {' '.join(str(c) for c in taken)}")
         if self._picked:
             parts.append(f"picked: {' '.join(str(ALL_CARDS[i]) for i in self._picked)}")
@@ -403,6 +523,11 @@ def _cards_of(op: object) -> tuple[Card, ...]:
 
 
 _ALL_CARDS = ALL_CARDS
+_SIMPLE = len(SIMPLE_KINDS)
+_DRAW = ActionKind.DRAW
+_IN_DEAL = MatchPhase.IN_DEAL
+_MAKE_UP = MatchPhase.MAKE_UP
+_OVER = MatchPhase.OVER
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 

@@ -1,28 +1,29 @@
-"""The OpenSpiel players at the engine's table: player ``p`` is seated as ``P{p}``, with
-player id ``p``."""
+"""The OpenSpiel players at the table: player ``p`` sits as ``P{p}``, with player id ``p``."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Protocol
 
-from italian_poker.engine.match import Match
+from italian_poker.table.commands import TakeSeat
+from italian_poker.table.machine import TableMachine
 
 
 def player_name(player: int) -> str:
-    """The name of OpenSpiel player ``player`` at the engine's table (its player id is
-    ``player``)."""
+    """The name OpenSpiel player ``player`` sits under (its player id is ``player``)."""
     return f"P{player}"
 
 
-def player_of(name: str) -> int:
-    """The OpenSpiel player seated as ``name`` (:func:`player_name`'s inverse)."""
-    return int(name[1:])
+@cache
+def seats(players: int, stack: int) -> tuple[TakeSeat, ...]:
+    """The seats of an episode: every player, ``stack`` chips each, player 0 first."""
+    return tuple(TakeSeat(p, player_name(p), stack) for p in range(players))
 
 
-class MatchHolder(Protocol):
-    """What the observer reads a state through: the engine's match it drives."""
+class MachineHolder(Protocol):
+    """What the observer reads a state through: the table machine it drives."""
 
     @property
-    def match(self) -> Match:
-        """The engine's match."""
+    def machine(self) -> TableMachine:
+        """The table machine."""
         ...

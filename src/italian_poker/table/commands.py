@@ -93,6 +93,15 @@ class StartDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class DealCards:
+    """The cards due (``TableMachine.cards_due``) of a deal whose source is
+    :data:`~italian_poker.engine.card_source.CHANCE`: ``cards``, in the order they are dealt,
+    as a game tree's chance node picks them (3.1, 4.1 to 4.3)."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Act:
     """``player``, to act, plays ``action`` (a make-up answer, 5.5, included)."""
 
@@ -205,7 +214,7 @@ HostCommand = AskSeat | AnswerSeat | LockSeats | NameCoHost | SetChipCaps | AskC
 """The commands of seat admission and chip requests (:mod:`~italian_poker.table.admission`,
 :mod:`~italian_poker.table.chip_requests`)."""
 
-Command = SeatingCommand | StartDeal | PlayCommand | HostCommand
+Command = SeatingCommand | StartDeal | DealCards | PlayCommand | HostCommand
 """Everything a :class:`~italian_poker.table.machine.TableMachine` handles."""
 
 __all__ = [
@@ -218,6 +227,7 @@ __all__ = [
     "AskSeat",
     "BotAct",
     "Command",
+    "DealCards",
     "HostCommand",
     "Leave",
     "LockSeats",

@@ -23,9 +23,12 @@ import copy
 from collections.abc import Sequence
 
 from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.card_source import CardsDue
+from italian_poker.engine.cards import Card
 from italian_poker.engine.deal import Deal, Operation
 from italian_poker.engine.errors import (
     ActionNotAvailableError,
+    CardsNotAvailableError,
     DealOverError,
     DealStartError,
     IllegalActionError,
@@ -49,6 +52,7 @@ from italian_poker.table.commands import (
     AskSeat,
     BotAct,
     Command,
+    DealCards,
     Leave,
     LockSeats,
     NameCoHost,
@@ -63,7 +67,7 @@ from italian_poker.table.commands import (
     TimeOut,
 )
 from italian_poker.table.defaults import DefaultReason, default_action, forced_action
-from italian_poker.table.events import chips_added, round_bet_before
+from italian_poker.table.events import ROUND_TOTAL_KINDS
 from italian_poker.table.format_play import FormatPlay
 from italian_poker.table.formats import (
     CASH,
@@ -75,6 +79,7 @@ from italian_poker.table.formats import (
 from italian_poker.table.host_desk import HostDesk, Moment
 from italian_poker.table.machine_events import (
     ActionTaken,
+    CardsDealt,
     ChangeWaits,
     DealAnnounced,
     DealFinished,
@@ -101,6 +106,8 @@ class MalformedCommandError(MalformedActionError):
 _SEATING = (TakeSeat, Leave, SitOut, SitIn, SetChips, AddChips)
 _HOST = (AskSeat, AnswerSeat, LockSeats, NameCoHost, SetChipCaps, AskChips, AnswerChips)
 _DEALING = (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP)
+_IN_DEAL = MatchPhase.IN_DEAL
+_MAKE_UP = MatchPhase.MAKE_UP
 
 
 class TableMachine:
@@ -146,6 +153,7 @@ class TableMachine:
             rules=FormatPlay.first_rules(match_format, rules), seats=seats, dealer=dealer, seed=seed
         )
         self._format = FormatPlay(match_format, rules, self._seats)
+        self._cash = self._format.cash
         self._format.seated(list(seats))
         self._desk = HostDesk(self._seats)
         self._seen = 0
@@ -222,8 +230,22 @@ class TableMachine:
     def to_act(self) -> int | None:
         """The id of the player to act (a decision in the deal or a 5.5 question), or None."""
         match = self._seats.match
-        name = None if match is None else match.actor
+        if match is None:
+            return None
+        deal = match.deal
+        if match.phase is _IN_DEAL and deal is not None:
+            seat = deal.actor
+            return None if seat is None else deal.start.player_ids[seat]
+        name = match.actor
         return None if name is None else self._id_of(name)
+
+    @property
+    def cards_due(self) -> CardsDue | None:
+        """The cards the deal under way waits for (a deal whose source is
+        :data:`~italian_poker.engine.card_source.CHANCE`: :class:`DealCards` gives them), or
+        None."""
+        match = self._seats.match
+        return None if match is None else match.cards_due()
 
     @property
     def dealer(self) -> int | None:
@@ -248,7 +270,13 @@ class TableMachine:
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the player to act may do."""
-        return () if self._seats.match is None else self._seats.match.legal_actions()
+        match = self._seats.match
+        if match is None:
+            return ()
+        deal = match.deal
+        if match.phase is _IN_DEAL and deal is not None:
+            return deal.legal_actions()
+        return match.legal_actions()
 
     def view(self, player: int) -> SeatView:
         """What ``player`` may know of the current (or last) deal (a player asked the 5.5
@@ -362,6 +390,8 @@ class TableMachine:
             self._turn(command.player)
         elif isinstance(command, _HOST):
             self._desk.check(command, self._check_change, self._moment())
+        elif isinstance(command, DealCards):
+            self._due_deal().verify_cards(command.cards)
         else:
             raise MalformedCommandError(f"not a table command: {command!r}")
 
@@ -378,12 +408,26 @@ class TableMachine:
     def handle(self, command: Command) -> list[TableEvent]:
         """Carry out ``command`` and return what happened, in order; an illegal command raises
         as :meth:`verify` does and changes nothing."""
-        if isinstance(command, ReEnter):
+        if type(command) is Act and self._cash:  # the common command, first
+            events = self._act(command)
+        elif isinstance(command, ReEnter):
             raise MalformedCommandError(
                 "a busted player asks to re-enter (AskChips): the host approves it"
             )
-        events = self._handle(command) if self._format.cash else self._format_handle(command)
-        return events + self._desk.after(events)
+        else:
+            events = self._handle(command) if self._cash else self._format_handle(command)
+        after = self._desk.after(events)
+        return events + after if after else events
+
+    def _act(self, command: Act) -> list[TableEvent]:
+        """An :class:`Act`: the seat to act read from the deal at once."""
+        match = self._seats.match
+        deal = None if match is None else match.deal
+        if match is not None and match.phase is _IN_DEAL and deal is not None:
+            seat = deal.actor
+            if seat is not None and deal.start.player_ids[seat] == command.player:
+                return self._play(command.player, deal.start.names[seat], command.action)
+        return self._play(command.player, self._turn(command.player), command.action)
 
     def _format_handle(self, command: Command) -> list[TableEvent]:
         """:meth:`handle` at a table with a match format: the level before a deal, the
@@ -402,7 +446,7 @@ class TableMachine:
     def _handle(self, command: Command) -> list[TableEvent]:
         """:meth:`handle`, the match format aside."""
         if isinstance(command, Act):
-            return self._play(command.player, self._turn(command.player), command.action)
+            return self._act(command)
         if isinstance(command, BotAct):
             name = self._turn(command.player)
             try:
@@ -418,6 +462,8 @@ class TableMachine:
         if isinstance(command, AnswerMakeUp):
             name = self._turn(command.player)
             return self._play(command.player, name, self._answer(command))
+        if isinstance(command, DealCards):
+            return self._deal_cards(command.cards)
         if isinstance(command, StartDeal):
             self._check_start(command, trial=False)
             match = self._match_or_raise()
@@ -484,9 +530,35 @@ class TableMachine:
         if trial and command.deck is not None:
             _start(copy.deepcopy(match), command)
 
+    def _due_deal(self) -> Deal:
+        """The deal under way, which waits for cards; :class:`CardsNotAvailableError` if none
+        does."""
+        match = self._seats.match
+        deal = None if match is None else match.deal
+        if match is None or deal is None or match.phase is not _IN_DEAL or not deal.cards_due():
+            raise CardsNotAvailableError("no cards are due now")
+        return deal
+
+    def _deal_cards(self, cards: tuple[Card, ...]) -> list[TableEvent]:
+        """Deal ``cards``, the cards due; raises and changes nothing if they are not."""
+        match = self._seats.match
+        deal = self._due_deal()
+        assert match is not None
+        seats_before = match.seats  # the end of a deal makes a new list
+        match.deal_cards(cards)
+        operations = tuple(deal.operations[self._seen :])
+        self._seen = len(deal.operations)
+        events: list[TableEvent] = [CardsDealt(operations), *self._observed(deal, operations)]
+        return events + self._after_play(match, deal, seats_before)
+
     def _turn(self, player: int) -> str:
         """The name of ``player``, who must be the one to act."""
         match = self._seats.match
+        deal = None if match is None else match.deal
+        if match is not None and match.phase is _IN_DEAL and deal is not None:
+            seat = deal.actor
+            if seat is not None and deal.start.player_ids[seat] == player:
+                return deal.start.names[seat]
         actor = None if match is None else match.actor
         if actor is None:
             raise DealOverError("nobody is to act now: start the next deal")
@@ -517,44 +589,59 @@ class TableMachine:
         it is illegal."""
         match = self._seats.match
         assert match is not None
-        before = len(match.completed)
-        seated = self._seats.records()
-        if match.phase is MatchPhase.MAKE_UP:
+        if match.phase is _MAKE_UP:
+            before = len(match.completed)
+            seated = self._seats.records()
             recorded = match.verify(action, name)
             match.apply(action, name)
             events: list[TableEvent] = [MakeUpAnswered(player, recorded, default, refused)]
             return events + self._after_start(before, seated)
         deal = match.deal
         assert deal is not None
-        seat = match.deal_seats.index(name)
-        bet_before = round_bet_before(deal, seat, action.kind)
-        match.apply(action, name)
+        seats_before = match.seats  # the end of a deal makes a new list
+        seat = deal.actor
+        assert seat is not None
+        bet_before = deal.round_bet[seat] if action.kind in ROUND_TOTAL_KINDS else None
+        match.apply(action)  # the player to act: checked by the caller (_turn)
         record = deal.actions[-1]
-        operations = tuple(deal.operations[self._seen :])
-        self._seen = len(deal.operations)
-        added = chips_added(record.action.amount, bet_before)
+        log, seen = deal.operations, self._seen
+        operations = (record,) if len(log) == seen + 1 else tuple(log[seen:])
+        self._seen = len(log)
+        amount = record.action.amount
+        added = None if amount is None or bet_before is None else amount - bet_before
         events = [ActionTaken(player, seat, record, operations, default, refused, added)]
         if default is not None:
             events.append(Defaulted(player, default))
-        events.extend(self._observed(deal, operations))
-        if len(match.completed) > before:
-            events.append(DealFinished(match.completed[-1]))
-            events.extend(self._seats.between(seated))
+        if self.audiences:
+            events.extend(observed(deal, operations))
+        if deal.result is None and (deal.actor is None or len(deal.legal_actions()) != 1):
+            return events  # nothing follows at once (the common case, read without a call)
+        events.extend(self._after_play(match, deal, seats_before))
+        return events
+
+    def _after_play(self, match: Match, deal: Deal, seats_before: list[Seat]) -> list[TableEvent]:
+        """After a step of ``deal``: its end (and the changes between deals), else the action
+        the rules force next (:meth:`_forced`)."""
+        if deal.result is not None:
+            events: list[TableEvent] = [DealFinished(match.completed[-1])]
+            events.extend(self._seats.between({s.player_id: s for s in seats_before}))
             return events
-        return events + self._forced()
+        return self._forced()
 
     def _forced(self) -> list[TableEvent]:
         """The action of the player to act when the rules leave them no choice
         (:func:`forced_action`), played at once; none when they have a choice."""
         match = self._seats.match
         assert match is not None
-        actor = match.actor
-        if match.phase is not MatchPhase.IN_DEAL or actor is None:
+        deal = match.deal
+        if match.phase is not _IN_DEAL or deal is None or deal.actor is None:
             return []
-        action = forced_action(match.legal_actions())
+        legal = deal.legal_actions()
+        action = forced_action(legal) if len(legal) == 1 else None
         if action is None:
             return []
-        return self._play(self._id_of(actor), actor, action)
+        seat = deal.actor
+        return self._play(deal.start.player_ids[seat], deal.names[seat], action)
 
     def _observed(self, deal: Deal, operations: tuple[Operation, ...]) -> list[TableEvent]:
         """``operations`` for each audience (none at a table nobody watches)."""

@@ -291,6 +291,15 @@ class ActionTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class CardsDealt:
+    """The cards due were dealt (a :class:`~italian_poker.table.commands.DealCards`):
+    ``operations``, the cards each player took. The host's."""
+
+    operations: tuple[Operation, ...]
+    audience: Audience = HOST
+
+
+@dataclass(frozen=True, slots=True)
 class Defaulted:
     """The table played the default action for ``player``: ``reason`` (time ran out, or the
     policy chose an illegal action)."""
@@ -367,6 +376,7 @@ TableEvent = (
     | MakeUpAsked
     | MakeUpAnswered
     | ActionTaken
+    | CardsDealt
     | Defaulted
     | DealFinished
     | NoDeal
@@ -387,6 +397,7 @@ __all__ = [
     "HOST",
     "ActionTaken",
     "Audience",
+    "CardsDealt",
     "ChangeDropped",
     "ChangeWaits",
     "ChipCapsSet",

@@ -64,7 +64,7 @@ class TableSeats:
         self.busted_seats: dict[int, int] = {}
         """The seat number each player who busted had (a rebuy brings them back to it)."""
         for command in seats:
-            self.check(command)
+            check_seating(command, self.lobby, rules.players)  # nothing waits yet: the plan
             insert(self.lobby, command.player, planned_seat(command, self.lobby))
             self._bring(command.player, command.chips)
         if dealer is not None and dealer not in self.lobby:
