@@ -19,25 +19,17 @@ its own (the match's seed, or a secure shuffle).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 
-from italian_poker.engine.actions import Action, ActionKind, LegalAction
+from italian_poker.engine.actions import LegalAction
 from italian_poker.engine.card_source import CardsDue
-from italian_poker.engine.cards import Card
-from italian_poker.engine.deal import Deal, Operation
 from italian_poker.engine.errors import (
-    ActionNotAvailableError,
-    CardsNotAvailableError,
-    DealOverError,
-    DealStartError,
     IllegalActionError,
     MalformedActionError,
-    NotYourTurnError,
     RulesError,
     SeatError,
 )
-from italian_poker.engine.match import CompletedDeal, Match, MatchPhase, Seat
+from italian_poker.engine.match import CompletedDeal, Match, MatchPhase
 from italian_poker.engine.observer import PUBLIC, PublicView, SeatView, observe
 from italian_poker.engine.rules import Rules
 from italian_poker.table.admission import Admission
@@ -66,8 +58,7 @@ from italian_poker.table.commands import (
     TakeSeat,
     TimeOut,
 )
-from italian_poker.table.defaults import DefaultReason, default_action, forced_action
-from italian_poker.table.events import ROUND_TOTAL_KINDS
+from italian_poker.table.deal_play import DealPlay
 from italian_poker.table.format_play import FormatPlay
 from italian_poker.table.formats import (
     CASH,
@@ -78,18 +69,8 @@ from italian_poker.table.formats import (
 )
 from italian_poker.table.host_desk import HostDesk, Moment
 from italian_poker.table.machine_events import (
-    ActionTaken,
-    CardsDealt,
     ChangeWaits,
-    DealAnnounced,
-    DealFinished,
-    DealStarted,
-    Defaulted,
-    MakeUpAnswered,
-    MakeUpAsked,
-    NoDeal,
     TableEvent,
-    observed,
 )
 from italian_poker.table.seating import (
     Departure,
@@ -105,9 +86,8 @@ class MalformedCommandError(MalformedActionError):
 
 _SEATING = (TakeSeat, Leave, SitOut, SitIn, SetChips, AddChips)
 _HOST = (AskSeat, AnswerSeat, LockSeats, NameCoHost, SetChipCaps, AskChips, AnswerChips)
+_PLAY = (Act, AnswerMakeUp, TimeOut, BotAct)
 _DEALING = (MatchPhase.IN_DEAL, MatchPhase.MAKE_UP)
-_IN_DEAL = MatchPhase.IN_DEAL
-_MAKE_UP = MatchPhase.MAKE_UP
 
 
 class TableMachine:
@@ -156,8 +136,7 @@ class TableMachine:
         self._cash = self._format.cash
         self._format.seated(list(seats))
         self._desk = HostDesk(self._seats)
-        self._seen = 0
-        """Operations of the current deal already reported."""
+        self._deals = DealPlay(self._seats, audiences)
 
     # --- reading --------------------------------------------------------------------------
 
@@ -229,15 +208,7 @@ class TableMachine:
     @property
     def to_act(self) -> int | None:
         """The id of the player to act (a decision in the deal or a 5.5 question), or None."""
-        match = self._seats.match
-        if match is None:
-            return None
-        deal = match.deal
-        if match.phase is _IN_DEAL and deal is not None:
-            seat = deal.actor
-            return None if seat is None else deal.start.player_ids[seat]
-        name = match.actor
-        return None if name is None else self._id_of(name)
+        return self._deals.to_act()
 
     @property
     def cards_due(self) -> CardsDue | None:
@@ -255,7 +226,7 @@ class TableMachine:
         if match is None or not match.seats:
             return None
         return (
-            self._id_of(match.dealer_name)
+            self._deals.id_of(match.dealer_name)
             if any(s.name == match.dealer_name for s in match.seats)
             else None
         )
@@ -270,13 +241,7 @@ class TableMachine:
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
         """What the player to act may do."""
-        match = self._seats.match
-        if match is None:
-            return ()
-        deal = match.deal
-        if match.phase is _IN_DEAL and deal is not None:
-            return deal.legal_actions()
-        return match.legal_actions()
+        return self._deals.legal_actions()
 
     def view(self, player: int) -> SeatView:
         """What ``player`` may know of the current (or last) deal (a player asked the 5.5
@@ -381,17 +346,13 @@ class TableMachine:
         if isinstance(command, _SEATING):
             self._seats.check(command)
         elif isinstance(command, StartDeal):
-            self._check_start(command)
-        elif isinstance(command, Act):
-            self._match_or_raise().verify(command.action, self._turn(command.player))
-        elif isinstance(command, AnswerMakeUp):
-            self._match_or_raise().verify(self._answer(command), self._turn(command.player))
-        elif isinstance(command, TimeOut | BotAct):
-            self._turn(command.player)
+            self._deals.check_start(command)
+        elif isinstance(command, _PLAY):
+            self._deals.verify(command)
         elif isinstance(command, _HOST):
             self._desk.check(command, self._check_change, self._moment())
         elif isinstance(command, DealCards):
-            self._due_deal().verify_cards(command.cards)
+            self._deals.due_deal().verify_cards(command.cards)
         else:
             raise MalformedCommandError(f"not a table command: {command!r}")
 
@@ -409,7 +370,7 @@ class TableMachine:
         """Carry out ``command`` and return what happened, in order; an illegal command raises
         as :meth:`verify` does and changes nothing."""
         if type(command) is Act and self._cash:  # the common command, first
-            events = self._act(command)
+            events = self._deals.act(command)
         elif isinstance(command, ReEnter):
             raise MalformedCommandError(
                 "a busted player asks to re-enter (AskChips): the host approves it"
@@ -419,16 +380,6 @@ class TableMachine:
         after = self._desk.after(events)
         return events + after if after else events
 
-    def _act(self, command: Act) -> list[TableEvent]:
-        """An :class:`Act`: the seat to act read from the deal at once."""
-        match = self._seats.match
-        deal = None if match is None else match.deal
-        if match is not None and match.phase is _IN_DEAL and deal is not None:
-            seat = deal.actor
-            if seat is not None and deal.start.player_ids[seat] == command.player:
-                return self._play(command.player, deal.start.names[seat], command.action)
-        return self._play(command.player, self._turn(command.player), command.action)
-
     def _format_handle(self, command: Command) -> list[TableEvent]:
         """:meth:`handle` at a table with a match format: the level before a deal, the
         standings after."""
@@ -436,7 +387,7 @@ class TableMachine:
         match = self._seats.match
         completed = 0 if match is None else len(match.completed)
         if isinstance(command, StartDeal):
-            self._check_start(command)
+            self._deals.check_start(command)
             first = self._format.before_deal(command)
             if self._format.finished or self.phase is not MatchPhase.BETWEEN_DEALS:
                 return first
@@ -445,31 +396,12 @@ class TableMachine:
 
     def _handle(self, command: Command) -> list[TableEvent]:
         """:meth:`handle`, the match format aside."""
-        if isinstance(command, Act):
-            return self._act(command)
-        if isinstance(command, BotAct):
-            name = self._turn(command.player)
-            try:
-                return self._play(command.player, name, command.action)
-            except IllegalActionError as error:  # refused, nothing changed
-                fallback = default_action(self.legal_actions())
-                reason = f"{command.action}: {error}"
-                return self._play(command.player, name, fallback, DefaultReason.ILLEGAL, reason)
-        if isinstance(command, TimeOut):
-            name = self._turn(command.player)
-            fallback = default_action(self.legal_actions())
-            return self._play(command.player, name, fallback, DefaultReason.TIMEOUT)
-        if isinstance(command, AnswerMakeUp):
-            name = self._turn(command.player)
-            return self._play(command.player, name, self._answer(command))
+        if isinstance(command, _PLAY):
+            return self._deals.play_command(command)
         if isinstance(command, DealCards):
-            return self._deal_cards(command.cards)
+            return self._deals.deal_cards(command.cards)
         if isinstance(command, StartDeal):
-            self._check_start(command, trial=False)
-            match = self._match_or_raise()
-            before = len(match.completed)
-            _start(match, command)
-            return self._after_start(before, self._seats.records())
+            return self._deals.start(command)
         if isinstance(command, _HOST):
             desk = self._desk
             return desk.handle(command, self._check_change, self._change, self._moment())
@@ -503,183 +435,6 @@ class TableMachine:
             self._seats.waiting.append(command)
             return [ChangeWaits(command)]
         return self._seats.change(command)
-
-    # --- dealing --------------------------------------------------------------------------
-
-    def _match_or_raise(self) -> Match:
-        if self._seats.match is None:
-            raise SeatError(
-                f"fewer than {self.rules.min_players} players can be dealt in: the table waits "
-                "for players to sit down"
-            )
-        return self._seats.match
-
-    def _check_start(self, command: StartDeal, *, trial: bool = True) -> None:
-        """Refuse a start the match would refuse; with a stacked deck (and ``trial``), by
-        starting a copy."""
-        match = self._match_or_raise()
-        if match.phase in _DEALING:
-            raise SeatError("a deal is already under way")
-        if match.phase is MatchPhase.OVER:
-            raise SeatError(
-                f"fewer than {self.rules.min_players} players can be dealt in: the match waits "
-                "for players to join, sit in or make up"
-            )
-        if command.seed is not None and type(command.seed) is not int:
-            raise DealStartError(f"a seed is a whole number, not {command.seed!r}")
-        if trial and command.deck is not None:
-            _start(copy.deepcopy(match), command)
-
-    def _due_deal(self) -> Deal:
-        """The deal under way, which waits for cards; :class:`CardsNotAvailableError` if none
-        does."""
-        match = self._seats.match
-        deal = None if match is None else match.deal
-        if match is None or deal is None or match.phase is not _IN_DEAL or not deal.cards_due():
-            raise CardsNotAvailableError("no cards are due now")
-        return deal
-
-    def _deal_cards(self, cards: tuple[Card, ...]) -> list[TableEvent]:
-        """Deal ``cards``, the cards due; raises and changes nothing if they are not."""
-        match = self._seats.match
-        deal = self._due_deal()
-        assert match is not None
-        seats_before = match.seats  # the end of a deal makes a new list
-        match.deal_cards(cards)
-        operations = tuple(deal.operations[self._seen :])
-        self._seen = len(deal.operations)
-        events: list[TableEvent] = [CardsDealt(operations), *self._observed(deal, operations)]
-        return events + self._after_play(match, deal, seats_before)
-
-    def _turn(self, player: int) -> str:
-        """The name of ``player``, who must be the one to act."""
-        match = self._seats.match
-        deal = None if match is None else match.deal
-        if match is not None and match.phase is _IN_DEAL and deal is not None:
-            seat = deal.actor
-            if seat is not None and deal.start.player_ids[seat] == player:
-                return deal.start.names[seat]
-        actor = None if match is None else match.actor
-        if actor is None:
-            raise DealOverError("nobody is to act now: start the next deal")
-        acting = self._id_of(actor)
-        if player != acting:
-            raise NotYourTurnError(f"it is {actor}'s turn, not player {player!r}'s")
-        return actor
-
-    def _answer(self, command: AnswerMakeUp) -> Action:
-        if self.phase is not MatchPhase.MAKE_UP:
-            raise ActionNotAvailableError("nobody is asked to make up now (5.5)")
-        return Action(ActionKind.MAKE_UP if command.make_up else ActionKind.SIT_OUT)
-
-    def _id_of(self, name: str) -> int:
-        match = self._seats.match
-        assert match is not None
-        return match.seat(name).player_id
-
-    def _play(
-        self,
-        player: int,
-        name: str,
-        action: Action,
-        default: DefaultReason | None = None,
-        refused: str | None = None,
-    ) -> list[TableEvent]:
-        """Apply ``action`` for ``player`` (``name``), to act; raises and changes nothing when
-        it is illegal."""
-        match = self._seats.match
-        assert match is not None
-        if match.phase is _MAKE_UP:
-            before = len(match.completed)
-            seated = self._seats.records()
-            recorded = match.verify(action, name)
-            match.apply(action, name)
-            events: list[TableEvent] = [MakeUpAnswered(player, recorded, default, refused)]
-            return events + self._after_start(before, seated)
-        deal = match.deal
-        assert deal is not None
-        seats_before = match.seats  # the end of a deal makes a new list
-        seat = deal.actor
-        assert seat is not None
-        bet_before = deal.round_bet[seat] if action.kind in ROUND_TOTAL_KINDS else None
-        match.apply(action)  # the player to act: checked by the caller (_turn)
-        record = deal.actions[-1]
-        log, seen = deal.operations, self._seen
-        operations = (record,) if len(log) == seen + 1 else tuple(log[seen:])
-        self._seen = len(log)
-        amount = record.action.amount
-        added = None if amount is None or bet_before is None else amount - bet_before
-        events = [ActionTaken(player, seat, record, operations, default, refused, added)]
-        if default is not None:
-            events.append(Defaulted(player, default))
-        if self.audiences:
-            events.extend(observed(deal, operations))
-        if deal.result is None and (deal.actor is None or len(deal.legal_actions()) != 1):
-            return events  # nothing follows at once (the common case, read without a call)
-        events.extend(self._after_play(match, deal, seats_before))
-        return events
-
-    def _after_play(self, match: Match, deal: Deal, seats_before: list[Seat]) -> list[TableEvent]:
-        """After a step of ``deal``: its end (and the changes between deals), else the action
-        the rules force next (:meth:`_forced`)."""
-        if deal.result is not None:
-            events: list[TableEvent] = [DealFinished(match.completed[-1])]
-            events.extend(self._seats.between({s.player_id: s for s in seats_before}))
-            return events
-        return self._forced()
-
-    def _forced(self) -> list[TableEvent]:
-        """The action of the player to act when the rules leave them no choice
-        (:func:`forced_action`), played at once; none when they have a choice."""
-        match = self._seats.match
-        assert match is not None
-        deal = match.deal
-        if match.phase is not _IN_DEAL or deal is None or deal.actor is None:
-            return []
-        legal = deal.legal_actions()
-        action = forced_action(legal) if len(legal) == 1 else None
-        if action is None:
-            return []
-        seat = deal.actor
-        return self._play(deal.start.player_ids[seat], deal.names[seat], action)
-
-    def _observed(self, deal: Deal, operations: tuple[Operation, ...]) -> list[TableEvent]:
-        """``operations`` for each audience (none at a table nobody watches)."""
-        return list(observed(deal, operations)) if self.audiences else []
-
-    def _after_start(self, completed_before: int, seated: dict[int, Seat]) -> list[TableEvent]:
-        """The events of a deal start (after the 5.5 answers): a question, the deal, or none."""
-        match = self._seats.match
-        assert match is not None
-        if match.phase is MatchPhase.MAKE_UP:
-            actor, amount = match.actor, match.make_up_due
-            assert actor is not None and amount is not None
-            return [MakeUpAsked(self._id_of(actor), amount)]
-        if match.phase is not MatchPhase.IN_DEAL:
-            events: list[TableEvent] = [NoDeal(match.carried)]
-            return events + self._seats.between(seated)
-        deal = match.deal
-        assert deal is not None
-        operations = tuple(deal.operations)
-        self._seen = len(operations)
-        start = deal.start
-        return [
-            DealStarted(completed_before + 1, start, operations),
-            DealAnnounced(
-                completed_before + 1,
-                start.player_ids,
-                start.stacks,
-                start.dealer,
-                start.carried,
-                deal.requirement.min_pair,
-            ),
-            *self._observed(deal, operations),
-        ]
-
-
-def _start(match: Match, command: StartDeal) -> None:
-    """Every deal of a table begins here."""
-    match.start_deal(command.source, deck=command.deck, seed=command.seed)
 
 
 __all__ = ["MalformedCommandError", "TableMachine"]
