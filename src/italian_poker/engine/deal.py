@@ -634,6 +634,7 @@ class Deal:
         due = self._due
         assert due is not None
         self._due = None
+        self._legal = None  # asked while the cards were due: none then
         if due.why is _WHY_DEAL:
             self._dealt(due.seats, cards)
             return
