@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache, lru_cache
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from italian_poker.engine.actions import (
     AMOUNT_KINDS,
@@ -232,6 +232,40 @@ class DealResult:
         return won
 
 
+_NO_CARDS: tuple[Card, ...] = ()
+
+
+def _as_offered(action: Action, offered: tuple[LegalAction, ...]) -> Action | None:
+    """``action`` (an :class:`Action` without split) as recorded, when it is one of the
+    ``offered`` actions exactly as offered: no cards, and an amount that is none (a call or
+    blind filled in), the fixed one, or within the range of an open, bet or raise. ``None``
+    for anything else, which :meth:`Deal.verify` checks in full: a draw with cards, a wrong
+    amount, a kind not offered, a malformed action."""
+    if action.cards is not _NO_CARDS:
+        return None
+    kind = action.kind
+    for legal in offered:
+        if legal.kind is kind:
+            break
+    else:
+        return None
+    amount = action.amount
+    low = legal.min_amount
+    if amount is None:
+        if low is None:
+            return action  # a draw of none (stand pat), a check, a fold, a show...
+        if kind in AMOUNT_KINDS:
+            return None  # an open, bet or raise names its amount
+        return _filled_in(kind, low)
+    if type(amount) is not int or low is None:
+        return None
+    if kind in AMOUNT_KINDS:
+        high = legal.max_amount
+        assert high is not None
+        return action if low <= amount <= high else None
+    return action if amount == low else None
+
+
 def _chips(value: object) -> bool:
     """Whether ``value`` is a whole number of chips, 0 or more (an ``int``, not a bool)."""
     return type(value) is int and value >= 0
@@ -325,6 +359,7 @@ class Deal:
         "_got",
         "_legal",
         "_owed",
+        "_seen",
         "_stock",
         "actions",
         "actor",
@@ -416,6 +451,9 @@ class Deal:
         self.draw = Draw.prepare(n)
         self.showdown: Showdown | None = None
         self._legal: tuple[LegalAction, ...] | None = None
+        self._seen: Any = None
+        """The observer's record of the actions as seen (engine/observer.py), made on the
+        first view: not part of the deal's state (:meth:`__getstate__`)."""
 
         stacks, committed = self.stacks, self.committed
         ante, dealer_ante = rules.ante, rules.dealer_ante
@@ -438,6 +476,13 @@ class Deal:
             self._offer_blind(self.next_seat(self.dealer))
         else:
             self._deal_cards()
+
+    def __getstate__(self) -> tuple[None, dict[str, object]]:
+        """The deal's state, for copies and pickles: every slot but the observer's record,
+        which a copy makes afresh on its first view."""
+        _, slots = cast(tuple[None, dict[str, object]], object.__getstate__(self))
+        slots["_seen"] = None
+        return None, slots
 
     # --- seats and order ------------------------------------------------------------------
 
@@ -797,7 +842,11 @@ class Deal:
         deal unchanged, when the action is not allowed now (:meth:`verify` makes the checks;
         :meth:`can` asks without raising).
         """
-        action = self.verify(action, seat)
+        offered = self._legal
+        if offered and seat is None and type(action) is Action and action.split is False:
+            action = _as_offered(action, offered) or self.verify(action)
+        else:
+            action = self.verify(action, seat)
         actor = self.actor
         assert actor is not None
         if action.cards:
