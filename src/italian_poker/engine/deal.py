@@ -236,13 +236,11 @@ _NO_CARDS: tuple[Card, ...] = ()
 
 
 def _as_offered(action: Action, offered: tuple[LegalAction, ...]) -> Action | None:
-    """``action`` (an :class:`Action` without split) as recorded, when it is one of the
-    ``offered`` actions exactly as offered: no cards, and an amount that is none (a call or
-    blind filled in), the fixed one, or within the range of an open, bet or raise. ``None``
-    for anything else, which :meth:`Deal.verify` checks in full: a draw with cards, a wrong
-    amount, a kind not offered, a malformed action."""
-    if action.cards is not _NO_CARDS:
-        return None
+    """``action`` (an :class:`Action` without cards or split) as recorded, when it is one of
+    the ``offered`` actions exactly as offered: an amount that is none (a call or blind filled
+    in), the fixed one, or within the range of an open, bet or raise. ``None`` for anything
+    else, which :meth:`Deal.verify` checks in full: a wrong amount, a kind not offered, a
+    malformed action."""
     kind = action.kind
     for legal in offered:
         if legal.kind is kind:
@@ -843,8 +841,28 @@ class Deal:
         :meth:`can` asks without raising).
         """
         offered = self._legal
-        if offered and seat is None and type(action) is Action and action.split is False:
-            action = _as_offered(action, offered) or self.verify(action)
+        if (
+            offered
+            and seat is None
+            and type(action) is Action
+            and action.cards is _NO_CARDS
+            and action.split is False
+        ):
+            # An action as offered needs no second check (:func:`_as_offered`).
+            applied: Action | None = action
+            if action.amount is None:
+                kind = action.kind
+                for legal in offered:
+                    if legal.kind is kind:
+                        low = legal.min_amount
+                        if low is not None:  # a call or blind: its amount filled in
+                            applied = None if kind in AMOUNT_KINDS else _filled_in(kind, low)
+                        break
+                else:
+                    applied = None  # not offered: verify says why
+            else:
+                applied = _as_offered(action, offered)
+            action = applied or self.verify(action)
         else:
             action = self.verify(action, seat)
         actor = self.actor
