@@ -323,9 +323,14 @@ def check_start(start: DealStart) -> None:
         type(start.min_pair) is not Rank or start.min_pair < Rank.JACK
     ):
         raise DealStartError(f"the pair to open must be a Rank from J to A, not {start.min_pair!r}")
-    for flag in ("blinds_allowed", "two_pair", "four_straight_flush"):
-        if type(getattr(start, flag)) is not bool:
-            raise DealStartError(f"{flag} is True or False, not {getattr(start, flag)!r}")
+    if (
+        type(start.blinds_allowed) is not bool
+        or type(start.two_pair) is not bool
+        or type(start.four_straight_flush) is not bool
+    ):
+        for flag in ("blinds_allowed", "two_pair", "four_straight_flush"):
+            if type(getattr(start, flag)) is not bool:
+                raise DealStartError(f"{flag} is True or False, not {getattr(start, flag)!r}")
     ids = start.player_ids
     if type(ids) is not tuple or len(ids) != n or not _all_chips(ids) or len(set(ids)) != n:
         raise DealStartError(f"give one different player id (0 or more) per player: {ids!r}")
