@@ -236,11 +236,11 @@ _NO_CARDS: tuple[Card, ...] = ()
 
 
 def _as_offered(action: Action, offered: tuple[LegalAction, ...]) -> Action | None:
-    """``action`` (an :class:`Action` without cards or split) as recorded, when it is one of
-    the ``offered`` actions exactly as offered: an amount that is none (a call or blind filled
-    in), the fixed one, or within the range of an open, bet or raise. ``None`` for anything
-    else, which :meth:`Deal.verify` checks in full: a wrong amount, a kind not offered, a
-    malformed action."""
+    """``action`` (an :class:`Action` with an amount, without cards or split) when it is one
+    of the ``offered`` actions exactly as offered: the fixed amount of a call or blind, or an
+    amount within the range of an open, bet or raise. ``None`` for anything else, which
+    :meth:`Deal.verify` checks in full: a wrong amount, a kind not offered, a malformed
+    action."""
     kind = action.kind
     for legal in offered:
         if legal.kind is kind:
@@ -249,12 +249,6 @@ def _as_offered(action: Action, offered: tuple[LegalAction, ...]) -> Action | No
         return None
     amount = action.amount
     low = legal.min_amount
-    if amount is None:
-        if low is None:
-            return action  # a draw of none (stand pat), a check, a fold, a show...
-        if kind in AMOUNT_KINDS:
-            return None  # an open, bet or raise names its amount
-        return _filled_in(kind, low)
     if type(amount) is not int or low is None:
         return None
     if kind in AMOUNT_KINDS:
@@ -853,7 +847,8 @@ class Deal:
             and action.cards is _NO_CARDS
             and action.split is False
         ):
-            # An action as offered needs no second check (:func:`_as_offered`).
+            # An action exactly as offered (of a kind offered, without an amount or with one
+            # allowed) needs no second check; anything else is verified in full.
             applied: Action | None = action
             if action.amount is None:
                 kind = action.kind
