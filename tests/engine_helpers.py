@@ -150,9 +150,10 @@ def _attributes(obj: Any) -> dict[str, Any]:
 
 
 def snapshot(obj: Any) -> dict[str, Any]:
-    """A deep copy of every attribute of a deal or match (the legal-action cache aside)."""
+    """A deep copy of every attribute of a deal or match (the legal-action cache and the
+    observer's record of the actions as seen aside)."""
     attributes = _attributes(obj)
-    state = {k: v for k, v in attributes.items() if k not in ("_legal", "_rng")}
+    state = {k: v for k, v in attributes.items() if k not in ("_legal", "_seen", "_rng")}
     out = copy.deepcopy(state)
     rng = attributes.get("_rng")
     if rng is not None and hasattr(rng, "getstate"):

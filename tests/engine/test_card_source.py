@@ -145,3 +145,27 @@ def test_the_fourth_card_comes_last_and_is_logged_as_such() -> None:
             assert deal.operations.index(fourth[0]) > max(draws)
             return
     raise AssertionError("no draw of four in 40 deals")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_legal_actions_asked_while_cards_are_due_are_offered_again_once_dealt(seed: int) -> None:
+    """While the deal waits for cards nobody may act (``legal_actions()`` is empty); once they
+    are dealt (3.1, 4.1), the seat to act is offered what it may do, as with a source."""
+    start = DealStart(Rules(), ("a", "b", "c", "d"), (200,) * 4)
+    itself = play_out(Deal(start, SeededSource(seed)), random.Random(seed))
+    by_hand = Deal(start, CHANCE)
+    source = SeededSource(seed)
+    waits = 0
+    while not by_hand.is_over:
+        due = by_hand.cards_due()
+        if due is not None:
+            assert by_hand.actor is None and by_hand.legal_actions() == ()
+            cards = source.take(due)
+            assert cards is not None
+            by_hand.deal_cards(cards)
+            waits += 1
+            continue
+        assert by_hand.legal_actions() != ()
+        index = len(by_hand.actions)
+        by_hand.apply(itself.actions[index].action, itself.actions[index].seat)
+    assert waits >= 1 and by_hand.operations == itself.operations

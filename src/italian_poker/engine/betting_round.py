@@ -263,9 +263,12 @@ class BettingRound:
         """Raise: the new round totals allowed, or ``None`` if ``seat`` may not raise (the
         betting is not open to it, the cap binds, nobody could answer, no chips). The least
         raise is a full raise (:func:`full_raise`); a smaller one is an all-in."""
-        if seat not in self.may_raise or self.cap_binds(deal):
-            return None
         rules = deal.rules
+        cap = rules.raise_cap  # read here: below the cap, cap_binds need not be asked
+        if seat not in self.may_raise or (
+            cap is not None and self.raises >= cap and self.cap_binds(deal)
+        ):
+            return None
         folded, stacks = deal.folded, deal.stacks
         for s in range(deal.n):
             if s != seat and not folded[s] and stacks[s] > 0:
@@ -276,7 +279,7 @@ class BettingRound:
         all_in = self.bets[seat] + stacks[seat]
         if all_in <= current:
             return None
-        low, high = self.full_raise(rules), self.largest
+        low, high = full_raise(rules.structure, self.smallest, self.last_raise), self.largest
         if rules.structure is _POT_LIMIT:
             high = max(low, deal.pot + current - self.bets[seat])
         min_to = current + low
@@ -304,7 +307,7 @@ class BettingRound:
         rules = deal.rules
         current = self.current_bet
         increment = total - current
-        least = self.full_raise(rules)
+        least = full_raise(rules.structure, self.smallest, self.last_raise)
         full = increment >= least
         # Before the first bet, the seats still to act have not acted; after it, those who
         # may raise are those who have not acted since the last full bet or raise.

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache, lru_cache
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from italian_poker.engine.actions import (
     AMOUNT_KINDS,
@@ -232,6 +232,32 @@ class DealResult:
         return won
 
 
+_NO_CARDS: tuple[Card, ...] = ()
+
+
+def _as_offered(action: Action, offered: tuple[LegalAction, ...]) -> Action | None:
+    """``action`` (an :class:`Action` with an amount, without cards or split) when it is one
+    of the ``offered`` actions exactly as offered: the fixed amount of a call or blind, or an
+    amount within the range of an open, bet or raise. ``None`` for anything else, which
+    :meth:`Deal.verify` checks in full: a wrong amount, a kind not offered, a malformed
+    action."""
+    kind = action.kind
+    for legal in offered:
+        if legal.kind is kind:
+            break
+    else:
+        return None
+    amount = action.amount
+    low = legal.min_amount
+    if type(amount) is not int or low is None:
+        return None
+    if kind in AMOUNT_KINDS:
+        high = legal.max_amount
+        assert high is not None
+        return action if low <= amount <= high else None
+    return action if amount == low else None
+
+
 def _chips(value: object) -> bool:
     """Whether ``value`` is a whole number of chips, 0 or more (an ``int``, not a bool)."""
     return type(value) is int and value >= 0
@@ -291,9 +317,14 @@ def check_start(start: DealStart) -> None:
         type(start.min_pair) is not Rank or start.min_pair < Rank.JACK
     ):
         raise DealStartError(f"the pair to open must be a Rank from J to A, not {start.min_pair!r}")
-    for flag in ("blinds_allowed", "two_pair", "four_straight_flush"):
-        if type(getattr(start, flag)) is not bool:
-            raise DealStartError(f"{flag} is True or False, not {getattr(start, flag)!r}")
+    if (
+        type(start.blinds_allowed) is not bool
+        or type(start.two_pair) is not bool
+        or type(start.four_straight_flush) is not bool
+    ):
+        for flag in ("blinds_allowed", "two_pair", "four_straight_flush"):
+            if type(getattr(start, flag)) is not bool:
+                raise DealStartError(f"{flag} is True or False, not {getattr(start, flag)!r}")
     ids = start.player_ids
     if type(ids) is not tuple or len(ids) != n or not _all_chips(ids) or len(set(ids)) != n:
         raise DealStartError(f"give one different player id (0 or more) per player: {ids!r}")
@@ -325,6 +356,7 @@ class Deal:
         "_got",
         "_legal",
         "_owed",
+        "_seen",
         "_stock",
         "actions",
         "actor",
@@ -416,6 +448,9 @@ class Deal:
         self.draw = Draw.prepare(n)
         self.showdown: Showdown | None = None
         self._legal: tuple[LegalAction, ...] | None = None
+        self._seen: Any = None
+        """The observer's record of the actions as seen (engine/observer.py), made on the
+        first view: not part of the deal's state (:meth:`__getstate__`)."""
 
         stacks, committed = self.stacks, self.committed
         ante, dealer_ante = rules.ante, rules.dealer_ante
@@ -438,6 +473,13 @@ class Deal:
             self._offer_blind(self.next_seat(self.dealer))
         else:
             self._deal_cards()
+
+    def __getstate__(self) -> tuple[None, dict[str, object]]:
+        """The deal's state, for copies and pickles: every slot but the observer's record,
+        which a copy makes afresh on its first view."""
+        _, slots = cast(tuple[None, dict[str, object]], object.__getstate__(self))
+        slots["_seen"] = None
+        return None, slots
 
     # --- seats and order ------------------------------------------------------------------
 
@@ -634,6 +676,7 @@ class Deal:
         due = self._due
         assert due is not None
         self._due = None
+        self._legal = None  # asked while the cards were due: none then
         if due.why is _WHY_DEAL:
             self._dealt(due.seats, cards)
             return
@@ -796,7 +839,32 @@ class Deal:
         deal unchanged, when the action is not allowed now (:meth:`verify` makes the checks;
         :meth:`can` asks without raising).
         """
-        action = self.verify(action, seat)
+        offered = self._legal
+        if (
+            offered
+            and seat is None
+            and type(action) is Action
+            and action.cards is _NO_CARDS
+            and action.split is False
+        ):
+            # An action exactly as offered (of a kind offered, without an amount or with one
+            # allowed) needs no second check; anything else is verified in full.
+            applied: Action | None = action
+            if action.amount is None:
+                kind = action.kind
+                for legal in offered:
+                    if legal.kind is kind:
+                        low = legal.min_amount
+                        if low is not None:  # a call or blind: its amount filled in
+                            applied = None if kind in AMOUNT_KINDS else _filled_in(kind, low)
+                        break
+                else:
+                    applied = None  # not offered: verify says why
+            else:
+                applied = _as_offered(action, offered)
+            action = applied or self.verify(action)
+        else:
+            action = self.verify(action, seat)
         actor = self.actor
         assert actor is not None
         if action.cards:

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field, make_dataclass
 from enum import Enum
 from functools import lru_cache
 from typing import Any, Final, NamedTuple, overload
-from weakref import ref
 
 from italian_poker.engine.actions import ActionKind, LegalAction, check_seat
 from italian_poker.engine.cards import Card
@@ -209,19 +208,6 @@ class _PublicLog:
     """Per seat with an own draw, the actions as that seat saw them (for ``seen``)."""
 
 
-_PUBLIC_LOGS: dict[ref[Deal], _PublicLog] = {}
-"""Per deal, the actions as everyone saw them; an entry goes with its deal. (What a
-``WeakKeyDictionary`` does, without its Python-level lookup on every view.)"""
-
-
-def _public_log(deal: Deal) -> _PublicLog:
-    """The public log of ``deal``, made on its first view."""
-    log = _PUBLIC_LOGS.get(ref(deal))
-    if log is None:
-        log = _PUBLIC_LOGS[ref(deal, _PUBLIC_LOGS.pop)] = _PublicLog([], {})
-    return log
-
-
 _DRAW = ActionKind.DRAW
 
 
@@ -251,14 +237,15 @@ def _seen_without_cards(
 
 
 def _public_actions(deal: Deal, viewer: Viewer) -> tuple[PublicAction, ...]:
-    """The deal's actions as ``viewer`` saw them (:func:`sees_discards`)."""
-    log = _PUBLIC_LOGS.get(ref(deal))
+    """The deal's actions as ``viewer`` saw them (:func:`sees_discards`), kept with the deal
+    and grown by the actions taken since its last view."""
+    log: _PublicLog | None = deal._seen
     if log is None:
-        log = _public_log(deal)
+        log = deal._seen = _PublicLog([], {})
     records = deal.actions
     public = log.actions
-    rules = deal.rules
     if len(public) < len(records):
+        rules = deal.rules
         for record in records[len(public) :]:
             seen = sees_discards(PUBLIC, record.seat, rules)
             if record.action.kind is _DRAW and record.action.cards and not seen:
@@ -266,7 +253,7 @@ def _public_actions(deal: Deal, viewer: Viewer) -> tuple[PublicAction, ...]:
             public.append(_as_seen(record, seen))
         log.seen = tuple(public)
         log.own_seen.clear()
-    if viewer is PUBLIC:
+    if not log.own_draws or viewer is PUBLIC:
         return log.seen
     own = log.own_draws.get(viewer)
     if own is None:
@@ -274,7 +261,7 @@ def _public_actions(deal: Deal, viewer: Viewer) -> tuple[PublicAction, ...]:
     mine = log.own_seen.get(viewer)
     if mine is None:
         seen_log = list(log.seen)
-        seen_log[own] = _as_seen(records[own], sees_discards(viewer, viewer, rules))
+        seen_log[own] = _as_seen(records[own], sees_discards(viewer, viewer, deal.rules))
         mine = log.own_seen[viewer] = tuple(seen_log)
     return mine
 
@@ -283,14 +270,10 @@ _FIVE_EACH: dict[int, tuple[int, ...]] = {}
 """Per number of players, five cards held by each (3.1): shared, as most views show it."""
 
 
-def _cards_held(hands: list[list[Card]]) -> tuple[int, ...]:
-    for hand in hands:
-        if len(hand) != 5:
-            return tuple(map(len, hands))
-    # Five each (3.1), the usual case: the shared tuple, made on the first view.
-    held = _FIVE_EACH.get(len(hands))
+def _five_each(players: int) -> tuple[int, ...]:
+    held = _FIVE_EACH.get(players)
     if held is None:
-        held = _FIVE_EACH[len(hands)] = (5,) * len(hands)
+        held = _FIVE_EACH[players] = (5,) * players
     return held
 
 
@@ -298,10 +281,11 @@ _made = tuple.__new__
 """Makes a view from its values in one step (what ``cls._make`` does, without its check)."""
 
 
-def _public_values(deal: Deal, viewer: Viewer) -> tuple[Any, ...]:
-    """The fields every viewer shares (the actions as ``viewer`` saw them), in
-    :class:`PublicView`'s order (the first of a :class:`SeatView`'s), read straight off the
-    deal and its parts."""
+def _values(deal: Deal, viewer: Viewer) -> tuple[Any, ...]:
+    """The values of ``viewer``'s view, in the order of its fields, read straight off the deal
+    and its parts: the fields every viewer shares (with the actions as ``viewer`` saw them),
+    then, for a seat, the seat's own (:class:`SeatView`). Made in one tuple: a view is made
+    before every decision."""
     showdown = deal.showdown
     hands = deal.hands
     betting = deal.round
@@ -314,32 +298,74 @@ def _public_values(deal: Deal, viewer: Viewer) -> tuple[Any, ...]:
         # The showdown: shown hands are public.
         shown_ranks = dict(showdown.shown)
         shown = {s: tuple(hands[s]) for s in shown_ranks}
+    for hand in hands:
+        if len(hand) != 5:
+            cards_held = tuple([len(hand) for hand in hands])
+            break
+    else:
+        cards_held = _five_each(len(hands))  # five each (3.1), the usual case: shared
+    parols = betting.parols
+    if viewer is PUBLIC:
+        return (
+            start.names,
+            start.player_ids,
+            deal.rules,
+            deal.phase,
+            deal.dealer,
+            deal.actor,
+            tuple(deal.stacks),
+            tuple(betting.bets),
+            tuple(committed),
+            deal.dead + sum(committed),
+            betting.current_bet,
+            tuple(deal.folded),
+            cards_held,
+            tuple(deal.draw.drawn),
+            shown,
+            shown_ranks,
+            deal.requirement,
+            deal.opener,
+            tuple(deal.blinders),
+            tuple(sorted(parols)) if parols else (),
+            betting.checked,
+            _public_actions(deal, viewer),
+            result,
+            # 3.3, 4.4: the proof is public once the deal is over.
+            result.proof if result is not None else (),
+        )
+    actor = deal.actor
+    opener = deal.opener
     return (
         start.names,
         start.player_ids,
         deal.rules,
         deal.phase,
         deal.dealer,
-        deal.actor,
+        actor,
         tuple(deal.stacks),
         tuple(betting.bets),
         tuple(committed),
         deal.dead + sum(committed),
         betting.current_bet,
         tuple(deal.folded),
-        _cards_held(hands),
+        cards_held,
         tuple(deal.draw.drawn),
         shown,
         shown_ranks,
         deal.requirement,
-        deal.opener,
+        opener,
         tuple(deal.blinders),
-        tuple(sorted(betting.parols)) if betting.parols else (),
+        tuple(sorted(parols)) if parols else (),
         betting.checked,
         _public_actions(deal, viewer),
         result,
-        # 3.3, 4.4: the proof is public once the deal is over.
         result.proof if result is not None else (),
+        # The seat's own: its hand (sees_hand: a seat sees its own), its legal actions on its
+        # turn, the cards it keeps apart as opener (sees_kept_apart).
+        viewer,
+        tuple(hands[viewer]),
+        deal.legal_actions() if actor == viewer else (),
+        deal.draw.kept_apart if viewer == opener else (),
     )
 
 
@@ -355,16 +381,10 @@ def observe(deal: Deal, viewer: Viewer) -> SeatView | PublicView:
     """What ``viewer`` may know about ``deal``: a seat's :class:`SeatView`, or for
     :data:`PUBLIC` a :class:`PublicView`, which has no hidden field at all."""
     if viewer is PUBLIC:
-        return _made(PublicView, _public_values(deal, PUBLIC))
+        return _made(PublicView, _values(deal, PUBLIC))
     if type(viewer) is not int or not 0 <= viewer < deal.n:
         check_seat(viewer, deal.n, what="a viewer", other=" or PUBLIC")
-    own = (
-        viewer,
-        tuple(deal.hands[viewer]) if sees_hand(viewer, viewer) else (),
-        deal.legal_actions() if deal.actor == viewer else (),
-        deal.draw.kept_apart if sees_kept_apart(viewer, deal.opener) else (),
-    )
-    return _made(SeatView, _public_values(deal, viewer) + own)
+    return _made(SeatView, _values(deal, viewer))
 
 
 def seat_view(deal: Deal, seat: int) -> SeatView:
