@@ -1,7 +1,8 @@
 """Where a table's chat keeps each person's token bucket
-(:class:`~italian_poker.server.chat.ChatRate`): in the process's memory when it is the only one (:class:`MemoryBuckets`), in Redis when
-several processes share the tables (:class:`RedisBuckets`), so that a table's new owner
-goes on from its previous owner's buckets instead of giving everyone a full one.
+(:class:`~italian_poker.server.chat.ChatRate`): in the process's memory when it is the only
+one (:class:`MemoryBuckets`), in Redis when several processes share the tables
+(:class:`RedisBuckets`), so that a table's new owner goes on from its previous owner's
+buckets instead of giving everyone a full one.
 
 In Redis a bucket is the hash ``italian-poker:table:{42}:chat-bucket:7`` (table 42, person
 7) holding ``tokens`` and ``at``, changed by one script (:data:`TAKE_SCRIPT`) that refills,
