@@ -154,6 +154,12 @@ def test_the_redis_urls_password_and_tls_reach_the_client() -> None:
     kwargs = pool.connection_kwargs
     assert (kwargs["username"], kwargs["password"]) == ("player", "s3cret")
     assert (kwargs["host"], kwargs["port"], kwargs["db"]) == ("redis.example", 6380, 2)
+    connection = redis_client(
+        "rediss://player:s3cret@redis.example:6380/2?ssl_ca_certs=/etc/poker/ca.pem"
+    ).connection_pool.make_connection()  # made, not connected
+    assert isinstance(connection, SSLConnection)
+    assert (connection.username, connection.password) == ("player", "s3cret")
+    assert connection.ssl_context.ca_certs == "/etc/poker/ca.pem"
     plain = redis_client("redis://:other@localhost:6379/0").connection_pool
     assert plain.connection_class is not SSLConnection
     assert plain.connection_kwargs["password"] == "other"
