@@ -374,6 +374,14 @@ class BusMessage:
     hands: dict[int, tuple[str, ...]]
     """Each watched player's own cards when the message arrived."""
 
+    @property
+    def body(self) -> dict[str, Any]:
+        """What the message says, out of its seal (``server/bus_seal.py``; the MAC is checked
+        by the processes, not here)."""
+        sealed = json.loads(self.data)
+        assert isinstance(sealed, dict) and sealed.get("mac"), f"unsealed: {self.data}"
+        return dict(sealed["body"])
+
 
 class BusAudit:
     """``PSUBSCRIBE *`` for the whole test: every message of every channel, with the hands
