@@ -93,7 +93,13 @@ class RedisBuckets:
         return f"{self.prefix}:{player}"
 
     async def _run(self, player: int, now: float, cost: int) -> tuple[bool, float]:
-        args = [self.rate.burst, repr(float(self.rate.interval)), repr(now), cost, self.keep_ms]
+        args: list[str | int] = [
+            self.rate.burst,
+            repr(float(self.rate.interval)),
+            repr(now),
+            cost,
+            self.keep_ms,
+        ]
         taken, tokens = await self._script(keys=[self.key(player)], args=args)
         return int(taken) == 1, float(tokens)
 
