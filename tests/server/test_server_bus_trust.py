@@ -17,7 +17,8 @@ import pytest
 import redis
 import redis.asyncio
 from redis.asyncio.connection import SSLConnection
-from server_fixtures import create_table, join
+from server_fixtures import connect, create_table, join, next_message
+from test_server_chat import chat, say_hello
 from test_server_replicas import BUS_SECRET, Servers, postgres_url, server_of, servers, wait_until
 from typer.testing import CliRunner
 
@@ -311,3 +312,28 @@ async def test_the_buckets_in_redis_count_as_those_in_memory(
             except ChatRefusal as refused:
                 outcomes.append(refused.message)
         assert outcomes[0] == outcomes[1], now
+
+
+class Unreachable:
+    """Buckets whose Redis does not answer."""
+
+    async def take(self, player: int, now: float) -> None:
+        raise redis.ConnectionError("Redis is down")
+
+    async def give_back(self, player: int, now: float) -> None:
+        raise AssertionError("nothing was taken")
+
+
+def test_a_message_when_the_buckets_cannot_be_read_is_not_sent(servers: Servers) -> None:
+    one = servers.start("one")
+    table = create_table(one)
+    invite = table["invite"]
+    runtime = server_of(one).here(invite)
+    assert runtime is not None
+    runtime.table_chat.chat_buckets = Unreachable()
+    with connect(one, invite, "") as anna_ws:
+        say_hello(anna_ws, table["player_token"])
+        chat(anna_ws, "ciao")
+        refused = next_message(anna_ws, "error")
+        assert refused["code"] == "chat_not_sent", refused
+    assert runtime.store.chat_messages(runtime.id, 50) == []
