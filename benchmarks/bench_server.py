@@ -362,6 +362,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+BENCH_SECRET = "the-benchmark-processes-secret"
+"""The bus secret of the benchmark's processes (``ITALIAN_POKER_BUS_SECRET`` overrides it)."""
+
+
 def has_cluster_settings() -> bool:
     """Whether this version of the server runs as one of several processes (``serve
     --redis-url``)."""
@@ -400,6 +404,9 @@ def serve(
         cluster = {"redis_url": redis_url, "node": node}
         if lease_seconds is not None:
             cluster["lease_seconds"] = lease_seconds
+        if "bus_secret" in {f.name for f in dataclasses.fields(ServerSettings)}:
+            # Every process of the run alike: the variable's, or the benchmark's own.
+            cluster["bus_secret"] = os.environ.get("ITALIAN_POKER_BUS_SECRET", BENCH_SECRET)
     settings = ServerSettings(
         database_url=database_url,
         host=HOST,

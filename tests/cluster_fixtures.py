@@ -46,6 +46,7 @@ from server_fixtures import fresh_postgres_url, page_log
 from sqlalchemy import Engine, text
 from websockets.asyncio.client import ClientConnection
 
+from italian_poker.server.bus_seal import SECRET_VARIABLE
 from italian_poker.server.database import make_engine
 
 LEASE_SECONDS = 2.0
@@ -55,6 +56,8 @@ START_SECONDS = 30.0
 WAIT_SECONDS = 10.0
 """Longest wait for a condition (a state, an owner) before the test fails."""
 PREFIX = "italian-poker"
+BUS_SECRET = "a-test-secret-the-processes-share"
+"""The processes' ``ITALIAN_POKER_BUS_SECRET``: the same in all of them."""
 
 CARD_CODE = r"[2-9TJQKA][cdhs]"
 CARD_IN_TEXT = re.compile(
@@ -193,7 +196,7 @@ class ServerProcess:
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
-            env=os.environ | {"PYTHONUNBUFFERED": "1"},
+            env=os.environ | {"PYTHONUNBUFFERED": "1", SECRET_VARIABLE: BUS_SECRET},
         )
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
@@ -370,6 +373,14 @@ class BusMessage:
     at: float
     hands: dict[int, tuple[str, ...]]
     """Each watched player's own cards when the message arrived."""
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """What the message says, out of its seal (``server/bus_seal.py``; the MAC is checked
+        by the processes, not here)."""
+        sealed = json.loads(self.data)
+        assert isinstance(sealed, dict) and sealed.get("mac"), f"unsealed: {self.data}"
+        return dict(sealed["body"])
 
 
 class BusAudit:

@@ -1,9 +1,9 @@
 """The chat with several server processes on one PostgreSQL and one Redis (issue 12's
 servers, run in this process as in tests/server/test_server_replicas.py): a message written on any
 process reaches the table's players on every process, the rate limit is the person's
-wherever they write from, the host removes messages through any process, the chat goes on
-when the table changes owner, and a message while no process owns the table is refused
-(``chat_not_sent``), stored nowhere."""
+wherever they write from and whichever process owns the table, the host removes messages
+through any process, the chat goes on when the table changes owner, and a message while no
+process owns the table is refused (``chat_not_sent``), stored nowhere."""
 
 from __future__ import annotations
 
@@ -102,6 +102,28 @@ def test_the_chat_goes_on_when_the_table_changes_owner(servers: Servers) -> None
             assert [m["text"] for m in log["messages"]] == ["before", "after"]
             chat(anna_ws, "both here")
             assert chat_with(bruno_ws, "both here") == chat_with(anna_ws, "both here")
+
+
+def test_the_rate_limit_goes_on_when_the_table_changes_owner(servers: Servers) -> None:
+    """The buckets are in Redis: the new owner does not give anyone a full one."""
+    slow = {"chat_interval_seconds": 600.0}  # no token comes back during the test
+    one, two = servers.start("one", **slow), servers.start("two", **slow)
+    table = create_table(one)
+    invite = table["invite"]
+    bruno = join(one, invite, "Bruno")
+    with connect(two, invite, "") as bruno_ws:
+        say_hello(bruno_ws, bruno["player_token"])
+        for n in range(5):  # the whole burst, through the first owner
+            chat(bruno_ws, f"burst {n}")
+            chat_with(bruno_ws, f"burst {n}")
+        servers.stop(one)  # leaves: the other process takes the table
+        runtime = server_of(two).here(invite)
+        assert runtime is not None
+        wait_until(lambda: runtime.owning)
+        chat(bruno_ws, "one too many")
+        limited = next_message(bruno_ws, "error")
+        assert limited["code"] == "chat_rate_limited", limited
+    assert stored_texts(two, invite) == [f"burst {n}" for n in range(5)]
 
 
 def test_a_message_while_no_process_owns_the_table_is_not_sent(

@@ -220,7 +220,7 @@ async def test_bus_audit_no_hidden_card_on_a_shared_channel(
             def forwarded_draws() -> list[dict[str, Any]]:
                 found = []
                 for message in audit.on(":commands"):
-                    data = json.loads(message.data)
+                    data = message.body
                     if data.get("op") == "act" and card_codes_in(data.get("args")):
                         found.append(data)
                 return found
@@ -234,12 +234,12 @@ async def test_bus_audit_no_hidden_card_on_a_shared_channel(
     assert audit.on(":commands"), "process 2 forwarded nothing to the owner"
     for message in audit.on(":log"):
         assert card_texts(message.data) == [], f"a card on {message.channel}: {message.data}"
-        assert card_codes_in(json.loads(message.data)) == [], message.data
+        assert card_codes_in(message.body) == [], message.data
     for message in audit.on(":replies"):
         assert card_texts(message.data) == [], f"a card on {message.channel}: {message.data}"
-        assert card_codes_in(json.loads(message.data)) == [], message.data
+        assert card_codes_in(message.body) == [], message.data
     for message in audit.on(":commands"):
-        data = json.loads(message.data)
+        data = message.body
         codes = card_codes_in(data)
         if data.get("op") != "act":
             assert codes == [] and card_texts(message.data) == [], message.data
@@ -254,6 +254,8 @@ async def test_bus_audit_no_hidden_card_on_a_shared_channel(
         assert codes == list(args["action"].get("cards") or []), message.data
     others = [m for m in audit.messages if not m.channel.startswith("italian-poker:")]
     assert others == [], "messages on channels outside the prefix"
+    unsealed = [m.data for m in audit.messages if not json.loads(m.data).get("mac")]
+    assert unsealed == [], "messages without a seal"
     kinds = {m.channel.rsplit(":", 1)[-1] for m in audit.messages}
     print(f"{len(audit.messages)} bus messages audited on {sorted(kinds)}")
     assert_own_cards_only(players)

@@ -35,6 +35,8 @@ from italian_poker.server.registry import Server
 from italian_poker.server.settings import ServerSettings
 from italian_poker.table.statistics import statistics_of
 
+BUS_SECRET = "the-secret-these-servers-share"
+
 
 class Servers:
     """``start(node, **changes)``: a running server named ``node`` on the shared database
@@ -69,6 +71,7 @@ def servers(postgres_url: str, redis_socket: Path) -> Iterator[Servers]:
     shared = ServerSettings(
         database_url=postgres_url,
         redis_url=f"unix://{redis_socket}",
+        bus_secret=BUS_SECRET,
         lease_seconds=3.0,
         bot_delay_seconds=0.0,
         next_deal_seconds=0.0,

@@ -21,6 +21,7 @@ from server_fixtures import bot_factory, create_table
 from italian_poker.server import shutdown
 from italian_poker.server.app import create_app
 from italian_poker.server.bus import Bus
+from italian_poker.server.bus_seal import Seals
 from italian_poker.server.cluster import Cluster
 from italian_poker.server.database import make_engine
 from italian_poker.server.registry import Server
@@ -175,7 +176,9 @@ async def test_the_tick_ends_on_a_pause_although_its_cancellation_was_lost(
     """CI's hang (stop 34): the cluster's tick lost the pause's cancellation inside a step
     and went on ticking, so the shutdown that awaited it never ended."""
     settings = ServerSettings(
-        database_url="postgresql://nobody@/nowhere", redis_url="redis://localhost:1/0"
+        database_url="postgresql://nobody@/nowhere",
+        redis_url="redis://localhost:1/0",
+        bus_secret="a-secret-of-16-characters-or-more",
     )
     cluster = Cluster(settings, Store(make_engine("sqlite://")))
 
@@ -206,7 +209,8 @@ async def test_the_buss_reader_ends_on_stop_although_its_cancellation_was_lost(
         async def aclose(self) -> None:
             return None
 
-    bus = Bus(Redis.from_url("redis://localhost:1/0"), "here")
+    seals = Seals("a-secret-of-16-characters-or-more", "here")
+    bus = Bus(Redis.from_url("redis://localhost:1/0"), "here", seals)
     bus._pubsub = cast(PubSub, Subscription())
     bus._tasks = [asyncio.ensure_future(bus._read()), asyncio.ensure_future(bus._publish())]
     await asyncio.sleep(0.05)

@@ -25,7 +25,19 @@ def serve(
         str | None,
         typer.Option(
             help="Redis shared by several server processes on one PostgreSQL database, e.g. "
-            "redis://host:6379/0 (default: this process is the only one)."
+            "redis://host:6379/0, rediss://user:password@host:6380/0 for TLS with a password "
+            "(default: this process is the only one)."
+        ),
+    ] = None,
+    bus_secret: Annotated[
+        str | None,
+        typer.Option(
+            envvar="ITALIAN_POKER_BUS_SECRET",
+            show_envvar=True,
+            show_default=False,
+            help="With --redis-url: the secret, the same in every process (16 characters or "
+            "more), that seals their messages; prefer the environment variable (a flag shows "
+            "in the process list).",
         ),
     ] = None,
     lease_seconds: Annotated[
@@ -58,6 +70,7 @@ def serve(
     from italian_poker.analysis.bots import make_bot
     from italian_poker.engine.policy import Policy
     from italian_poker.server.app import create_app
+    from italian_poker.server.bus_seal import checked_secret
     from italian_poker.server.settings import ServerSettings
 
     def bot_factory(level: str, seed: int | None) -> Policy:
@@ -69,6 +82,7 @@ def serve(
         port=port,
         public_url=public_url,
         redis_url=redis_url,
+        bus_secret=bus_secret,
         lease_seconds=lease_seconds,
         node=node,
     )
@@ -79,6 +93,12 @@ def serve(
             err=True,
         )
         raise typer.Exit(2)
+    if redis_url is not None:
+        try:
+            checked_secret(bus_secret)
+        except ValueError as error:
+            typer.echo(f"--redis-url: {error}", err=True)
+            raise typer.Exit(2) from None
     typer.echo(f"Italian Poker server: open {settings.base_url}/ to create a table")
     typer.echo(f"Database: {settings.resolved_database_url()}")
     if redis_url is not None:

@@ -20,6 +20,10 @@ process named ``node-a``:
 - ``italian-poker:node:node-a:replies``: the owner's answer to a command of ``node-a``'s,
   read by that process: a value (a seat number) or a refusal's code and message.
 
+Every message is sealed with the secret the processes share
+(:mod:`italian_poker.server.bus_seal`): one read without a valid seal, stale or replayed is
+logged (never with the secret) and dropped, never handled.
+
 Publishing is fire and forget, in order (one task publishes everything queued); a
 :meth:`Bus.call` waits for its reply, and fails at once if nobody owns the table
 (:class:`NoOwner`), or after its timeout.
@@ -30,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -38,6 +41,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
+from italian_poker.server.bus_seal import Forged, Seals
 from italian_poker.server.lease import DEFAULT_PREFIX
 from italian_poker.server.shutdown import cancel_and_wait, within
 
@@ -66,9 +70,13 @@ class Bus:
     """This process's side of the channels, over one Redis client and one subscription
     connection."""
 
-    def __init__(self, client: Redis, node: str, *, prefix: str = DEFAULT_PREFIX) -> None:
+    def __init__(
+        self, client: Redis, node: str, seals: Seals, *, prefix: str = DEFAULT_PREFIX
+    ) -> None:
         self.client = client
         self.node = node
+        self.seals = seals
+        """Seals what this process sends, opens what it reads."""
         self.prefix = prefix
         self._pubsub: PubSub = client.pubsub(ignore_subscribe_messages=True)
         self._handlers: dict[str, Handler] = {}
@@ -142,7 +150,7 @@ class Bus:
 
     def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for ``channel`` (sent in the order queued, never waited for)."""
-        self._outbox.put_nowait((channel, json.dumps(message, separators=(",", ":"))))
+        self._outbox.put_nowait((channel, self.seals.seal(channel, message)))
 
     async def call(self, table_id: int, op: str, args: dict[str, Any], timeout: float) -> Any:
         """Send a command to the table's owner and return its answer; :class:`Refused` if it
@@ -152,10 +160,9 @@ class Bus:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[number] = future
         message = {"op": op, "args": args, "node": self.node, "id": number}
+        channel = self.commands_channel(table_id)
         try:
-            readers = await self.client.publish(
-                self.commands_channel(table_id), json.dumps(message, separators=(",", ":"))
-            )
+            readers = await self.client.publish(channel, self.seals.seal(channel, message))
             if int(readers) == 0:
                 raise NoOwner(f"table {table_id} has no owner now")
             try:
@@ -213,11 +220,9 @@ class Bus:
                 continue
             channel = _text(message["channel"])
             try:
-                data = json.loads(_text(message["data"]))
-            except ValueError:
-                log.warning("not JSON on %s", channel)
-                continue
-            if not isinstance(data, dict):
+                data = self.seals.open(channel, _text(message["data"]))
+            except Forged as refused:
+                log.warning("refused a message on %s: %s", channel, refused)
                 continue
             if channel == replies:
                 self._answered(data)
@@ -268,4 +273,4 @@ class Bus:
 
 
 def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
+    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)

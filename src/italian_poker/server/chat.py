@@ -15,7 +15,8 @@ The rules (docs/server.md, "Chat"):
   selector after a character that is not a space (❤️), and the tag characters of a flag
   after 🏴 (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
 - Each person has a token bucket (:class:`ChatRate`): ``burst`` messages at once, then one
-  every ``interval`` seconds. A refused message takes nothing from it.
+  every ``interval`` seconds. A refused message takes nothing from it. The buckets are kept
+  by :mod:`italian_poker.server.chat_buckets` (in Redis with several processes).
 
 Every refusal is a :class:`ChatRefusal` with a code (``chat_empty``, ``chat_too_long``,
 ``chat_bad_character``, ``chat_rate_limited``) and a message a person can act on, which
@@ -137,8 +138,17 @@ class ChatRate:
             tokens = min(tokens, bucket.tokens + elapsed / self.interval)
         if tokens >= 1.0:
             return Bucket(tokens - 1.0, now)
+        raise self.refusal(tokens)
+
+    def give_back(self, bucket: Bucket) -> Bucket:
+        """``bucket`` with the token of a message that was not sent after all."""
+        return Bucket(min(float(self.burst), bucket.tokens + 1.0), bucket.at)
+
+    def refusal(self, tokens: float) -> ChatRefusal:
+        """The refusal of a message when the bucket holds ``tokens`` (less than one): how
+        long to wait."""
         wait = max(1, math.ceil((1.0 - tokens) * self.interval))
-        raise ChatRefusal(
+        return ChatRefusal(
             "chat_rate_limited",
             f"you are writing too fast: wait {wait} s, then send it again",
             429,

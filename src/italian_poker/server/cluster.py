@@ -34,6 +34,7 @@ from typing import Protocol, TypeVar
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from italian_poker.server.bus import Bus
+from italian_poker.server.bus_seal import Seals, checked_secret
 from italian_poker.server.lease import Lease, TableLeases
 from italian_poker.server.peers import TablePeers
 from italian_poker.server.settings import ServerSettings
@@ -71,7 +72,8 @@ REDIS_WAIT_SECONDS = 5.0
 
 
 def redis_client(url: str) -> Redis:
-    """A client of the Redis at ``url`` whose commands wait for one of
+    """A client of the Redis at ``url``, made from the URL alone (so its user and password,
+    and TLS for ``rediss://``, are the client's), whose commands wait for one of
     :data:`REDIS_CONNECTIONS` connections: a burst (hundreds of tables' leases renewed at
     one tick, tables created at once) queues instead of failing, as redis-py's default pool
     (100 connections, then ``MaxConnectionsError``) made it."""
@@ -94,11 +96,13 @@ class Cluster:
             )
         if settings.lease_seconds <= 0:
             raise ValueError(f"a lease lasts more than 0 seconds, got {settings.lease_seconds}")
+        secret = checked_secret(settings.bus_secret)
         self.settings = settings
         self.store = store
         self.node = settings.resolved_node()
+        seals = Seals(secret, self.node, window=settings.bus_window_seconds)
         self.client: Redis = redis_client(settings.redis_url)
-        self.bus = Bus(self.client, self.node)
+        self.bus = Bus(self.client, self.node, seals)
         self.leases = TableLeases(self.client)
         self.lease_seconds = settings.lease_seconds
         self._loop: asyncio.Task[None] | None = None

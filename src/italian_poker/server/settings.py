@@ -7,7 +7,7 @@ import os
 import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from italian_poker.table.paths import data_dir
 
@@ -74,9 +74,16 @@ class ServerSettings:
     (:mod:`italian_poker.server.collector`: no collection then scans every table at once);
     None leaves the collector as Python runs it."""
     redis_url: str | None = None
-    """Redis (``redis://host:port/db``, ``unix:///path``) shared by several server
-    processes on one database (:mod:`italian_poker.server.cluster`); None: this process is
-    the only one, and owns every table."""
+    """Redis shared by several server processes on one database
+    (:mod:`italian_poker.server.cluster`): ``redis://host:port/db``, with a password
+    ``redis://user:password@host:port/db``, over TLS ``rediss://user:password@host:port/db``,
+    or ``unix:///path``; None: this process is the only one, and owns every table."""
+    bus_secret: str | None = field(default=None, repr=False)
+    """The secret the processes sharing :attr:`redis_url` seal their messages with
+    (:mod:`italian_poker.server.bus_seal`; at least 16 characters, the same in every
+    process); required with :attr:`redis_url`, unused without. Never printed nor logged."""
+    bus_window_seconds: float = 30.0
+    """How old a message between processes may be (their clocks may differ by less)."""
     lease_seconds: float = 10.0
     """How long a process's claim on a table (its lease in Redis) lasts unless renewed: the
     longest a table waits for another process after its owner died."""

@@ -8,12 +8,14 @@ ids."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from italian_poker.server.chat import Bucket, ChatRate, ChatRefusal, check_text
+from italian_poker.server.chat import ChatRate, ChatRefusal, check_text
+from italian_poker.server.chat_buckets import ChatBuckets, MemoryBuckets, RedisBuckets
 from italian_poker.server.outbox import Client
 from italian_poker.server.presence import Presence
 from italian_poker.server.protocol import (
@@ -33,14 +35,24 @@ log = logging.getLogger(__name__)
 
 
 class TableChat(TablePart):
-    """The chat of a table: each person's allowance (the owner's) and the chat's lock."""
+    """The chat of a table: each person's allowance and the chat's lock."""
 
     def __init__(self, table: TableCore, presence: Presence) -> None:
         super().__init__(table)
         self.presence = presence
         self.chat_rate = ChatRate(self.settings.chat_burst, self.settings.chat_interval_seconds)
-        self.chat_buckets: dict[int, Bucket] = {}
-        """Each person's chat allowance (the owner's), by person id."""
+        peers = table.peers
+        self.chat_buckets: ChatBuckets = (
+            MemoryBuckets(self.chat_rate)
+            if peers is None
+            else RedisBuckets(
+                peers.bus.client,
+                self.chat_rate,
+                f"{peers.bus.prefix}:table:{{{table.id}}}:chat-bucket",
+            )
+        )
+        """Each person's chat allowance, by person id: in this process's memory, or in
+        Redis (shared by the table's owners in turn) with several processes."""
         self.chat_lock = asyncio.Lock()
         """Held while a chat message is stored or removed: the table's chat is written one
         change at a time, and sent in the order of its ids."""
@@ -77,11 +89,15 @@ class TableChat(TablePart):
                 "chat_not_seated", "only a player seated at this table can write in its chat", 403
             )
         person = slot.player
-        before = self.chat_buckets.get(person)
         try:
-            self.chat_buckets[person] = self.chat_rate.take(before, self.settings.clock())
+            await self.chat_buckets.take(person, self.settings.clock())
         except ChatRefusal as refusal:
             raise Refusal(refusal.code, refusal.message, refusal.status) from None
+        except Exception as error:  # Redis unreachable
+            log.exception("table %s: the chat's rate could not be read", self.id)
+            raise Refusal(
+                "chat_not_sent", "the server could not send your message: send it again", 503
+            ) from error
         async with self.chat_lock:
             try:
                 stored = await self._database(
@@ -89,10 +105,8 @@ class TableChat(TablePart):
                 )
             except Exception as error:
                 log.exception("table %s: a chat message could not be saved", self.id)
-                if before is None:
-                    self.chat_buckets.pop(person, None)
-                else:
-                    self.chat_buckets[person] = before
+                with contextlib.suppress(Exception):
+                    await self.chat_buckets.give_back(person, self.settings.clock())
                 raise Refusal(
                     "chat_not_sent", "the server could not save your message: send it again", 503
                 ) from error
