@@ -223,6 +223,7 @@ class TableRuntime:
         self._track_turn()
         self._broadcast_state(events_after=seq - 1)
         self._schedule()
+        state.release_views()
         if self.collector is not None:
             self.collector.freeze_soon()
         return effects
@@ -314,7 +315,7 @@ class TableRuntime:
             for seat in kicked:
                 for client in self.clients.pop(seat):  # removed by the host
                     client.send(error_message("kicked", "the host removed you from the table"))
-                    client.queue.put_nowait(None)
+                    client.end()
             if events or kicked:
                 self._broadcast_state(events_after=before)
 

@@ -61,7 +61,7 @@ async def send_queued(websocket: WebSocket, outbox: Outbox) -> None:
     """Send the connection's queued messages (encoded once, shared with other connections),
     then close with the code the connection was closed with."""
     while True:
-        text = await outbox.queue.get()
+        text = await outbox.next()
         if text is None:
             await close(websocket, outbox.close_code, outbox.close_reason)
             return
