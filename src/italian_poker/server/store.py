@@ -87,6 +87,10 @@ _SEATS = _table(SeatRow)
 _EVENTS = _table(TableEventRow)
 _LEDGER = _table(LedgerRow)
 _CHAT = _table(ChatMessageRow)
+_INSERT_EVENTS = insert(_EVENTS)
+_INSERT_LEDGER = insert(_LEDGER)
+"""The writer's statements, built once (a statement built at each commit is checked and
+keyed for the compiled-statement cache each time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,11 +338,11 @@ class Store:
         if autocommit is not None and written[event.table_id] == unchanged:
             # The common case, one action: one INSERT that commits by itself.
             with autocommit.connect() as connection:
-                connection.execute(insert(_EVENTS), rows[0])
+                connection.execute(_INSERT_EVENTS, rows[0])
         else:
             with self.engine.begin() as connection:
                 _raise_fences(connection, fences or {})
-                connection.execute(insert(_EVENTS), rows)
+                connection.execute(_INSERT_EVENTS, rows)
                 ledger = [
                     {
                         "table_id": e.table_id,
@@ -353,7 +357,7 @@ class Store:
                     for entry in e.ledger
                 ]
                 if ledger:
-                    connection.execute(insert(_LEDGER), ledger)
+                    connection.execute(_INSERT_LEDGER, ledger)
                 for event, seating in writes:
                     before = written[event.table_id]
                     if before is None:
@@ -370,8 +374,11 @@ class Store:
                             update(_TABLES).where(_TABLES.c.id == event.table_id).values(**changed)
                         )
         # Only once committed: after a failure there is no entry, and the next commit reads.
+        # What did not change is kept as it was (no new objects for the collector to scan).
         for event, seating in writes:
-            self._written[event.table_id] = _Written(seating, event.status, event.watch_hash)
+            now_written = _Written(seating, event.status, event.watch_hash)
+            before = written[event.table_id]
+            self._written[event.table_id] = before if before == now_written else now_written
 
     def fence(self, table_id: int) -> int:
         """The largest fencing token that has written to the table (0 if none has)."""

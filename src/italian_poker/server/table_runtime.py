@@ -228,9 +228,8 @@ class TableRuntime:
             self.collector.freeze_soon()
         return effects
 
-    async def commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
-        """:meth:`_commit`, for the table's parts."""
-        return await self._commit(kind, payload)
+    commit = _commit
+    """:meth:`_commit`, for the table's parts."""
 
     async def _reload(self) -> None:
         """Go back to what the log holds (all of it: the store remembers the seats it read)."""
