@@ -49,13 +49,17 @@ class Outbox:
             if not waiter.done():
                 waiter.set_result(None)
 
-    async def next(self) -> str | None:
-        """The next queued message (None: close), once there is one. One reader at a time."""
-        queued = self._queued
-        while not queued:
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            await waiter
-        return queued.popleft()
+    def waiter(self) -> asyncio.Future[None] | None:
+        """None if a message is queued (:meth:`take` it); else a future set once one is.
+        One reader at a time."""
+        if self._queued:
+            return None
+        waiter = self._waiter = asyncio.get_running_loop().create_future()
+        return waiter
+
+    def take(self) -> str | None:
+        """The first queued message (None: close); one must be queued (:meth:`waiter`)."""
+        return self._queued.popleft()
 
     def close(self, code: str, message: str, close_code: int) -> None:
         """Say why (an ``error`` message with ``code``), then close with ``close_code``."""
