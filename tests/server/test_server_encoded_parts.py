@@ -2,8 +2,7 @@
 (server/protocol.py's :class:`EncodedParts`) and the views read once per event
 (:meth:`TableState.view`): every message is, byte for byte, the one encoded afresh from the
 table as it is, for every seat, through whole deals (the draw, the showdown, the next deal,
-a seat sitting out, the host's switches), and the encoder writes what the library's does
-(the same value; the same text but for what is not ASCII, which it leaves unescaped)."""
+a seat sitting out, the host's switches), and the encoder writes what the library's does."""
 
 from __future__ import annotations
 
@@ -105,45 +104,14 @@ def test_kept_parts_give_the_messages_encoded_afresh() -> None:
     assert deals >= 10 and shows >= 1  # whole deals, showdowns among them
 
 
-def _json(scalars: st.SearchStrategy[Any], keys: st.SearchStrategy[str]) -> st.SearchStrategy[Any]:
-    return st.recursive(
-        scalars,
-        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
-        max_leaves=12,
-    )
-
-
-ASCII = st.text(st.characters(max_codepoint=126))
-
-
-JSON = _json(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
-    st.text(),
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
 )
-ASCII_JSON = _json(st.none() | st.booleans() | st.integers() | ASCII, ASCII)
-
-
-def _library(value: Any) -> str:
-    return json.JSONEncoder(separators=(",", ":")).encode(value)
 
 
 @settings(max_examples=200, deadline=None)
 @given(JSON)
-def test_the_encoder_writes_what_the_library_reads_as_the_same_value(value: Any) -> None:
-    assert json.loads(encode(value)) == json.loads(_library(value))
-
-
-@settings(max_examples=200, deadline=None)
-@given(ASCII_JSON)
-def test_the_encoder_writes_what_the_library_writes_of_ascii_text_and_whole_numbers(
-    value: Any,
-) -> None:
-    assert encode(value) == _library(value)
-
-
-def test_the_encoder_writes_a_key_that_is_no_string_as_the_library_does() -> None:
-    assert encode({1: "a", "b": [2**70, None]}) == '{"1":"a","b":[1180591620717411303424,null]}'
+def test_the_encoder_writes_what_the_library_writes(value: Any) -> None:
+    assert encode(value) == json.JSONEncoder(separators=(",", ":")).encode(value)

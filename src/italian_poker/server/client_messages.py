@@ -5,7 +5,6 @@ typed model (``hello``, ``action`` with its parsed :class:`~italian_poker.engine
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, PlainValidator, ValidationError
@@ -135,32 +134,11 @@ _MODELS: dict[str, type[ClientMessage]] = {
 MESSAGE_TYPES = frozenset(_MODELS)
 
 
-def _json_loader() -> Callable[[str], Any]:
-    """:func:`json.loads`, quicker by orjson when it is installed; what orjson refuses is
-    read by :func:`json.loads` again, so that the same text gives the same value or error."""
-    try:
-        import orjson
-    except ImportError:
-        return json.loads
-    loads, refused = orjson.loads, orjson.JSONDecodeError
-
-    def load(text: str) -> Any:
-        try:
-            return loads(text)
-        except refused:
-            return json.loads(text)
-
-    return load
-
-
-_LOADS = _json_loader()
-
-
 def parse_message(text: str) -> ClientMessage:
     """A client message: a JSON object with a known ``type``, as its model; raises
     :class:`BadMessage` with what is wrong (the first problem, members in the order above)."""
     try:
-        data = _LOADS(text)
+        data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested too deep
         raise BadMessage("a message must be a JSON object") from None
     if not isinstance(data, dict):

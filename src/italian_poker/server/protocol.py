@@ -66,27 +66,7 @@ def _compact_encoder() -> Callable[[Any], str]:
     return encode
 
 
-def _fast_encoder(fallback: Callable[[Any], str]) -> Callable[[Any], str]:
-    """``fallback``'s JSON, made by orjson when it is installed (several times quicker): the
-    same values, the same members in the same order, with no space; text outside ASCII as
-    UTF-8 rather than escaped. What orjson does not take (a key that is not a string, an
-    integer beyond 64 bits, a string that is not valid Unicode) is ``fallback``'s."""
-    try:
-        import orjson
-    except ImportError:
-        return fallback
-    dumps = orjson.dumps
-
-    def encode(value: Any) -> str:
-        try:
-            return dumps(value).decode()
-        except TypeError:
-            return fallback(value)
-
-    return encode
-
-
-_ENCODE = _fast_encoder(_compact_encoder())
+_ENCODE = _compact_encoder()
 
 
 @dataclass(frozen=True, slots=True)
