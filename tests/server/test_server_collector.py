@@ -56,6 +56,18 @@ def test_start_freezes_what_is_alive_and_stop_unfreezes(collector: Collector) ->
     assert _in_scanned_generations(long_lived)
 
 
+def test_the_youngest_generation_waits_for_more_objects_while_it_runs(
+    collector: Collector,
+) -> None:
+    before = gc.get_threshold()
+    collector.start()
+    young, middle, old = gc.get_threshold()
+    assert young == max(before[0], collector_module.YOUNG_THRESHOLD)
+    assert (middle, old) == before[1:]
+    collector.stop()
+    assert gc.get_threshold() == before
+
+
 def test_a_deal_that_ends_freezes_at_most_once_an_interval(collector: Collector) -> None:
     clock = collector.clock
     assert isinstance(clock, Ticks)

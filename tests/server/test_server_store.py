@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from italian_poker.server.ledger import LedgerEntry
 from italian_poker.server.models import LedgerRow, SeatRow, TableEventRow, TableRow
 from italian_poker.server.seats import Slot
-from italian_poker.server.store import NewTable, Store
+from italian_poker.server.store import EventWrite, NewTable, Store
 
 pytestmark = pytest.mark.every_database
 
@@ -176,3 +176,29 @@ def test_a_second_store_on_the_same_database_starts_from_the_rows(engine: Engine
     slots[0] = None
     commit(second, table, 2, slots, {}, status="playing")
     assert seat_rows(engine, table) == {2: ("Bot", "strong", False, None)}
+
+
+def test_an_event_that_changes_only_the_log_reads_back_as_any_other(
+    engine: Engine, store: Store
+) -> None:
+    """On SQLite an event that changes nothing but the log is written as the driver's SQL
+    (server/store.py's ``_EventInsert``): its row reads back as one written with the seats'
+    rows does."""
+    table = new_table(store)
+    payload = {"seat": 0, "cards": ["Ah", "Td"], "said": 'Dàrio "d" ♥', "bank": 12.5, "n": None}
+    anna = (Slot("Anna", None),)
+    for seq in (1, 2):  # the first writes the seats' rows too, the second only the log
+        store.commit_events(
+            [EventWrite(table, seq, "action", payload, (), anna, {0: "a" * 64}, "playing")]
+        )
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(TableEventRow.kind, TableEventRow.payload, TableEventRow.created)
+            .where(TableEventRow.table_id == table)
+            .order_by(TableEventRow.seq)
+        ).all()
+    assert [(kind, stored) for kind, stored, _ in rows] == [("action", payload)] * 2
+    first, second = (created for _, _, created in rows)
+    assert type(first) is type(second) and first.tzinfo == second.tzinfo
+    assert first <= second
+    assert Store(engine).load(table).events == ((1, "action", payload), (2, "action", payload))

@@ -9,6 +9,7 @@ is closed rather than sent more.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from typing import Any
 
 from italian_poker.server.protocol import encode, error_message
@@ -22,7 +23,9 @@ class Outbox:
     :attr:`close_code` and :attr:`close_reason`. Equal only to itself."""
 
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._queued: deque[str | None] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+        """The socket's writer waiting for a message (set once one is queued)."""
         self.close_code = 1000
         self.close_reason = "bye"
 
@@ -32,14 +35,31 @@ class Outbox:
 
     def send_text(self, text: str) -> None:
         """Queue an encoded message; a connection too far behind is closed."""
-        if self.queue.qsize() >= QUEUE_LIMIT:
-            self.queue.put_nowait(None)
-            return
-        self.queue.put_nowait(text)
+        self._put(None if len(self._queued) >= QUEUE_LIMIT else text)
 
     def end(self) -> None:
         """Close the connection once what is queued has been sent."""
-        self.queue.put_nowait(None)
+        self._put(None)
+
+    def _put(self, item: str | None) -> None:
+        self._queued.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def waiter(self) -> asyncio.Future[None] | None:
+        """None if a message is queued (:meth:`take` it); else a future set once one is.
+        One reader at a time."""
+        if self._queued:
+            return None
+        waiter = self._waiter = asyncio.get_running_loop().create_future()
+        return waiter
+
+    def take(self) -> str | None:
+        """The first queued message (None: close); one must be queued (:meth:`waiter`)."""
+        return self._queued.popleft()
 
     def close(self, code: str, message: str, close_code: int) -> None:
         """Say why (an ``error`` message with ``code``), then close with ``close_code``."""

@@ -215,7 +215,7 @@ class EncodedParts:
 
     def __init__(self) -> None:
         self._table: tuple[tuple[Any, ...], dict[str, Any], str] | None = None
-        self._seats: dict[int, tuple[dict[str, Any], str]] = {}
+        self._seats: dict[int, tuple[tuple[Any, ...] | None, dict[str, Any], str]] = {}
         self._own: dict[int, tuple[str, tuple[Card, ...], str]] = {}
         self._labels: dict[int, tuple[tuple[Card, ...], str]] = {}
         self._requirement: tuple[OpeningRequirement, dict[str, str]] | None = None
@@ -234,14 +234,17 @@ class EncodedParts:
         self._table = (key, table, text)
         return table, text
 
-    def seat(self, slot: int, entry: dict[str, Any]) -> str:
-        """``slot``'s public entry as text."""
+    def seat(self, slot: int, key: tuple[Any, ...] | None) -> tuple[dict[str, Any], str]:
+        """``slot``'s public entry and its text; ``key``: what :func:`public_state` read of
+        the seat (:func:`_seat_entry`; None: the seat is empty), built again only when that
+        changed."""
         kept = self._seats.get(slot)
-        if kept is not None and kept[0] == entry:
-            return kept[1]
+        if kept is not None and kept[0] == key:
+            return kept[1], kept[2]
+        entry = _empty_seat(slot) if key is None else _seat_entry(slot, key)
         text = _ENCODE(entry)
-        self._seats[slot] = (entry, text)
-        return text
+        self._seats[slot] = (key, entry, text)
+        return entry, text
 
     def own_seat(self, slot: int, entry: dict[str, Any], text: str, cards: tuple[Card, ...]) -> str:
         """``slot``'s entry (``text``: its public text) with its own ``cards`` in it."""
@@ -318,6 +321,49 @@ class PublicState:
     """The table's texts kept from one state to the next."""
 
 
+def _empty_seat(slot: int) -> dict[str, Any]:
+    """Empty seat ``slot``'s public entry."""
+    return {
+        "seat": slot,
+        "name": None,
+        "bot": None,
+        "stack": 0,
+        "bet": 0,
+        "status": "empty",
+        "connected": False,
+        "last_action": None,
+        "changed": None,
+        "cards": None,
+        "cards_label": None,
+    }
+
+
+def _seat_entry(slot: int, key: tuple[Any, ...]) -> dict[str, Any]:
+    """Taken seat ``slot``'s public entry from what :func:`public_state` read of it: its
+    name, bot, stack, bet, status, whether connected, last action, change, whether it sits
+    out once the deal ends, and the cards it showed (at the showdown only)."""
+    name, bot, stack, bet, status, connected, last_action, changed, sit_out, shown = key
+    entry: dict[str, Any] = {
+        "seat": slot,
+        "name": name,
+        "bot": bot,
+        "stack": stack,
+        "bet": bet,
+        "status": status,
+        "connected": connected,
+        "last_action": last_action.as_json() if last_action else None,
+        "changed": changed,
+        "cards": None,
+        "cards_label": None,
+    }
+    if sit_out:
+        entry["sit_out"] = True  # sits out once this deal ends (its turns play themselves)
+    if shown:
+        entry["cards"] = card_codes(shown)
+        entry["cards_label"] = cards_label(shown)
+    return entry
+
+
 def public_state(
     state: TableState,
     *,
@@ -346,48 +392,32 @@ def public_state(
     seat_texts = []
     for i, seat in enumerate(state.slots):
         if seat is None:
-            entry: dict[str, Any] = {
-                "seat": i,
-                "name": None,
-                "bot": None,
-                "stack": 0,
-                "bet": 0,
-                "status": "empty",
-                "connected": False,
-                "last_action": None,
-                "changed": None,
-                "cards": None,
-                "cards_label": None,
-            }
+            entry, text = parts.seat(i, None)
             seats.append(entry)
-            seat_texts.append(parts.seat(i, entry))
+            seat_texts.append(text)
             continue
         index = state.deal_index(i)
-        last_action = seat.last_action
-        entry = {
-            "seat": i,
-            "name": seat.nickname,
-            "bot": seat.bot,
-            "stack": state.stack(i),
-            "bet": 0,
-            "status": _seat_status(state, i, public, index, live),
-            "connected": seat.bot is not None or i in connected,
-            "last_action": last_action.as_json() if last_action else None,
-            "changed": seat.changed,
-            "cards": None,
-            "cards_label": None,
-        }
-        if live and seat.sitting_out and index is not None:
-            entry["sit_out"] = True  # sits out once this deal ends (its turns play themselves)
+        bet = 0
+        shown: tuple[Card, ...] = ()
         if public is not None and index is not None:
             if live:
-                entry["bet"] = public.round_bets[index]
+                bet = public.round_bets[index]
             shown = shown_cards(public, index)
-            if shown:
-                entry["cards"] = card_codes(shown)
-                entry["cards_label"] = cards_label(shown)
+        key = (
+            seat.nickname,
+            seat.bot,
+            state.stack(i),
+            bet,
+            _seat_status(state, i, public, index, live),
+            seat.bot is not None or i in connected,
+            seat.last_action,
+            seat.changed,
+            live and seat.sitting_out and index is not None,
+            shown,
+        )
+        entry, text = parts.seat(i, key)
         seats.append(entry)
-        seat_texts.append(parts.seat(i, entry))
+        seat_texts.append(text)
     requirement = state.requirement()
     dealer = None
     if public is not None and state.deal_slots:

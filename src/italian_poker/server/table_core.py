@@ -103,8 +103,10 @@ class TablePart:
         """Whether this process owns the table."""
         return self.table.owning
 
-    async def _commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
-        return await self.table.commit(kind, payload)
+    def _commit(self, kind: EventKind, payload: dict[str, Any]) -> Coroutine[Any, Any, Effects]:
+        """The table's :meth:`~TableCore.commit` (awaited by the caller: no coroutine of
+        its own in between)."""
+        return self.table.commit(kind, payload)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         return self.table.spawn(coro)

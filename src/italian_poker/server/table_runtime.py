@@ -224,13 +224,13 @@ class TableRuntime:
         self._track_turn()
         self._broadcast_state(events_after=seq - 1)
         self._schedule()
+        state.release_views()
         if self.collector is not None:
             self.collector.freeze_soon()
         return effects
 
-    async def commit(self, kind: EventKind, payload: dict[str, Any]) -> Effects:
-        """:meth:`_commit`, for the table's parts."""
-        return await self._commit(kind, payload)
+    commit = _commit
+    """:meth:`_commit`, for the table's parts."""
 
     async def _reload(self) -> None:
         """Go back to what the log holds (all of it: the store remembers the seats it read)."""
@@ -315,7 +315,7 @@ class TableRuntime:
             for seat in kicked:
                 for client in self.clients.pop(seat):  # removed by the host
                     client.send(error_message("kicked", "the host removed you from the table"))
-                    client.queue.put_nowait(None)
+                    client.end()
             if events or kicked:
                 self._broadcast_state(events_after=before)
 

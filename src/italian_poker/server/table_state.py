@@ -331,6 +331,12 @@ class TableState:
             self._views.clear()
         self._public = None
 
+    def release_views(self) -> None:
+        """Drop the views read so far (the next reader builds them again): once a change
+        has been told, so that they are freed at once rather than kept until the next
+        event, and the garbage collector's freeze does not scan them."""
+        self._forget_views()
+
     # --- dealing ----------------------------------------------------------------------------
 
     def _on_commit(self, payload: dict[str, Any]) -> Effects:

@@ -61,7 +61,11 @@ async def send_queued(websocket: WebSocket, outbox: Outbox) -> None:
     """Send the connection's queued messages (encoded once, shared with other connections),
     then close with the code the connection was closed with."""
     while True:
-        text = await outbox.queue.get()
+        waiter = outbox.waiter()  # a future, not a coroutine, awaited while none is queued
+        if waiter is not None:
+            await waiter
+            continue
+        text = outbox.take()
         if text is None:
             await close(websocket, outbox.close_code, outbox.close_reason)
             return
