@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from italian_poker.server.address_limits import AddressLimits
 from italian_poker.server.body_limit import BodyLimit
 from italian_poker.server.errors import EXCEPTION_HANDLERS
 from italian_poker.server.logs import keep_tokens_out_of_logs
@@ -57,6 +58,7 @@ def create_app(
     )
     app.state.server = server
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(AddressLimits, settings=settings)  # outermost: before the body is read
     for router in ROUTERS:
         app.include_router(router)
     if STATIC.is_dir():
