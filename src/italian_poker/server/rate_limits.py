@@ -34,6 +34,16 @@ class Rate:
         return self.count / self.period_seconds
 
 
+TABLE_CREATIONS = Rate(30, 3600.0, 10)
+"""The default of ``ServerSettings.table_creations``: 10 at once, then 30 an hour."""
+SEAT_TAKES = Rate(30, 60.0, 20)
+"""The default of ``ServerSettings.seat_takes``: 20 at once, then 30 a minute."""
+SOCKET_OPENS = Rate(60, 60.0, 30)
+"""The default of ``ServerSettings.socket_opens``: 30 at once, then 60 a minute."""
+COSTLY_REQUESTS = Rate(60, 60.0, 30)
+"""The default of ``ServerSettings.costly_requests``: 30 at once, then 60 a minute."""
+
+
 class Kind(StrEnum):
     """What a bucket counts."""
 
@@ -58,9 +68,7 @@ class AddressBuckets:
     """One token bucket per (address, kind), for at most ``capacity`` addresses (the least
     recently seen forgotten first: an address forgotten starts again with a full bucket)."""
 
-    def __init__(
-        self, rates: dict[Kind, Rate], clock: Callable[[], float], capacity: int
-    ) -> None:
+    def __init__(self, rates: dict[Kind, Rate], clock: Callable[[], float], capacity: int) -> None:
         if capacity < 1:
             raise ValueError("the buckets need room for at least one address")
         self.rates, self.clock, self.capacity = dict(rates), clock, capacity

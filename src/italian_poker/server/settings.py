@@ -10,7 +10,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from italian_poker.server.client_address import TrustedProxies
-from italian_poker.server.rate_limits import Kind, Rate
+from italian_poker.server.rate_limits import (
+    COSTLY_REQUESTS,
+    SEAT_TAKES,
+    SOCKET_OPENS,
+    TABLE_CREATIONS,
+    Kind,
+    Rate,
+)
 from italian_poker.table.paths import data_dir
 
 DATABASE_FILE = "server.sqlite3"
@@ -87,15 +94,15 @@ class ServerSettings:
     address_limits: bool = True
     """Whether the per-address limits below apply (docs/security.md); False switches them
     all off (tests that create hundreds of tables from one test client)."""
-    table_creations: Rate | None = Rate(30, 3600.0, 10)
+    table_creations: Rate | None = TABLE_CREATIONS
     """Tables one address may create (``POST /api/tables``): 10 at once, then 30 an hour."""
-    seat_takes: Rate | None = Rate(30, 60.0, 20)
+    seat_takes: Rate | None = SEAT_TAKES
     """Seats one address may take or ask for (``POST .../seats``): 20 at once (a whole
     group behind one home router), then 30 a minute."""
-    socket_opens: Rate | None = Rate(60, 60.0, 30)
+    socket_opens: Rate | None = SOCKET_OPENS
     """WebSockets one address may open, a table's and a watch link's together: 30 at once,
     then 60 a minute (a page reconnects with a growing pause)."""
-    costly_requests: Rate | None = Rate(60, 60.0, 30)
+    costly_requests: Rate | None = COSTLY_REQUESTS
     """Downloads one address may ask for that the server builds from a table's log (hand
     histories and replays, statistics, the ledger as JSON and CSV, a group's statistics):
     30 at once, then 60 a minute."""
