@@ -60,16 +60,17 @@ def refusal_text(kind: Kind, wait: int) -> str:
     return f"too many {WHAT[kind]} from your address: try again in {wait} s"
 
 
+def address_buckets(settings: ServerSettings) -> AddressBuckets:
+    """The buckets of the settings' per-address rates, on their clock."""
+    return AddressBuckets(settings.address_rates(), settings.clock, settings.address_memory)
+
+
 class AddressLimits:
     """ASGI middleware: each request that a limit counts takes a token of its address's
     bucket, or is refused (see the module's docstring)."""
 
-    def __init__(self, app: ASGIApp, settings: ServerSettings) -> None:
-        self.app = app
-        self.trusted = TrustedProxies.of(settings.trusted_proxies)
-        self.buckets = AddressBuckets(
-            settings.address_rates(), settings.clock, settings.address_memory
-        )
+    def __init__(self, app: ASGIApp, buckets: AddressBuckets, trusted: TrustedProxies) -> None:
+        self.app, self.buckets, self.trusted = app, buckets, trusted
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = kind_of(scope) if self.buckets.rates else None
