@@ -82,12 +82,12 @@ class Connections(TablePart):
         one more: :class:`SpectatorsFull`."""
         await self.replication.follow()
         spectators = self.table.spectators
+        full = False
         async with self.lock:
             if self.state.switches.watch_hash != watch_hash:
                 spectator = None
             elif cap is not None and self.presence.spectator_count() >= cap:
-                await self.replication.unfollow()
-                raise SpectatorsFull(cap)
+                spectator, full = None, True
             else:
                 before = self.presence.now()
                 spectator = Spectator(watch_hash)
@@ -95,6 +95,8 @@ class Connections(TablePart):
                 self.presence.changed(before)
         if spectator is None:
             await self.replication.unfollow()
+        if full and cap is not None:
+            raise SpectatorsFull(cap)
         return spectator
 
     async def send_watch_state(self, spectator: Spectator) -> None:
