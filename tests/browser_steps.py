@@ -108,6 +108,7 @@ class LiveServer:
                 seed=SEED,
                 bot_delay_seconds=0.0,
                 next_deal_seconds=600.0,  # the felt after the deal stays for the checks
+                address_limits=False,  # a page's many requests, each test's own server
             ),
             **self.settings,
         )

@@ -5,6 +5,7 @@ commands' own checks do. Help is still help."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -71,3 +72,52 @@ def test_serve_with_redis_and_sqlite_is_refused_before_it_starts(tmp_path: Path)
     assert result.exit_code == 2
     assert "--database-url postgresql://" in result.output
     assert not (tmp_path / "x.sqlite3").exists()
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_no_address(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    result = runner.invoke(
+        app, ["serve", "--trusted-proxy", "proxy.example", "--database-url", url]
+    )
+    assert result.exit_code == 2
+    assert "trusted proxy 'proxy.example'" in result.output
+    assert not (tmp_path / "x.sqlite3").exists()
+
+
+def test_serve_hands_its_limits_to_the_server_and_uvicorn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    from italian_poker.server.rate_limits import TABLE_CREATIONS, Rate
+
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(app=app, **options))
+    url = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    common = ["serve", "--database-url", url]
+    assert runner.invoke(app, common).exit_code == 0
+    settings = ran["app"].state.server.settings
+    assert settings.table_creations == TABLE_CREATIONS and settings.spectator_cap == 50
+    assert settings.trusted_proxies == () and ran["forwarded_allow_ips"] == []
+    result = runner.invoke(
+        app,
+        [
+            *common,
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--trusted-proxy",
+            "10.0.0.0/8",
+            "--tables-per-hour",
+            "5",
+            "--seats-per-minute",
+            "0",
+            "--spectator-cap",
+            "0",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    settings = ran["app"].state.server.settings
+    assert settings.trusted_proxies == ("127.0.0.1", "10.0.0.0/8")
+    assert ran["forwarded_allow_ips"] == ["127.0.0.1", "10.0.0.0/8"]
+    assert settings.table_creations == Rate(5, 3600.0, 5)
+    assert settings.seat_takes is None and settings.spectator_cap is None

@@ -233,8 +233,8 @@ def test_only_the_host_may_switch_the_hint(advised: TestClient) -> None:
 
 def test_the_server_says_whether_it_has_the_hint(client: TestClient, advised: TestClient) -> None:
     # GET /api/server: the lobby's and the host's forms disable the hint's box on False.
-    assert client.get("/api/server").json() == {"advice": False}
-    assert advised.get("/api/server").json() == {"advice": True}
+    assert client.get("/api/server").json() == {"advice": False, "spectator_cap": 50}
+    assert advised.get("/api/server").json() == {"advice": True, "spectator_cap": 50}
     assert "/api/server" in client.get("/openapi.json").json()["paths"]
 
 

@@ -139,8 +139,8 @@ def test_a_spectator_never_receives_a_hidden_card(server: LiveServer, browser: A
         assert page.is_hidden("#actions") and page.is_hidden("#join") and page.is_hidden("#host")
         assert page.is_hidden("#chat")  # the players' chat: a spectator has none
         assert "You are watching" in page.inner_text("#watching")
-    host.wait_for_function(
-        "() => document.querySelector('#watch-count').textContent.startsWith('2 ')"
+    host.wait_for_function(  # the count against the server's cap (GET /api/server)
+        "() => document.querySelector('#watch-count').textContent === 'Spectators: 2 / 50'"
     )
     assert "2 spectators watching" in player.inner_text("#watch-note")
     assert player.is_hidden("#host")  # a player sees the note, not the control
@@ -223,4 +223,5 @@ def test_every_label_of_the_watch_page_exists() -> None:
     js = (STATIC / "table.js").read_text()
     used |= set(re.findall(r'\btr\("(watch[a-z0-9_]*)"', js))
     assert {"watching_text", "watching_delayed", "watching_replay", "watch_count"} <= used
+    assert "watch_count_cap" in used
     assert used - PAGE_MESSAGES.keys() == set()

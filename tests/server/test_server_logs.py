@@ -5,6 +5,7 @@ read back."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import socket
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 import httpx2 as httpx
 import pytest
 import uvicorn
-from server_fixtures import bot_factory, wait_until
+from server_fixtures import bot_factory, passive_action, wait_until
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect as ws_connect
 
@@ -157,12 +158,114 @@ def test_a_token_in_the_websocket_url_is_refused(running: Running) -> None:
 @pytest.mark.parametrize(
     ("line", "kept"),
     [
-        ('127.0.0.1:5 - "GET /api/tables/abc/histories?token=SECRET HTTP/1.1" 200', "abc"),
-        ('127.0.0.1:5 - "WebSocket /ws/tables/abc?token=SECRET" [accepted]', "/ws/tables/abc"),
+        ('127.0.0.1:5 - "GET /api/tables/SECRET/histories?token=SECRET HTTP/1.1" 200', "/api/"),
+        ('127.0.0.1:5 - "WebSocket /ws/tables/SECRET?token=SECRET" [accepted]', "/ws/tables/"),
+        ('127.0.0.1:5 - "WebSocket /ws/watch/SECRET" [accepted]', "/ws/watch/["),
+        ('127.0.0.1:5 - "GET /t/SECRET HTTP/1.1" 200', "/t/["),
+        ('127.0.0.1:5 - "GET /w/SECRET/ HTTP/1.1" 404', "/w/["),
+        ("hello {'type': 'hello', 'token': 'SECRET'}", "hello"),
+        ('{"player_token": "SECRET", "seat": 1}', "seat"),
+        ("Authorization: Bearer SECRET", "Bearer"),
         ("/a?SECRET", "/a?"),
         ("http://x/y?a=1&b=SECRET#SECRET", "http://x/y?"),
     ],
 )
-def test_redaction_cuts_every_query(line: str, kept: str) -> None:
+def test_redaction_cuts_every_secret(line: str, kept: str) -> None:
     redacted = redact(line)
     assert "SECRET" not in redacted and kept in redacted
+
+
+def _play_a_deal(ws_base: str, invite: str, tokens: dict[int, str], origin: str) -> None:
+    """The seats of ``tokens`` play passively over the table's WebSocket until a deal has
+    ended (a ``state`` of the next deal, or a finished one)."""
+    with contextlib.ExitStack() as stack:
+        sockets = {
+            seat: stack.enter_context(
+                ws_connect(f"{ws_base}/ws/tables/{invite}", additional_headers={"Origin": origin})
+            )
+            for seat in tokens
+        }
+        for seat, ws in sockets.items():
+            ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+        first_hand: int | None = None
+        for _ in range(2000):
+            for seat, ws in sockets.items():
+                try:
+                    message = json.loads(ws.recv(timeout=0.05))
+                except TimeoutError:
+                    continue
+                if message.get("type") != "state":
+                    continue
+                hand = message.get("hand")
+                if hand is not None and first_hand is None:
+                    first_hand = hand
+                if first_hand is not None and hand is not None and hand > first_hand:
+                    return
+                state = message["state"]
+                if state.get("to_act") == seat and state.get("legal"):
+                    action = passive_action(message)
+                    ws.send(
+                        json.dumps(
+                            {
+                                "type": "action",
+                                "hand": hand,
+                                "seq": message["seq"],
+                                "action": action,
+                            }
+                        )
+                    )
+        pytest.fail("the deal did not end")
+
+
+def test_a_whole_session_leaves_no_secret_in_the_logs(running: Running) -> None:
+    base = running.base
+    ws_base = base.replace("http://", "ws://")
+    origin = {"Origin": base}
+    with httpx.Client(base_url=base) as http:
+        created = http.post(
+            "/api/tables",
+            json={"host_nickname": "Anna", "seats": 2, "turn_seconds": None, "watch": True},
+        )
+        assert created.status_code == 201, created.text
+        table = created.json()
+        invite, watch = table["invite"], table["watch"]
+        host, anna = table["host_token"], table["player_token"]
+        assert http.get(f"/t/{invite}").status_code == 200
+        assert http.get(f"/api/tables/{invite}").status_code == 200
+        bruno = http.post(f"/api/tables/{invite}/seats", json={"nickname": "Bruno"}).json()
+        secrets_issued = {
+            "invite": invite,
+            "watch code": watch,
+            "host token": host,
+            "Anna's token": anna,
+            "Bruno's token": bruno["player_token"],
+        }
+        assert http.get(f"/w/{watch}").status_code == 200
+        with ws_connect(f"{ws_base}/ws/watch/{watch}", additional_headers=origin) as spectator:
+            assert json.loads(spectator.recv(timeout=5))["type"] == "state"
+            auth = {"Authorization": f"Bearer {host}"}
+            assert http.post(f"/api/tables/{invite}/start", headers=auth).status_code == 200
+            _play_a_deal(ws_base, invite, {0: anna, bruno["seat"]: bruno["player_token"]}, base)
+        mine = {"Authorization": f"Bearer {anna}"}
+        hands = http.get(f"/api/tables/{invite}/histories", headers=mine)
+        assert hands.status_code == 200 and hands.json()["hands"], hands.text
+        number = hands.json()["hands"][0]
+        assert http.get(f"/api/tables/{invite}/histories/{number}.phh", headers=mine).is_success
+        assert http.get(f"/api/tables/{invite}/ledger.csv", headers=auth).is_success
+        # A client that puts secrets where they do not belong: the query, the path.
+        assert http.get(f"/t/{invite}?token={host}").status_code < 500
+        assert http.get(f"/api/tables/{host}").status_code == 404
+        # The app's own loggers see what a record carries, secrets included, and redact it.
+        logging.getLogger("italian_poker.server.bots").warning(
+            "hello %s from /t/%s with Bearer %s", {"token": anna}, invite, host
+        )
+    wait_until(
+        lambda: any("/ledger.csv" in line for line in running.capture.lines),
+        "the download's log line",
+    )
+    lines = running.capture.lines
+    assert any("WebSocket /ws/watch/" in line for line in lines), lines
+    assert any("/histories/" in line for line in lines), lines
+    for line in lines:
+        for what, secret in secrets_issued.items():
+            assert secret not in line, f"the {what} is in the log line {line!r}"

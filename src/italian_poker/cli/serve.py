@@ -6,6 +6,21 @@ from typing import Annotated
 
 import typer
 
+from italian_poker.server.rate_limits import (
+    COSTLY_REQUESTS,
+    SEAT_TAKES,
+    SOCKET_OPENS,
+    TABLE_CREATIONS,
+    Rate,
+)
+
+
+def per(default: Rate, count: int) -> Rate | None:
+    """``default`` with ``count`` requests a period (its burst at most ``count``); None for 0."""
+    if count == 0:
+        return None
+    return Rate(count, default.period_seconds, min(default.burst, count))
+
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -52,6 +67,45 @@ def serve(
         str | None,
         typer.Option(help="With --redis-url: this process's name (default: host name and pid)."),
     ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy (address or network, e.g. 127.0.0.1 or 10.0.0.0/8) whose "
+            "X-Forwarded-For names the client; repeat for several (default: none, the peer's "
+            "address is the client's).",
+        ),
+    ] = None,
+    tables_per_hour: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Tables one address may create an hour, after a burst of 10 (0: no limit)."
+        ),
+    ] = TABLE_CREATIONS.count,
+    seats_per_minute: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Seats one address may take a minute, after a burst of 20 (0: no limit)."
+        ),
+    ] = SEAT_TAKES.count,
+    sockets_per_minute: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="WebSockets one address may open a minute, after a burst of 30 (0: no limit).",
+        ),
+    ] = SOCKET_OPENS.count,
+    downloads_per_minute: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Histories, replays, statistics and ledgers one address may "
+            "download a minute, after a burst of 30 (0: no limit).",
+        ),
+    ] = COSTLY_REQUESTS.count,
+    spectator_cap: Annotated[
+        int,
+        typer.Option(min=0, help="The most spectators a table may have at once (0: no cap)."),
+    ] = 50,
     no_advice: Annotated[
         bool,
         typer.Option(
@@ -76,16 +130,26 @@ def serve(
     def bot_factory(level: str, seed: int | None) -> Policy:
         return make_bot(level, seed=seed)
 
-    settings = ServerSettings(
-        database_url=database_url or "",
-        host=host,
-        port=port,
-        public_url=public_url,
-        redis_url=redis_url,
-        bus_secret=bus_secret,
-        lease_seconds=lease_seconds,
-        node=node,
-    )
+    try:
+        settings = ServerSettings(
+            database_url=database_url or "",
+            host=host,
+            port=port,
+            public_url=public_url,
+            redis_url=redis_url,
+            bus_secret=bus_secret,
+            lease_seconds=lease_seconds,
+            node=node,
+            trusted_proxies=tuple(trusted_proxy or ()),
+            table_creations=per(TABLE_CREATIONS, tables_per_hour),
+            seat_takes=per(SEAT_TAKES, seats_per_minute),
+            socket_opens=per(SOCKET_OPENS, sockets_per_minute),
+            costly_requests=per(COSTLY_REQUESTS, downloads_per_minute),
+            spectator_cap=spectator_cap or None,
+        )
+    except ValueError as error:
+        typer.echo(f"serve: {error}", err=True)
+        raise typer.Exit(2) from None
     if redis_url is not None and settings.resolved_database_url().startswith("sqlite"):
         typer.echo(
             "--redis-url: several processes share one database server; give --database-url "
@@ -109,4 +173,7 @@ def serve(
         port=port,
         ws_max_size=65_536,
         log_level="info",
+        # uvicorn's own reading of X-Forwarded-For (the client, the scheme) believes the same
+        # proxies, and none by default (not its 127.0.0.1).
+        forwarded_allow_ips=list(settings.trusted_proxies),
     )

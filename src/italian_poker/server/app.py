@@ -17,7 +17,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from italian_poker.server.address_limits import AddressLimits, address_buckets
 from italian_poker.server.body_limit import BodyLimit
+from italian_poker.server.client_address import TrustedProxies
 from italian_poker.server.errors import EXCEPTION_HANDLERS
 from italian_poker.server.logs import keep_tokens_out_of_logs
 from italian_poker.server.registry import Server
@@ -57,6 +59,10 @@ def create_app(
     )
     app.state.server = server
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.state.address_buckets = buckets = address_buckets(settings)
+    trusted = TrustedProxies.of(settings.trusted_proxies)
+    # Outermost: a request over its address's limit is refused before its body is read.
+    app.add_middleware(AddressLimits, buckets=buckets, trusted=trusted)
     for router in ROUTERS:
         app.include_router(router)
     if STATIC.is_dir():

@@ -15,6 +15,14 @@ from italian_poker.server.table_chat import TableChat
 from italian_poker.server.table_core import TableCore, TablePart
 
 
+class SpectatorsFull(Exception):
+    """A table watched by as many spectators as its cap allows."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(f"this table has {cap} spectators already, the most it allows: try later")
+        self.cap = cap
+
+
 class Connections(TablePart):
     """The players' and the spectators' connections to the table on this process."""
 
@@ -67,14 +75,19 @@ class Connections(TablePart):
             self.presence.changed(before)
         await self.replication.unfollow()
 
-    async def watch(self, watch_hash: str) -> Spectator | None:
+    async def watch(self, watch_hash: str, cap: int | None = None) -> Spectator | None:
         """Register a connection of the watch link ``watch_hash`` and send it the state
-        (between changes); None if the link is not the table's (any more)."""
+        (between changes); None if the link is not the table's (any more). With ``cap``, a
+        table watched by ``cap`` spectators already (here and on other processes) refuses
+        one more: :class:`SpectatorsFull`."""
         await self.replication.follow()
         spectators = self.table.spectators
+        full = False
         async with self.lock:
             if self.state.switches.watch_hash != watch_hash:
                 spectator = None
+            elif cap is not None and self.presence.spectator_count() >= cap:
+                spectator, full = None, True
             else:
                 before = self.presence.now()
                 spectator = Spectator(watch_hash)
@@ -82,6 +95,8 @@ class Connections(TablePart):
                 self.presence.changed(before)
         if spectator is None:
             await self.replication.unfollow()
+        if full and cap is not None:
+            raise SpectatorsFull(cap)
         return spectator
 
     async def send_watch_state(self, spectator: Spectator) -> None:

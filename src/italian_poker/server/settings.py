@@ -9,6 +9,15 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
+from italian_poker.server.client_address import TrustedProxies
+from italian_poker.server.rate_limits import (
+    COSTLY_REQUESTS,
+    SEAT_TAKES,
+    SOCKET_OPENS,
+    TABLE_CREATIONS,
+    Kind,
+    Rate,
+)
 from italian_poker.table.paths import data_dir
 
 DATABASE_FILE = "server.sqlite3"
@@ -89,6 +98,29 @@ class ServerSettings:
     longest a table waits for another process after its owner died."""
     node: str | None = None
     """This process's name among several (default: the host name and process id)."""
+    address_limits: bool = True
+    """Whether the per-address limits below apply (docs/security.md); False switches them
+    all off (tests that create hundreds of tables from one test client)."""
+    table_creations: Rate | None = TABLE_CREATIONS
+    """Tables one address may create (``POST /api/tables``): 10 at once, then 30 an hour."""
+    seat_takes: Rate | None = SEAT_TAKES
+    """Seats one address may take or ask for (``POST .../seats``): 20 at once (a whole
+    group behind one home router), then 30 a minute."""
+    socket_opens: Rate | None = SOCKET_OPENS
+    """WebSockets one address may open, a table's and a watch link's together: 30 at once,
+    then 60 a minute (a page reconnects with a growing pause)."""
+    costly_requests: Rate | None = COSTLY_REQUESTS
+    """Downloads one address may ask for that the server builds from a table's log (hand
+    histories and replays, statistics, the ledger as JSON and CSV, a group's statistics):
+    30 at once, then 60 a minute."""
+    address_memory: int = 10_000
+    """The most client addresses whose buckets are kept (the least recently seen forgotten
+    first): the limits' memory stays bounded."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Reverse proxies (addresses or networks) whose ``X-Forwarded-For`` names the client;
+    none by default: the peer's address is the client's."""
+    spectator_cap: int | None = 50
+    """The most spectators one table's watch link may have at once; None: no cap."""
     clock: Callable[[], float] = time.time
     """Wall-clock seconds since the epoch that the turn timer reads (the event log's commit
     times are on the same clock); tests pass a clock they can move."""
@@ -108,6 +140,23 @@ class ServerSettings:
                 "the chat needs a burst of at least 1, an interval over 0 s and a history "
                 "of 0 or more messages"
             )
+
+        TrustedProxies.of(self.trusted_proxies)  # ValueError for one that is no address
+        if self.address_memory < 1 or (self.spectator_cap is not None and self.spectator_cap < 0):
+            raise ValueError("address_memory is at least 1 and spectator_cap 0 or more")
+
+    def address_rates(self) -> dict[Kind, Rate]:
+        """The per-address rates that apply, by what they count (none when
+        :attr:`address_limits` is off)."""
+        if not self.address_limits:
+            return {}
+        rates = {
+            Kind.TABLE: self.table_creations,
+            Kind.SEAT: self.seat_takes,
+            Kind.SOCKET: self.socket_opens,
+            Kind.COSTLY: self.costly_requests,
+        }
+        return {kind: rate for kind, rate in rates.items() if rate is not None}
 
     def resolved_database_url(self) -> str:
         """The database URL to use."""

@@ -36,8 +36,11 @@ server_router = APIRouter(prefix="/api", tags=["lobby"])
 
 @server_router.get("/server")
 async def server_info(server: ServerDep) -> ServerInfo:
-    """What this server offers: whether it can send the draw hint."""
-    return ServerInfo(advice=server.advisor is not None)
+    """What this server offers: whether it can send the draw hint, and how many spectators
+    a table may have."""
+    return ServerInfo(
+        advice=server.advisor is not None, spectator_cap=server.settings.spectator_cap
+    )
 
 
 def _nickname(text: str) -> str:

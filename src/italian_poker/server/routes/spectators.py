@@ -5,7 +5,8 @@ what everyone at the table sees (:mod:`italian_poker.server.spectators`), and ne
 The socket has the table's Origin check, message size limit and rate limit; a spectator sends
 nothing but ``ping`` (answered ``pong``) and ``hello`` (answered with the state again). A
 link that no table offers is a page answered 404 (which says so) and a socket closed with
-4404; a link the host closes or replaces closes its spectators' sockets with 4410.
+4404; a link the host closes or replaces closes its spectators' sockets with 4410; a table
+with as many spectators as the server's ``spectator_cap`` refuses one more with 4409.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 
 from italian_poker.server.client_messages import Hello, Ping
+from italian_poker.server.connections import SpectatorsFull
 from italian_poker.server.dependencies import ServerDep
 from italian_poker.server.outbox import Spectator
 from italian_poker.server.protocol import error_message
@@ -35,6 +37,9 @@ router = APIRouter()
 
 VOID = 4404
 """The close code for a watch link that no table offers."""
+FULL = 4409
+"""The close code for a watch link whose table has as many spectators as the server's
+``spectator_cap`` allows (``spectators_full``: try again later)."""
 
 
 @router.get("/w/{watch}", include_in_schema=False)
@@ -50,7 +55,15 @@ async def watch_socket(websocket: WebSocket, watch: str, server: ServerDep) -> N
         return
     runtime = await server.watched(watch)
     await websocket.accept()
-    spectator = None if runtime is None else await runtime.connections.watch(token_hash(watch))
+    try:
+        spectator = (
+            None
+            if runtime is None
+            else await runtime.connections.watch(token_hash(watch), server.settings.spectator_cap)
+        )
+    except SpectatorsFull as full:
+        await send_and_close(websocket, error_message("spectators_full", str(full)), FULL)
+        return
     if runtime is None or spectator is None:
         void = "no table offers this watch link: the host may have closed it"
         await send_and_close(websocket, error_message("no_watch", void), VOID)

@@ -19,6 +19,9 @@ class ServerInfo(Model):
     advice: bool
     """Whether the server can send the draw hint (false when it runs ``serve --no-advice``:
     the pages then leave the hint's box off and disabled)."""
+    spectator_cap: int | None = None
+    """The most spectators a table may have at once (the host's page shows the count
+    against it); null: no cap."""
 
 
 class CreateTable(Model):

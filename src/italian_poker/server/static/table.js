@@ -1093,6 +1093,7 @@ function connect() {
       delete $("conn").dataset.state;
       return;
     }
+    if (watch && event.code === 4409) showError(tr("watch_full")); // tried again below
     if (event.code === 4401) {
       forgetSeat(invite);
       app.seat = null;

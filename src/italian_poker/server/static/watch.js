@@ -130,6 +130,29 @@ export function renderWatchNote(st, lang) {
   note.textContent = parts.join(" · ");
 }
 
+/** The server's cap on a table's spectators (GET /api/server), asked for once: null until
+ * known, or when the server has none. */
+let spectatorCap = null;
+let capAsked = false;
+
+function askSpectatorCap(then) {
+  if (capAsked) return;
+  capAsked = true;
+  api("GET", "/api/server").then((info) => {
+    if (typeof info.spectator_cap === "number") {
+      spectatorCap = info.spectator_cap;
+      then();
+    }
+  }).catch(() => {}); // the count alone, as before
+}
+
+/** The host's count of spectators: "spectators: n / cap" once the cap is known. */
+function spectatorCount(watch, lang) {
+  if (!(watch.open && typeof watch.spectators === "number")) return "";
+  if (spectatorCap === null) return t(lang, "watch_count", { n: watch.spectators });
+  return t(lang, "watch_count_cap", { n: watch.spectators, cap: spectatorCap });
+}
+
 /** The host's Spectators control: the watch link on or off, its delay, the link (as this
  * page was given it: the server keeps only its hash) with a copy button, a new link. */
 export function renderWatchControls(st, context) {
@@ -145,8 +168,9 @@ export function renderWatchControls(st, context) {
   url.value = known ? watchUrl(known) : "";
   document.getElementById("watch-unknown").hidden = !(watch.open && !known);
   document.getElementById("watch-new").hidden = !watch.open;
-  document.getElementById("watch-count").textContent = watch.open && typeof watch.spectators === "number"
-    ? t(lang, "watch_count", { n: watch.spectators }) : "";
+  const count = document.getElementById("watch-count");
+  count.textContent = spectatorCount(watch, lang);
+  askSpectatorCap(() => { count.textContent = spectatorCount(watch, lang); });
 }
 
 /** Ask the server for the spectators' access (`POST .../watch`) and keep a new link's secret
