@@ -28,7 +28,7 @@ from italian_poker.engine.hand_rank import evaluate
 from italian_poker.engine.match import MatchPhase
 from italian_poker.engine.observer import PublicView, SeatView
 from italian_poker.engine.opening import OpeningRequirement
-from italian_poker.server.match_status import match_json
+from italian_poker.server.match_message import match_json
 from italian_poker.server.table_state import LogLine, TableState, TableStatus
 from italian_poker.table.advice import ADVICE_SHOWN, AdviceItem
 from italian_poker.table.narration import shown_cards
@@ -598,25 +598,3 @@ def _between(state: TableState) -> str:
 def error_message(code: str, message: str) -> dict[str, Any]:
     """A refusal; the client keeps its view."""
     return {"type": "error", "code": code, "message": message}
-
-
-# --- the chat (server/chat.py; never part of a state) ---------------------------------------
-
-
-def chat_message(message: dict[str, Any]) -> dict[str, Any]:
-    """A new chat message (:meth:`ChatMessage.as_json`) for every connection at the table."""
-    return {"type": "chat", "message": message}
-
-
-def chat_log_message(
-    messages: Sequence[dict[str, Any]], you: int | None, max_length: int
-) -> dict[str, Any]:
-    """The newest chat messages, oldest first, for a connection after its hello; ``you``:
-    the connection's person id (their messages' ``player``), ``max_length``: the longest
-    message the server takes."""
-    return {"type": "chat_log", "you": you, "max_length": max_length, "messages": list(messages)}
-
-
-def chat_removed_message(ids: Sequence[int]) -> dict[str, Any]:
-    """Chat messages the host removed, for every connection at the table."""
-    return {"type": "chat_removed", "ids": list(ids)}

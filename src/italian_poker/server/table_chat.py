@@ -11,20 +11,14 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from italian_poker.server.chat import ChatRate, ChatRefusal, check_text
 from italian_poker.server.chat_buckets import ChatBuckets, MemoryBuckets, RedisBuckets
 from italian_poker.server.outbox import Client
 from italian_poker.server.presence import Presence
-from italian_poker.server.protocol import (
-    chat_log_message,
-    chat_message,
-    chat_removed_message,
-    encode,
-    error_message,
-)
+from italian_poker.server.protocol import encode, error_message
 from italian_poker.server.refusal import Refusal
 from italian_poker.server.seats import Slot
 from italian_poker.server.table_core import TableCore, TablePart
@@ -32,6 +26,28 @@ from italian_poker.server.table_core import TableCore, TablePart
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
+
+
+# --- what the chat sends (never part of a state) -----------------------------------------
+
+
+def chat_message(message: dict[str, Any]) -> dict[str, Any]:
+    """A new chat message (:meth:`ChatMessage.as_json`) for every connection at the table."""
+    return {"type": "chat", "message": message}
+
+
+def chat_log_message(
+    messages: Sequence[dict[str, Any]], you: int | None, max_length: int
+) -> dict[str, Any]:
+    """The newest chat messages, oldest first, for a connection after its hello; ``you``:
+    the connection's person id (their messages' ``player``), ``max_length``: the longest
+    message the server takes."""
+    return {"type": "chat_log", "you": you, "max_length": max_length, "messages": list(messages)}
+
+
+def chat_removed_message(ids: Sequence[int]) -> dict[str, Any]:
+    """Chat messages the host removed, for every connection at the table."""
+    return {"type": "chat_removed", "ids": list(ids)}
 
 
 class TableChat(TablePart):
