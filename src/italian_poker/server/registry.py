@@ -149,6 +149,9 @@ class Server:
         for runtime in self.tables.values():
             await runtime.stop()
         await asyncio.get_running_loop().run_in_executor(None, self.writer.stop)
+        if self.cluster is None:
+            used = {r.id: self.used.get(h, self.settings.clock()) for h, r in self.tables.items()}
+            await asyncio.get_running_loop().run_in_executor(None, self.store.used, used)
         if self.cluster is not None:
             await self.cluster.stop(self)
         if self.collector is not None:

@@ -26,7 +26,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, case, delete, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    case,
+    delete,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session, sessionmaker
 
 from italian_poker.server.chat import ChatMessage
@@ -316,6 +326,17 @@ class Store:
                 update(_TABLES)
                 .where(_TABLES.c.id == table_id)
                 .values(active=_moment(now), kept_since=since, kept_elapsed=elapsed)
+            )
+
+    def used(self, times: Mapping[int, float]) -> None:
+        """Each table's last use (table id to seconds since the epoch), in one transaction:
+        what a server that stops records of its live tables."""
+        if not times:
+            return
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(_TABLES).where(_TABLES.c.id == bindparam("table")),
+                [{"table": n, "active": _moment(t)} for n, t in times.items()],
             )
 
     def forget(self, table_id: int) -> None:
