@@ -323,6 +323,12 @@ def test_an_abandoned_table_expires_its_ledger_and_histories_kept_as_its_host_ch
             with connect(client, invite, table["player_token"]) as ws:
                 assert ws.receive_json()["code"] == "expired"
             assert client.get(f"/w/{table['watch']}").status_code == 410
+        stats = client.post(
+            "/api/stats",
+            json={"tables": [{"invite": kept["invite"], "token": kept["player_token"]}]},
+        )
+        assert stats.status_code == 200, stats.text
+        assert stats.json()["tables"][0]["error"] == "expired"
         for table_id in (kept_id, dropped_id, default_id):
             assert count_events(server, table_id) == 0
         assert not server.tables

@@ -40,6 +40,34 @@ def serve(
         str | None,
         typer.Option(help="With --redis-url: this process's name (default: host name and pid)."),
     ] = None,
+    max_live_tables: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Tables kept in memory at most; at the cap the least recently used table "
+            "nobody is at is unloaded (it comes back from the database when asked for).",
+        ),
+    ] = 1000,
+    idle_unload_seconds: Annotated[
+        float,
+        typer.Option(min=0, help="A table nobody is at for this long leaves memory."),
+    ] = 600.0,
+    expire_days: Annotated[
+        float,
+        typer.Option(
+            min=0.001,
+            help="A table nobody joins or plays for this many days is expired: its game is "
+            "deleted and its links answer 410 Gone.",
+        ),
+    ] = 30.0,
+    keep_days: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Days an expired table's ledger and histories are kept, unless its host "
+            "chose otherwise (0: deleted with the game).",
+        ),
+    ] = 30,
     no_advice: Annotated[
         bool,
         typer.Option(
@@ -71,6 +99,10 @@ def serve(
         redis_url=redis_url,
         lease_seconds=lease_seconds,
         node=node,
+        max_live_tables=max_live_tables,
+        idle_unload_seconds=idle_unload_seconds,
+        expire_days=expire_days,
+        keep_days=keep_days,
     )
     if redis_url is not None and settings.resolved_database_url().startswith("sqlite"):
         typer.echo(
