@@ -203,8 +203,16 @@ class Server:
         self.used[runtime.invite_hash] = self.settings.clock()
 
     def idle(self, runtime: TableRuntime) -> bool:
-        """Whether ``runtime`` may be unloaded: the only process (with several, tables stay
-        live), nobody at it here or elsewhere, no change under way, nothing it does by
+        """Whether ``runtime`` may be unloaded: :meth:`quiet`, and not asked for in the last
+        ``hello_timeout_seconds`` (a connection that found it may still be saying hello)."""
+        used = self.used.get(runtime.invite_hash)
+        now = self.settings.clock()
+        recent = used is not None and now - used < self.settings.hello_timeout_seconds
+        return not recent and self.quiet(runtime)
+
+    def quiet(self, runtime: TableRuntime) -> bool:
+        """Whether nothing goes on at ``runtime``: the only process (with several, tables
+        stay live), nobody at it here or elsewhere, no change under way, nothing it does by
         itself pending (a bot's move, an automatic move, a deal)."""
         return (
             self.cluster is None
@@ -219,11 +227,15 @@ class Server:
         """Unload ``runtime`` if it is idle: its timers, bots and grace periods stop, the
         turn under way is kept (the seconds it had run) with the table's last use, and it
         leaves memory. Whether it was unloaded."""
+        async with self._loading:
+            return await self._unload(runtime)
+
+    async def _unload(self, runtime: TableRuntime) -> bool:
+        """:meth:`unload`; caller holds ``_loading``, so that no request rebuilds the table
+        from the database before what it keeps is written."""
         if not self.idle(runtime) or self.tables.get(runtime.invite_hash) is not runtime:
             return False
-        async with runtime.lock:
-            if self.tables.get(runtime.invite_hash) is not runtime:
-                return False
+        async with runtime.lock:  # free (idle): taken at once, nothing else runs meanwhile
             kept = runtime.turn_clock.elapsed()
             used = self.used.pop(runtime.invite_hash, self.settings.clock())
             del self.tables[runtime.invite_hash]
@@ -243,7 +255,7 @@ class Server:
         while len(self.tables) >= self.settings.max_live_tables:
             candidates = [self.tables[h] for h in list(self.used) if h in self.tables]
             for runtime in candidates:
-                if await self.unload(runtime):
+                if await self._unload(runtime):
                     break
             else:
                 raise busy()
@@ -273,15 +285,15 @@ class Server:
         if self.cluster is not None:
             return
         now = self.settings.clock()
-        for runtime in list(self.tables.values()):
-            if not self.idle(runtime):
-                self._touch(runtime)
-        for hashed, used in list(self.used.items()):
-            runtime = self.tables.get(hashed)
-            if runtime is not None and now - used >= self.settings.idle_unload_seconds:
-                await self.unload(runtime)
         loop = asyncio.get_running_loop()
         async with self._loading:
+            for runtime in list(self.tables.values()):
+                if not self.quiet(runtime):
+                    self._touch(runtime)
+            for hashed, used in list(self.used.items()):
+                found = self.tables.get(hashed)
+                if found is not None and now - used >= self.settings.idle_unload_seconds:
+                    await self._unload(found)
             live = [runtime.id for runtime in self.tables.values()]
             before = now - self.settings.expire_days * DAY
             abandoned = functools.partial(self.store.abandoned, before, live)
