@@ -222,6 +222,7 @@ def settings(database_url: str) -> ServerSettings:
         default_turn_seconds=None,
         seed=11,
         collector_interval=None,  # tests/server/test_server_collector.py runs the collector
+        sweep_seconds=None,  # tests/server/test_server_unload.py runs the sweep
     )
 
 

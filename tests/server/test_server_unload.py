@@ -52,13 +52,16 @@ def server_of(client: TestClient) -> Server:
 
 
 def unloading(make_app: AppFactory, clock: FakeClock, **changes: Any) -> FastAPI:
-    """An app on the fake clock whose sweep the test runs."""
+    """An app on the fake clock whose sweep the test runs, with long grace periods."""
     settings: dict[str, Any] = {
         "clock": clock,
         "sleep": clock.sleep,
         "sweep_seconds": None,
         "idle_unload_seconds": IDLE,
         "expire_days": EXPIRE_DAYS,
+        # No seat is sat out by its grace period while the test moves the clock (unloading
+        # stops the grace periods; a restored table starts them again).
+        "reconnect_grace_seconds": 100 * IDLE,
     }
     return make_app(**(settings | changes))
 
@@ -298,7 +301,8 @@ def test_an_abandoned_table_expires_its_ledger_and_histories_kept_as_its_host_ch
     make_app: AppFactory,
 ) -> None:
     clock = FakeClock()
-    with TestClient(unloading(make_app, clock, keep_days=10)) as client:
+    app = unloading(make_app, clock, keep_days=10, reconnect_grace_seconds=30.0)
+    with TestClient(app) as client:
         server = server_of(client)
         kept, kept_id = finished_deal(client, 7)
         dropped, dropped_id = finished_deal(client, 0)
