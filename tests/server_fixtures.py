@@ -223,6 +223,7 @@ def settings(database_url: str) -> ServerSettings:
         seed=11,
         collector_interval=None,  # tests/server/test_server_collector.py runs the collector
         address_limits=False,  # tests/server/test_server_address_limits.py tests them
+        sweep_seconds=None,  # tests/server/test_server_unload.py runs the sweep
     )
 
 

@@ -112,6 +112,26 @@ def test_a_0004_database_upgrades_with_no_chat_and_no_watch_link(database_url: s
     engine.dispose()
 
 
+def test_a_0006_database_upgrades_with_its_tables_in_use_since_created(
+    database_url: str,
+) -> None:
+    """0007 adds ``tables.active`` (the last use, from ``created`` for the tables already
+    there: the expiry counts from it), ``expired``, ``keep_until`` and the turn kept by an
+    unloaded table (all empty), and ``hand_archives`` (empty)."""
+    engine = _database_at(database_url, "0006")
+    with engine.connect() as connection:
+        tables = connection.execute(
+            text(
+                "SELECT id, active = created, expired, keep_until, kept_since, kept_elapsed"
+                " FROM tables"
+            )
+        ).all()
+        archived = connection.execute(text("SELECT COUNT(*) FROM hand_archives")).scalar_one()
+    assert [tuple(r) for r in tables] == [(1, True, None, None, None, None)]
+    assert archived == 0
+    engine.dispose()
+
+
 def test_the_migrations_make_the_schema_the_models_describe(database_url: str) -> None:
     """Alembic finds nothing to add or drop between the migrated database and
     ``server/models.py``: a model changed without its migration fails here."""

@@ -106,6 +106,34 @@ def serve(
         int,
         typer.Option(min=0, help="The most spectators a table may have at once (0: no cap)."),
     ] = 50,
+    max_live_tables: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Tables kept in memory at most; at the cap the least recently used table "
+            "nobody is at is unloaded (it comes back from the database when asked for).",
+        ),
+    ] = 1000,
+    idle_unload_seconds: Annotated[
+        float,
+        typer.Option(min=0, help="A table nobody is at for this long leaves memory."),
+    ] = 600.0,
+    expire_days: Annotated[
+        float,
+        typer.Option(
+            min=0.001,
+            help="A table nobody joins or plays for this many days is expired: its game is "
+            "deleted and its links answer 410 Gone.",
+        ),
+    ] = 30.0,
+    keep_days: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Days an expired table's ledger and histories are kept, unless its host "
+            "chose otherwise (0: deleted with the game).",
+        ),
+    ] = 30,
     no_advice: Annotated[
         bool,
         typer.Option(
@@ -146,6 +174,10 @@ def serve(
             socket_opens=per(SOCKET_OPENS, sockets_per_minute),
             costly_requests=per(COSTLY_REQUESTS, downloads_per_minute),
             spectator_cap=spectator_cap or None,
+            max_live_tables=max_live_tables,
+            idle_unload_seconds=idle_unload_seconds,
+            expire_days=expire_days,
+            keep_days=keep_days,
         )
     except ValueError as error:
         typer.echo(f"serve: {error}", err=True)

@@ -11,7 +11,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -44,6 +53,18 @@ class TableRow(Base):
         String(64), nullable=True, unique=True, index=True
     )
     """The sha256 hash of the watch link for spectators; empty while the host offers none."""
+    active: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the table was last in use, as the server's clock said: created, rebuilt for a
+    request or a connection, or unloaded (``Server.sweep``); the sweep expires the tables
+    whose last use is older than ``expire_days``."""
+    expired: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the table was expired (its events, seats and chat deleted); empty while it lives."""
+    keep_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Until when an expired table's ledger and archived histories are kept."""
+    kept_since: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seq of the event that began the turn under way when the table was unloaded."""
+    kept_elapsed: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The seconds that turn had run when the table was unloaded (it resumes from them)."""
 
 
 class SeatRow(Base):
@@ -104,3 +125,15 @@ class ChatMessageRow(Base):
     nickname: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(String(1000))
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class HandArchiveRow(Base):
+    """A finished deal of an expired table, kept as its hand history (``.phh``, every card:
+    the events it replaces held them too) until the table's ``keep_until``."""
+
+    __tablename__ = "hand_archives"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    hand: Mapped[int] = mapped_column(Integer)
+    history: Mapped[str] = mapped_column(Text)

@@ -38,6 +38,14 @@ class Scheduler(TablePart):
         self.clock, self.bots = clock, bots
         self._pending: asyncio.Task[None] | None = None
         self._pending_key: tuple[Any, ...] | None = None
+        self._timer = False
+        """Whether the pending task is a person's turn timer."""
+
+    def running(self) -> bool:
+        """Whether the table goes on by itself: a bot's move, an automatic move or a deal is
+        pending (a person's turn timer is not: the turn waits for them)."""
+        pending = self._pending
+        return pending is not None and not pending.done() and not self._timer
 
     def cancel(self) -> None:
         """Cancel the pending task, if any."""
@@ -55,6 +63,7 @@ class Scheduler(TablePart):
             self._pending.cancel()
         self._pending = None
         self._pending_key = key
+        self._timer = False
         if state.status is not TableStatus.PLAYING:
             return
         actor = state.actor_slot()
@@ -67,6 +76,7 @@ class Scheduler(TablePart):
             elif slot.leaving or slot.sitting_out:
                 self._pending = self._spawn(self._auto_turn(state.seq, actor, 0.0))
             elif left is not None:
+                self._timer = True
                 self._pending = self._spawn(
                     self._auto_turn(state.seq, actor, max(0.0, left), expired=True)
                 )

@@ -96,6 +96,23 @@ class ServerSettings:
     lease_seconds: float = 10.0
     """How long a process's claim on a table (its lease in Redis) lasts unless renewed: the
     longest a table waits for another process after its owner died."""
+    max_live_tables: int = 1000
+    """The most tables this process keeps in memory (live); at the cap, a table nobody is
+    at (see :attr:`idle_unload_seconds`) is unloaded to make room, the least recently used
+    first, and with none such a new table is refused (503 ``busy``)."""
+    idle_unload_seconds: float = 600.0
+    """A table with nobody connected (no player, no spectator) and nothing running by itself
+    (no bot's move, automatic move or deal pending) for this long is unloaded: its timers and
+    bots stop and it leaves memory; the next request or connection rebuilds it from its log."""
+    expire_days: float = 30.0
+    """A table nobody has joined or played for this many days is expired by the sweep: its
+    events, seats and chat are deleted, and its links answer 410 Gone."""
+    keep_days: int = 30
+    """The days an expired table's ledger and finished deals' histories are kept, unless
+    its host chose otherwise at creation (``keep_days``; 0: deleted with the events)."""
+    sweep_seconds: float | None = 60.0
+    """Seconds between two sweeps (unloading idle tables, expiring abandoned ones, deleting
+    the records whose days are over); None: no periodic sweep (``Server.sweep`` by hand)."""
     node: str | None = None
     """This process's name among several (default: the host name and process id)."""
     address_limits: bool = True
@@ -144,6 +161,12 @@ class ServerSettings:
         TrustedProxies.of(self.trusted_proxies)  # ValueError for one that is no address
         if self.address_memory < 1 or (self.spectator_cap is not None and self.spectator_cap < 0):
             raise ValueError("address_memory is at least 1 and spectator_cap 0 or more")
+        if self.max_live_tables < 1 or self.idle_unload_seconds < 0 or self.keep_days < 0:
+            raise ValueError(
+                "max_live_tables is at least 1, idle_unload_seconds and keep_days 0 or more"
+            )
+        if not self.expire_days > 0:
+            raise ValueError(f"expire_days is over 0, got {self.expire_days}")
 
     def address_rates(self) -> dict[Kind, Rate]:
         """The per-address rates that apply, by what they count (none when

@@ -26,7 +26,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, case, delete, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    case,
+    delete,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session, sessionmaker
 
 from italian_poker.server.chat import ChatMessage
@@ -35,6 +45,7 @@ from italian_poker.server.ledger import LedgerEntry
 from italian_poker.server.models import (
     Base,
     ChatMessageRow,
+    HandArchiveRow,
     LedgerRow,
     SeatRow,
     TableEventRow,
@@ -91,6 +102,9 @@ _INSERT_EVENTS = insert(_EVENTS)
 _INSERT_LEDGER = insert(_LEDGER)
 """The writer's statements, built once (a statement built at each commit is checked and
 keyed for the compiled-statement cache each time)."""
+_ARCHIVES = _table(HandArchiveRow)
+DAY = 86_400.0
+"""Seconds in a day."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +165,17 @@ class StoredTable:
     host_token_hash: str
     events: tuple[tuple[int, str, dict[str, Any]], ...]
     tokens: dict[int, str]
+    turn_kept: tuple[int, float] | None = None
+    """The turn under way when the table was last unloaded: the seq of the event that began
+    it and the seconds it had run (:class:`~italian_poker.server.turn_clock.TurnClock`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A table found by its invite or its watch link: its id, and whether it has expired."""
+
+    id: int
+    expired: bool
 
 
 _EVENT_COLUMNS = ("table_id", "seq", "kind", "payload", "created")
@@ -207,8 +232,10 @@ class Store:
         self._written: dict[int, _Written] = {}
         """Per table, the seats and status as last committed (or read)."""
 
-    def create_table(self, invite_hash: str, table: NewTable) -> int:
-        """Insert ``table`` in the lobby, found by ``invite_hash``; returns its id."""
+    def create_table(self, invite_hash: str, table: NewTable, now: float | None = None) -> int:
+        """Insert ``table`` in the lobby, found by ``invite_hash``, in use at ``now``
+        (seconds since the epoch; default: now); returns its id."""
+        active = utcnow() if now is None else _moment(now)
         with self.sessions.begin() as session:
             row = TableRow(
                 invite_hash=invite_hash,
@@ -218,6 +245,7 @@ class Store:
                 host_token_hash=table.host_token_hash,
                 status="lobby",
                 created=utcnow(),
+                active=active,
             )
             session.add(row)
             session.flush()
@@ -226,9 +254,11 @@ class Store:
         return table_id
 
     def load_all(self) -> list[StoredTable]:
-        """Every table with its event log, oldest table first."""
+        """Every table not expired with its event log, oldest table first."""
         with self.sessions() as session:
-            tables = session.scalars(select(TableRow).order_by(TableRow.id)).all()
+            tables = session.scalars(
+                select(TableRow).where(TableRow.expired.is_(None)).order_by(TableRow.id)
+            ).all()
             return [self._stored(session, row) for row in tables]
 
     def _stored(self, session: Session, row: TableRow) -> StoredTable:
@@ -254,6 +284,9 @@ class Store:
             host_token_hash=row.host_token_hash,
             events=tuple((seq, kind, dict(payload)) for seq, kind, payload in events),
             tokens={s.seat: s.player_token_hash for s in seats if s.player_token_hash},
+            turn_kept=None
+            if row.kept_since is None or row.kept_elapsed is None
+            else (row.kept_since, row.kept_elapsed),
         )
 
     def load(self, table_id: int) -> StoredTable:
@@ -302,6 +335,132 @@ class Store:
                 select(_TABLES.c.id).where(_TABLES.c.watch_hash == watch_hash)
             ).scalar()
         return None if found is None else int(found)
+
+    def find_invite(self, invite_hash: str) -> Found | None:
+        """The table with this invite hash, expired or not, if any."""
+        return self._find(_TABLES.c.invite_hash == invite_hash)
+
+    def find_watch(self, watch_hash: str) -> Found | None:
+        """The table whose watch link has this hash, expired or not, if any."""
+        return self._find(_TABLES.c.watch_hash == watch_hash)
+
+    def _find(self, where: Any) -> Found | None:
+        with self.engine.connect() as connection:
+            row = connection.execute(select(_TABLES.c.id, _TABLES.c.expired).where(where)).first()
+        return None if row is None else Found(int(row[0]), row[1] is not None)
+
+    def recent_tables(self, limit: int) -> list[int]:
+        """The ids of the ``limit`` tables not expired last in use, the latest first."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(_TABLES.c.id)
+                .where(_TABLES.c.expired.is_(None))
+                .order_by(_TABLES.c.active.desc(), _TABLES.c.id.desc())
+                .limit(limit)
+            ).scalars()
+            return [int(n) for n in rows]
+
+    def touch(self, table_id: int, now: float, turn: tuple[int, float] | None = None) -> None:
+        """The table was in use at ``now`` (seconds since the epoch); ``turn``: the turn it
+        keeps as it is unloaded (the seq that began it, the seconds it had run), or none."""
+        since, elapsed = (None, None) if turn is None else turn
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(_TABLES)
+                .where(_TABLES.c.id == table_id)
+                .values(active=_moment(now), kept_since=since, kept_elapsed=elapsed)
+            )
+
+    def used(self, times: Mapping[int, float]) -> None:
+        """Each table's last use (table id to seconds since the epoch), in one transaction:
+        what a server that stops records of its live tables."""
+        if not times:
+            return
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(_TABLES).where(_TABLES.c.id == bindparam("table")),
+                [{"table": n, "active": _moment(t)} for n, t in times.items()],
+            )
+
+    def forget(self, table_id: int) -> None:
+        """Drop what the store remembers of a table that leaves memory (read again if it
+        comes back)."""
+        self._written.pop(table_id, None)
+
+    def abandoned(self, before: float, live: Iterable[int] = ()) -> list[int]:
+        """The ids of the tables not expired, nor in ``live``, last in use before ``before``
+        (seconds since the epoch), oldest first."""
+        live_ids = set(live)
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(_TABLES.c.id)
+                .where(_TABLES.c.expired.is_(None), _TABLES.c.active < _moment(before))
+                .order_by(_TABLES.c.id)
+            ).scalars()
+            return [int(n) for n in rows if int(n) not in live_ids]
+
+    def expire(
+        self, table_id: int, now: float, keep_days: int, histories: Sequence[tuple[int, str]]
+    ) -> None:
+        """Expire the table at ``now``: its events, seats and chat deleted, its row kept (its
+        links then answer 410); its ledger and ``histories`` (hand number, ``.phh`` text)
+        kept for ``keep_days`` days, or, with 0, the ledger deleted at once."""
+        moment = _moment(now)
+        keep = keep_days > 0
+        with self.engine.begin() as connection:
+            for table in (_EVENTS, _SEATS, _CHAT):
+                connection.execute(delete(table).where(table.c.table_id == table_id))
+            if keep:
+                if histories:
+                    connection.execute(
+                        insert(_ARCHIVES),
+                        [{"table_id": table_id, "hand": n, "history": h} for n, h in histories],
+                    )
+            else:
+                connection.execute(delete(_LEDGER).where(_LEDGER.c.table_id == table_id))
+            connection.execute(
+                update(_TABLES)
+                .where(_TABLES.c.id == table_id)
+                .values(
+                    expired=moment,
+                    keep_until=datetime.fromtimestamp(now + keep_days * DAY, UTC) if keep else None,
+                    kept_since=None,
+                    kept_elapsed=None,
+                )
+            )
+        self._written.pop(table_id, None)
+
+    def purge(self, now: float) -> list[int]:
+        """Delete the ledger and archived histories of the expired tables whose days are
+        over at ``now``; their ids."""
+        moment = _moment(now)
+        with self.engine.begin() as connection:
+            ids = [
+                int(n)
+                for n in connection.execute(
+                    select(_TABLES.c.id).where(
+                        _TABLES.c.expired.is_not(None), _TABLES.c.keep_until < moment
+                    )
+                ).scalars()
+            ]
+            if ids:
+                connection.execute(delete(_LEDGER).where(_LEDGER.c.table_id.in_(ids)))
+                connection.execute(delete(_ARCHIVES).where(_ARCHIVES.c.table_id.in_(ids)))
+                connection.execute(
+                    update(_TABLES).where(_TABLES.c.id.in_(ids)).values(keep_until=None)
+                )
+        return ids
+
+    def archived_histories(self, table_id: int) -> list[tuple[int, str]]:
+        """The finished deals an expired table keeps: hand number and ``.phh`` text, in
+        order."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(_ARCHIVES.c.hand, _ARCHIVES.c.history)
+                .where(_ARCHIVES.c.table_id == table_id)
+                .order_by(_ARCHIVES.c.hand)
+            ).all()
+        return [(int(n), str(h)) for n, h in rows]
 
     def table_ids(self) -> list[int]:
         """Every table's id, oldest first."""
@@ -540,6 +699,11 @@ class Store:
             session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             session.execute(delete(TableRow).where(TableRow.id == table_id))
         self._written.pop(table_id, None)
+
+
+def _moment(seconds: float) -> datetime:
+    """A time in seconds since the epoch as the database stores it (UTC)."""
+    return datetime.fromtimestamp(seconds, UTC)
 
 
 def _utc(moment: datetime) -> datetime:

@@ -32,6 +32,10 @@ class TurnClock(TablePart):
     """The running turn, if a human seat is on the clock."""
 
     turn: Turn | None = None
+    kept: tuple[int, float] | None = None
+    """The turn a table kept when it was unloaded (the seq that began it, the seconds it had
+    run): restored, that turn resumes with the time it had left, the time the table spent
+    unloaded not counted."""
 
     def clock(self) -> Clock:
         """The running turn timer, if any."""
@@ -58,11 +62,21 @@ class TurnClock(TablePart):
             return
         now = self.settings.clock()
         started = now
-        if restored:
+        if restored and self.kept is not None and self.kept[0] == since:
+            started = now - self.kept[1]
+        elif restored:
             committed = self.store.event_time(self.id, since)
             if committed is not None:
                 started = min(committed, now)
         self.turn = Turn(since, actor, started, state.bank(actor))
+
+    def elapsed(self) -> tuple[int, float] | None:
+        """The turn under way as an unloaded table keeps it: the seq that began it and the
+        seconds it has run; None when no human seat is on the clock."""
+        turn = self.turn
+        if turn is None:
+            return None
+        return turn.since, max(0.0, self.settings.clock() - turn.started)
 
     def use_bank(self, seat: int) -> float | None:
         """The seat's time bank left once the time it took beyond the turn's seconds is

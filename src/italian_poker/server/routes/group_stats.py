@@ -18,7 +18,7 @@ from fastapi import APIRouter
 from italian_poker.engine.history import HandHistory
 from italian_poker.engine.match import CompletedDeal
 from italian_poker.server.dependencies import ServerDep
-from italian_poker.server.errors import error_responses
+from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.schemas.stats import GroupStats, GroupStatsQuery, GroupTable
 from italian_poker.server.store import token_hash
 from italian_poker.table.statistics import Statistics, statistics_of
@@ -45,7 +45,11 @@ async def group_stats(body: GroupStatsQuery, server: ServerDep) -> GroupStats:
     tables: list[GroupTable] = []
     deals: list[tuple[CompletedDeal, ...]] = []
     for key in body.tables:
-        runtime = await server.find(key.invite)
+        try:
+            runtime = await server.find(key.invite)
+        except ApiError as error:  # an expired table (410), no room for it (503)
+            tables.append(_refused(key.invite, error.code, error.message))
+            continue
         if runtime is None:
             tables.append(_refused(key.invite, "no_table", NO_TABLE))
             continue

@@ -15,6 +15,7 @@ from italian_poker.server.errors import ApiError, error_responses
 from italian_poker.server.limits import MAX_CHIPS
 from italian_poker.server.match_status import FORMAT_OPTION
 from italian_poker.server.nicknames import BadName, check_nickname, check_text
+from italian_poker.server.registry import KEEP_DAYS
 from italian_poker.server.routes.host import set_watch
 from italian_poker.server.schemas.lobby import (
     CreateTable,
@@ -133,6 +134,8 @@ async def create_table(body: CreateTable, server: ServerDep) -> TableCreated:
     }
     if match_format != CASH:
         options[FORMAT_OPTION] = match_format.to_dict()
+    if body.keep_days is not None:
+        options[KEEP_DAYS] = body.keep_days
     invite = secrets.token_urlsafe(18)
     host_token = secrets.token_urlsafe(32)
     player_token = secrets.token_urlsafe(32)

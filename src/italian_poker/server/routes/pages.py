@@ -6,6 +6,7 @@ are mounted by ``create_app``."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable
 from pathlib import Path
 
 from fastapi import APIRouter
@@ -33,6 +34,15 @@ def page(name: str, status: int = 200) -> Response:
     return FileResponse(path, status, media_type="text/html", headers={"Cache-Control": "no-store"})
 
 
+async def found(lookup: Awaitable[object | None]) -> int:
+    """The status of a table's page: 200 when ``lookup`` finds it, 404 when not, or the
+    lookup's refusal (410 for an expired table, 503 with no room for it)."""
+    try:
+        return 200 if await lookup is not None else 404
+    except ApiError as error:
+        return error.status
+
+
 @router.get("/")
 async def index() -> Response:
     return page("index.html")
@@ -53,7 +63,7 @@ async def verify_page() -> Response:
 @router.get("/t/{invite}")
 async def table_page(invite: str, server: ServerDep) -> Response:
     # The page says itself that there is no such table; the status says it too.
-    return page("table.html", 200 if await server.find(invite) is not None else 404)
+    return page("table.html", await found(server.find(invite)))
 
 
 @router.get("/t/{invite}/hands/{hand}")
@@ -63,7 +73,7 @@ async def replay_page(invite: str, hand: str, server: ServerDep) -> Response:
         whole_number(hand, 1, MAX_INT, "a hand", text=True)
     except ValueError:
         return page("replay.html", 404)
-    return page("replay.html", 200 if await server.find(invite) is not None else 404)
+    return page("replay.html", await found(server.find(invite)))
 
 
 @router.get("/manifest.webmanifest")

@@ -20,9 +20,10 @@ from fastapi.responses import Response
 from italian_poker.server.client_messages import Hello, Ping
 from italian_poker.server.connections import SpectatorsFull
 from italian_poker.server.dependencies import ServerDep
+from italian_poker.server.errors import ApiError
 from italian_poker.server.outbox import Spectator
 from italian_poker.server.protocol import error_message
-from italian_poker.server.routes.pages import page
+from italian_poker.server.routes.pages import found, page
 from italian_poker.server.routes.sockets import (
     checked_messages,
     origin_allowed,
@@ -45,7 +46,7 @@ FULL = 4409
 @router.get("/w/{watch}", include_in_schema=False)
 async def watch_page(watch: str, server: ServerDep) -> Response:
     # The table's page in watch mode; it says itself when the link does not work.
-    return page("table.html", 200 if await server.watched(watch) is not None else 404)
+    return page("table.html", await found(server.watched(watch)))
 
 
 @router.websocket("/ws/watch/{watch}")
@@ -53,7 +54,14 @@ async def watch_socket(websocket: WebSocket, watch: str, server: ServerDep) -> N
     if not origin_allowed(websocket, server.settings):
         await websocket.close(code=4403)
         return
-    runtime = await server.watched(watch)
+    try:
+        runtime = await server.watched(watch)
+    except ApiError as error:  # an expired table (410), no room for it (503)
+        await websocket.accept()
+        await send_and_close(
+            websocket, error_message(error.code, error.message), 4000 + error.status
+        )
+        return
     await websocket.accept()
     try:
         spectator = (

@@ -22,6 +22,7 @@ from italian_poker.server.client_messages import (
     parse_message,
 )
 from italian_poker.server.dependencies import ServerDep
+from italian_poker.server.errors import ApiError
 from italian_poker.server.outbox import Client
 from italian_poker.server.protocol import error_message
 from italian_poker.server.refusal import Refusal
@@ -44,7 +45,13 @@ async def table_socket(websocket: WebSocket, invite: str, server: ServerDep) -> 
     if not origin_allowed(websocket, server.settings):
         await websocket.close(code=4403)
         return
-    runtime = await server.find(invite)
+    try:
+        runtime = await server.find(invite)
+    except ApiError as error:  # an expired table (410), no room for it (503)
+        await websocket.accept()
+        await websocket.send_json(error_message(error.code, error.message))
+        await websocket.close(code=4000 + error.status)
+        return
     await websocket.accept()
     if runtime is None:
         await websocket.send_json(error_message("no_table", "no table has this invite"))

@@ -70,6 +70,10 @@ class CreateTable(Model):
     """A sit and go's re-entry window: busted players may re-enter up to this level."""
     re_entry_deals: Count = 0
     """Or: while fewer deals than this are over."""
+    keep_days: int | None = Field(default=None, ge=0, le=3650, strict=True)
+    """Once the table has expired (nobody joined or played for the server's ``expire_days``)
+    and its game is deleted: the days its ledger and finished deals' histories are kept (0:
+    deleted with the game); left out: the server's ``keep_days``."""
 
 
 class TableCreated(Model):

@@ -96,8 +96,9 @@ class GroupTable(Model):
     deals: int
     """Its finished deals counted (0 when it is not counted)."""
     error: str | None
-    """Why it is not counted: ``no_table`` (no table has this invite) or ``forbidden`` (the
-    token holds no seat there); None when counted."""
+    """Why it is not counted: ``no_table`` (no table has this invite), ``expired`` (the
+    table has expired: its game is deleted), ``busy`` (the server has no room for it now) or
+    ``forbidden`` (the token holds no seat there); None when counted."""
     message: str | None
     """The same for a person; None when counted."""
 

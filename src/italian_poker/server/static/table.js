@@ -1102,6 +1102,12 @@ function connect() {
       showJoin();
       return;
     }
+    if (event.code === 4410) {
+      app.closedForGood = true; // the table expired: its game is deleted
+      showError(tr("table_expired"));
+      setConn("no_table");
+      return;
+    }
     if (event.code === 4404) {
       app.closedForGood = true;
       showError(tr("no_table"));
