@@ -18,7 +18,7 @@ from browser_steps import LiveServer, browser, hold_seat, new_page
 from server_fixtures import FakeClock
 
 from italian_poker.server.i18n import PAGE_MESSAGES
-from italian_poker.server.store import DAY
+from italian_poker.server.rows import DAY
 
 __all__ = ["browser"]  # the fixture, from browser_steps
 

@@ -336,4 +336,4 @@ def test_a_message_when_the_buckets_cannot_be_read_is_not_sent(servers: Servers)
         chat(anna_ws, "ciao")
         refused = next_message(anna_ws, "error")
         assert refused["code"] == "chat_not_sent", refused
-    assert runtime.store.chat_messages(runtime.id, 50) == []
+    assert runtime.store.chat.messages(runtime.id, 50) == []

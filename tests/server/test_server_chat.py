@@ -385,7 +385,7 @@ def test_a_message_the_database_refuses_is_not_sent_and_costs_nothing(
     with TestClient(make_app(chat_burst=1)) as client:
         table = create_table(client)
         store = server_of(client).store
-        saved = store.add_chat
+        saved = store.chat.add
 
         def broken(*args: Any) -> Any:
             raise OSError("the disk is full")
@@ -408,19 +408,19 @@ def test_the_stores_chat_is_each_tables_own(engine: Engine) -> None:
     first = store.create_table("a" * 64, NewTable("one", {}, {}, "h" * 64))
     second = store.create_table("b" * 64, NewTable("two", {}, {}, "h" * 64))
     ids = [
-        store.add_chat(table, 7, "Anna", f"{table}:{n}").id
+        store.chat.add(table, 7, "Anna", f"{table}:{n}").id
         for n in range(3)
         for table in (first, second)
     ]
     assert ids == sorted(ids) and len(set(ids)) == 6
-    assert [m.text for m in store.chat_messages(first, 2)] == [f"{first}:1", f"{first}:2"]
-    assert [m.text for m in store.chat_messages(second, 10)] == [f"{second}:{n}" for n in range(3)]
-    mine = [m.id for m in store.chat_messages(first, 10)]
-    assert not store.delete_chat(second, mine[0])  # not that table's message
-    assert store.delete_chat(first, mine[0]) and not store.delete_chat(first, mine[0])
-    assert store.delete_chat_of(second, 8) == []
-    assert store.delete_chat_of(first, 7) == mine[1:]
-    assert store.chat_messages(first, 10) == [] and len(store.chat_messages(second, 10)) == 3
+    assert [m.text for m in store.chat.messages(first, 2)] == [f"{first}:1", f"{first}:2"]
+    assert [m.text for m in store.chat.messages(second, 10)] == [f"{second}:{n}" for n in range(3)]
+    mine = [m.id for m in store.chat.messages(first, 10)]
+    assert not store.chat.delete(second, mine[0])  # not that table's message
+    assert store.chat.delete(first, mine[0]) and not store.chat.delete(first, mine[0])
+    assert store.chat.delete_of(second, 8) == []
+    assert store.chat.delete_of(first, 7) == mine[1:]
+    assert store.chat.messages(first, 10) == [] and len(store.chat.messages(second, 10)) == 3
     store.delete_table(second)
     with engine.connect() as connection:
         assert connection.execute(select(func.count()).select_from(ChatMessageRow)).scalar() == 0

@@ -154,4 +154,4 @@ def test_a_message_while_no_process_owns_the_table_is_not_sent(
 def stored_texts(client: Any, invite: str) -> list[str]:
     runtime = server_of(client).here(invite)
     assert runtime is not None
-    return [m.text for m in runtime.store.chat_messages(runtime.id, 50)]
+    return [m.text for m in runtime.store.chat.messages(runtime.id, 50)]

@@ -9,10 +9,11 @@ import pytest
 from sqlalchemy import Engine, select
 from test_server_store import new_table, seat_rows, statements, status_of
 
+from italian_poker.server.fencing import FENCE_MAX, StaleOwner
 from italian_poker.server.ledger import LedgerEntry
 from italian_poker.server.models import LedgerRow, TableEventRow
 from italian_poker.server.seats import Slot
-from italian_poker.server.store import FENCE_MAX, EventWrite, StaleOwner, Store
+from italian_poker.server.store import EventWrite, Store
 
 pytestmark = pytest.mark.every_database
 

@@ -11,10 +11,11 @@ import redis.asyncio
 from sqlalchemy import Engine, select
 
 from italian_poker.server.cluster import REDIS_CONNECTIONS, redis_client
+from italian_poker.server.fencing import StaleOwner
 from italian_poker.server.lease import Lease, LeaseError, TableLeases
 from italian_poker.server.models import TableEventRow
 from italian_poker.server.seats import Slot
-from italian_poker.server.store import EventWrite, NewTable, StaleOwner, Store
+from italian_poker.server.store import EventWrite, NewTable, Store
 
 SHORT = 0.5
 """A lease short enough to wait out (seconds)."""

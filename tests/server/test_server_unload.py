@@ -30,7 +30,7 @@ from sqlalchemy import func, select
 from italian_poker.engine.history import loads
 from italian_poker.server.models import TableEventRow
 from italian_poker.server.registry import Server
-from italian_poker.server.store import DAY
+from italian_poker.server.rows import DAY
 from italian_poker.server.table_runtime import TableRuntime
 from italian_poker.table.defaults import default_action
 
@@ -345,14 +345,14 @@ def test_an_abandoned_table_expires_its_ledger_and_histories_kept_as_its_host_ch
         assert server.store.ledger(kept_id) == ledger
         assert server.store.ledger(dropped_id) == []
         assert server.store.ledger(default_id) != []
-        histories = server.store.archived_histories(kept_id)
+        histories = server.store.lifetimes.archived_histories(kept_id)
         assert [n for n, _ in histories] == hands
         assert [loads(text).number for _, text in histories] == hands
-        assert server.store.archived_histories(dropped_id) == []
+        assert server.store.lifetimes.archived_histories(dropped_id) == []
         clock.offset += 7 * DAY + 1
         sweep(client)  # the host's 7 days are over; the server's 10 are not
         assert server.store.ledger(kept_id) == []
-        assert server.store.archived_histories(kept_id) == []
+        assert server.store.lifetimes.archived_histories(kept_id) == []
         assert server.store.ledger(default_id) != []
         clock.offset += 3 * DAY
         sweep(client)

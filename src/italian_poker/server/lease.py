@@ -19,7 +19,7 @@ How it works, for table 42 with the default prefix:
   :meth:`~italian_poker.server.store.Store.commit_events` (and first to
   :meth:`~italian_poker.server.store.Store.claim`, before reading the log), the database keeps
   the largest token that has written (``tables.fence``), and a write with a smaller one is
-  refused (:class:`~italian_poker.server.store.StaleOwner`) with nothing written.
+  refused (:class:`~italian_poker.server.fencing.StaleOwner`) with nothing written.
 - Should Redis lose its counter (no persistence, a new server), :meth:`TableLeases.acquire`
   takes ``at_least``, the fence the database holds (``Store.fence``), and counts on from it.
 

@@ -32,8 +32,9 @@ from italian_poker.server.cluster import Cluster
 from italian_poker.server.collector import Collector
 from italian_poker.server.database import make_engine, upgrade
 from italian_poker.server.errors import ApiError
+from italian_poker.server.rows import DAY
 from italian_poker.server.settings import ServerSettings
-from italian_poker.server.store import DAY, NewTable, Store, StoredTable, token_hash
+from italian_poker.server.store import NewTable, Store, StoredTable, token_hash
 from italian_poker.server.table_runtime import BotFactory, TableRuntime, rules_from
 from italian_poker.server.table_state import TableState
 from italian_poker.server.writer import EventWriter
@@ -129,7 +130,7 @@ class Server:
             await self.cluster.start(self)
         else:
             # The tables last in use, as many as may be live; the others wait for a request.
-            recent = self.store.recent_tables(self.settings.max_live_tables)
+            recent = self.store.lifetimes.recent_tables(self.settings.max_live_tables)
             for table_id in reversed(recent):
                 self._live(self.store.load(table_id), None).start()
         if self.collector is not None:
@@ -151,7 +152,7 @@ class Server:
         await asyncio.get_running_loop().run_in_executor(None, self.writer.stop)
         if self.cluster is None:
             used = {r.id: self.used.get(h, self.settings.clock()) for h, r in self.tables.items()}
-            await asyncio.get_running_loop().run_in_executor(None, self.store.used, used)
+            await asyncio.get_running_loop().run_in_executor(None, self.store.lifetimes.used, used)
         if self.cluster is not None:
             await self.cluster.stop(self)
         if self.collector is not None:
@@ -240,7 +241,7 @@ class Server:
             used = self.used.pop(runtime.invite_hash, self.settings.clock())
             del self.tables[runtime.invite_hash]
             await runtime.stop()
-        touch = functools.partial(self.store.touch, runtime.id, used, kept)
+        touch = functools.partial(self.store.lifetimes.touch, runtime.id, used, kept)
         await asyncio.get_running_loop().run_in_executor(None, touch)
         self.store.forget(runtime.id)
         if self.collector is not None:
@@ -273,7 +274,7 @@ class Server:
             stored = await asyncio.get_running_loop().run_in_executor(None, load)
             runtime = self._live(stored, None)
             runtime.start()
-            touch = functools.partial(self.store.touch, table_id, self.settings.clock())
+            touch = functools.partial(self.store.lifetimes.touch, table_id, self.settings.clock())
             await asyncio.get_running_loop().run_in_executor(None, touch)
             return runtime
 
@@ -296,10 +297,10 @@ class Server:
                     await self._unload(found)
             live = [runtime.id for runtime in self.tables.values()]
             before = now - self.settings.expire_days * DAY
-            abandoned = functools.partial(self.store.abandoned, before, live)
+            abandoned = functools.partial(self.store.lifetimes.abandoned, before, live)
             for table_id in await loop.run_in_executor(None, abandoned):
                 await loop.run_in_executor(None, self._expire, table_id, now)
-            purged = await loop.run_in_executor(None, self.store.purge, now)
+            purged = await loop.run_in_executor(None, self.store.lifetimes.purge, now)
         if purged:
             log.info("deleted the kept records of %s expired table(s)", len(purged))
 
@@ -310,7 +311,8 @@ class Server:
         keep = stored.options.get(KEEP_DAYS)
         days = self.settings.keep_days if not isinstance(keep, int) else keep
         histories = archive(stored, self.settings.log_size) if days > 0 else []
-        self.store.expire(table_id, now, days, histories)
+        self.store.lifetimes.expire(table_id, now, days, histories)
+        self.store.forget(table_id)
         log.info("table %s expired (records kept %s days)", table_id, days)
 
     async def _sweep_every(self) -> None:

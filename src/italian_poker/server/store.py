@@ -11,11 +11,10 @@ It is on the path of every action, so it uses SQLAlchemy Core statements, and it
 wrote (the :class:`Store` remembers that per table; after a failed commit it reads the rows
 again).
 
-Fencing (several processes, ``server/cluster.py``): an owner holding a table's lease
-(``server/lease.py``) passes its fencing token to :meth:`Store.commit_events` (or first to
-:meth:`Store.claim`). The same transaction raises the table's ``fence`` column to the token,
-only if it is not already larger; when it is, a newer owner has written, and the commit raises
-:class:`StaleOwner` with nothing written.
+Fencing (several processes): :meth:`Store.commit_events` and :meth:`Store.claim` take the
+owner's fencing token (:mod:`~italian_poker.server.fencing`). The chat's messages are
+:attr:`Store.chat` (:mod:`~italian_poker.server.chat_store`); the tables' last use and
+expiry :attr:`Store.lifetimes` (:mod:`~italian_poker.server.table_lifetimes`).
 """
 
 from __future__ import annotations
@@ -23,15 +22,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
     Connection,
     Engine,
-    Table,
-    bindparam,
-    case,
     delete,
     insert,
     select,
@@ -39,40 +34,21 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session, sessionmaker
 
-from italian_poker.server.chat import ChatMessage
+from italian_poker.server.chat_store import ChatStore
 from italian_poker.server.database import session_factory
+from italian_poker.server.fencing import Fences, fences_of, raise_fences
 from italian_poker.server.ledger import LedgerEntry
 from italian_poker.server.models import (
-    Base,
     ChatMessageRow,
-    HandArchiveRow,
     LedgerRow,
     SeatRow,
     TableEventRow,
     TableRow,
     utcnow,
 )
+from italian_poker.server.rows import EVENTS, LEDGER, SEATS, TABLES, moment, utc
 from italian_poker.server.seats import Slot
-
-FENCE_MAX = 2_147_483_647
-"""The largest fencing token the ``tables.fence`` column holds (SQL ``INTEGER``)."""
-
-
-class StaleOwner(Exception):
-    """A write with a fencing token smaller than one that has already written to the table:
-    the lease it was taken under has passed to a newer owner. Nothing was written."""
-
-    def __init__(self, table_id: int, fence: int, current: int) -> None:
-        super().__init__(
-            f"table {table_id}: fencing token {fence} is stale, token {current} has written"
-        )
-        self.table_id = table_id
-        self.fence = fence
-        self.current = current
-
-
-Fences = int | Mapping[int, int]
-"""A fencing token for every table of a batch, or each table's own (table id to token)."""
+from italian_poker.server.table_lifetimes import TableLifetimes
 
 
 def token_hash(token: str) -> str:
@@ -87,24 +63,10 @@ Seating = tuple[SeatRecord | None, ...]
 """Every seat of a table in order, None where empty."""
 
 
-def _table(model: type[Base]) -> Table:
-    table = model.__table__
-    assert isinstance(table, Table)
-    return table
-
-
-_TABLES = _table(TableRow)
-_SEATS = _table(SeatRow)
-_EVENTS = _table(TableEventRow)
-_LEDGER = _table(LedgerRow)
-_CHAT = _table(ChatMessageRow)
-_INSERT_EVENTS = insert(_EVENTS)
-_INSERT_LEDGER = insert(_LEDGER)
+_INSERT_EVENTS = insert(EVENTS)
+_INSERT_LEDGER = insert(LEDGER)
 """The writer's statements, built once (a statement built at each commit is checked and
 keyed for the compiled-statement cache each time)."""
-_ARCHIVES = _table(HandArchiveRow)
-DAY = 86_400.0
-"""Seconds in a day."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +156,7 @@ class _EventInsert:
             raise ValueError(f"unexpected parameters {compiled.positiontup} in {compiled}")
         self.sql = str(compiled)
         self.processors = tuple(
-            _EVENTS.c[name].type.dialect_impl(dialect).bind_processor(dialect)
+            EVENTS.c[name].type.dialect_impl(dialect).bind_processor(dialect)
             for name in _EVENT_COLUMNS
         )
 
@@ -231,11 +193,15 @@ class Store:
         (SQLite: on PostgreSQL a lone event's INSERT commits by itself, :attr:`_autocommit`)."""
         self._written: dict[int, _Written] = {}
         """Per table, the seats and status as last committed (or read)."""
+        self.chat = ChatStore(engine)
+        """The tables' chat messages."""
+        self.lifetimes = TableLifetimes(engine)
+        """When each table was last in use, its expiry and the records it keeps."""
 
     def create_table(self, invite_hash: str, table: NewTable, now: float | None = None) -> int:
         """Insert ``table`` in the lobby, found by ``invite_hash``, in use at ``now``
         (seconds since the epoch; default: now); returns its id."""
-        active = utcnow() if now is None else _moment(now)
+        active = utcnow() if now is None else moment(now)
         with self.sessions.begin() as session:
             row = TableRow(
                 invite_hash=invite_hash,
@@ -323,7 +289,7 @@ class Store:
         """The id of the table with this invite hash, if any."""
         with self.engine.connect() as connection:
             found = connection.execute(
-                select(_TABLES.c.id).where(_TABLES.c.invite_hash == invite_hash)
+                select(TABLES.c.id).where(TABLES.c.invite_hash == invite_hash)
             ).scalar()
         return None if found is None else int(found)
 
@@ -332,142 +298,34 @@ class Store:
         kept in step with the table's ``watch`` events)."""
         with self.engine.connect() as connection:
             found = connection.execute(
-                select(_TABLES.c.id).where(_TABLES.c.watch_hash == watch_hash)
+                select(TABLES.c.id).where(TABLES.c.watch_hash == watch_hash)
             ).scalar()
         return None if found is None else int(found)
 
     def find_invite(self, invite_hash: str) -> Found | None:
         """The table with this invite hash, expired or not, if any."""
-        return self._find(_TABLES.c.invite_hash == invite_hash)
+        return self._find(TABLES.c.invite_hash == invite_hash)
 
     def find_watch(self, watch_hash: str) -> Found | None:
         """The table whose watch link has this hash, expired or not, if any."""
-        return self._find(_TABLES.c.watch_hash == watch_hash)
+        return self._find(TABLES.c.watch_hash == watch_hash)
 
     def _find(self, where: Any) -> Found | None:
         with self.engine.connect() as connection:
-            row = connection.execute(select(_TABLES.c.id, _TABLES.c.expired).where(where)).first()
+            row = connection.execute(select(TABLES.c.id, TABLES.c.expired).where(where)).first()
         return None if row is None else Found(int(row[0]), row[1] is not None)
-
-    def recent_tables(self, limit: int) -> list[int]:
-        """The ids of the ``limit`` tables not expired last in use, the latest first."""
-        with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(_TABLES.c.id)
-                .where(_TABLES.c.expired.is_(None))
-                .order_by(_TABLES.c.active.desc(), _TABLES.c.id.desc())
-                .limit(limit)
-            ).scalars()
-            return [int(n) for n in rows]
-
-    def touch(self, table_id: int, now: float, turn: tuple[int, float] | None = None) -> None:
-        """The table was in use at ``now`` (seconds since the epoch); ``turn``: the turn it
-        keeps as it is unloaded (the seq that began it, the seconds it had run), or none."""
-        since, elapsed = (None, None) if turn is None else turn
-        with self.engine.begin() as connection:
-            connection.execute(
-                update(_TABLES)
-                .where(_TABLES.c.id == table_id)
-                .values(active=_moment(now), kept_since=since, kept_elapsed=elapsed)
-            )
-
-    def used(self, times: Mapping[int, float]) -> None:
-        """Each table's last use (table id to seconds since the epoch), in one transaction:
-        what a server that stops records of its live tables."""
-        if not times:
-            return
-        with self.engine.begin() as connection:
-            connection.execute(
-                update(_TABLES).where(_TABLES.c.id == bindparam("table")),
-                [{"table": n, "active": _moment(t)} for n, t in times.items()],
-            )
 
     def forget(self, table_id: int) -> None:
         """Drop what the store remembers of a table that leaves memory (read again if it
         comes back)."""
         self._written.pop(table_id, None)
 
-    def abandoned(self, before: float, live: Iterable[int] = ()) -> list[int]:
-        """The ids of the tables not expired, nor in ``live``, last in use before ``before``
-        (seconds since the epoch), oldest first."""
-        live_ids = set(live)
-        with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(_TABLES.c.id)
-                .where(_TABLES.c.expired.is_(None), _TABLES.c.active < _moment(before))
-                .order_by(_TABLES.c.id)
-            ).scalars()
-            return [int(n) for n in rows if int(n) not in live_ids]
-
-    def expire(
-        self, table_id: int, now: float, keep_days: int, histories: Sequence[tuple[int, str]]
-    ) -> None:
-        """Expire the table at ``now``: its events, seats and chat deleted, its row kept (its
-        links then answer 410); its ledger and ``histories`` (hand number, ``.phh`` text)
-        kept for ``keep_days`` days, or, with 0, the ledger deleted at once."""
-        moment = _moment(now)
-        keep = keep_days > 0
-        with self.engine.begin() as connection:
-            for table in (_EVENTS, _SEATS, _CHAT):
-                connection.execute(delete(table).where(table.c.table_id == table_id))
-            if keep:
-                if histories:
-                    connection.execute(
-                        insert(_ARCHIVES),
-                        [{"table_id": table_id, "hand": n, "history": h} for n, h in histories],
-                    )
-            else:
-                connection.execute(delete(_LEDGER).where(_LEDGER.c.table_id == table_id))
-            connection.execute(
-                update(_TABLES)
-                .where(_TABLES.c.id == table_id)
-                .values(
-                    expired=moment,
-                    keep_until=datetime.fromtimestamp(now + keep_days * DAY, UTC) if keep else None,
-                    kept_since=None,
-                    kept_elapsed=None,
-                )
-            )
-        self._written.pop(table_id, None)
-
-    def purge(self, now: float) -> list[int]:
-        """Delete the ledger and archived histories of the expired tables whose days are
-        over at ``now``; their ids."""
-        moment = _moment(now)
-        with self.engine.begin() as connection:
-            ids = [
-                int(n)
-                for n in connection.execute(
-                    select(_TABLES.c.id).where(
-                        _TABLES.c.expired.is_not(None), _TABLES.c.keep_until < moment
-                    )
-                ).scalars()
-            ]
-            if ids:
-                connection.execute(delete(_LEDGER).where(_LEDGER.c.table_id.in_(ids)))
-                connection.execute(delete(_ARCHIVES).where(_ARCHIVES.c.table_id.in_(ids)))
-                connection.execute(
-                    update(_TABLES).where(_TABLES.c.id.in_(ids)).values(keep_until=None)
-                )
-        return ids
-
-    def archived_histories(self, table_id: int) -> list[tuple[int, str]]:
-        """The finished deals an expired table keeps: hand number and ``.phh`` text, in
-        order."""
-        with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(_ARCHIVES.c.hand, _ARCHIVES.c.history)
-                .where(_ARCHIVES.c.table_id == table_id)
-                .order_by(_ARCHIVES.c.hand)
-            ).all()
-        return [(int(n), str(h)) for n, h in rows]
-
     def table_ids(self) -> list[int]:
         """Every table's id, oldest first."""
         with self.engine.connect() as connection:
             return [
                 int(n)
-                for n in connection.execute(select(_TABLES.c.id).order_by(_TABLES.c.id)).scalars()
+                for n in connection.execute(select(TABLES.c.id).order_by(TABLES.c.id)).scalars()
             ]
 
     def event_time(self, table_id: int, seq: int) -> float | None:
@@ -479,7 +337,7 @@ class Store:
                     TableEventRow.table_id == table_id, TableEventRow.seq == seq
                 )
             )
-        return None if created is None else _utc(created).timestamp()
+        return None if created is None else utc(created).timestamp()
 
     def commit_event(
         self,
@@ -520,7 +378,7 @@ class Store:
         each table's id to its token), the transaction first raises each table's fence to its
         token; if a table's fence is already larger, it raises :class:`StaleOwner` and
         nothing is written. Without it (the server today), no fence is read or written."""
-        fences = None if fence is None else _fences_of(fence, {e.table_id for e in events})
+        fences = None if fence is None else fences_of(fence, {e.table_id for e in events})
         now = utcnow()
         writes = [(event, seating_of(event.slots, event.tokens)) for event in events]
         written = {event.table_id: self._written.pop(event.table_id, None) for event in events}
@@ -541,7 +399,7 @@ class Store:
                 connection.execute(_INSERT_EVENTS, rows[0])
         else:
             with self.engine.begin() as connection:
-                _raise_fences(connection, fences or {})
+                raise_fences(connection, fences or {})
                 connection.execute(_INSERT_EVENTS, rows)
                 ledger = [
                     {
@@ -571,7 +429,7 @@ class Store:
                         changed["watch_hash"] = event.watch_hash
                     if changed:
                         connection.execute(
-                            update(_TABLES).where(_TABLES.c.id == event.table_id).values(**changed)
+                            update(TABLES).where(TABLES.c.id == event.table_id).values(**changed)
                         )
         # Only once committed: after a failure there is no entry, and the next commit reads.
         # What did not change is kept as it was (no new objects for the collector to scan).
@@ -606,7 +464,7 @@ class Store:
         """The largest fencing token that has written to the table (0 if none has)."""
         with self.engine.connect() as connection:
             value = connection.execute(
-                select(_TABLES.c.fence).where(_TABLES.c.id == table_id)
+                select(TABLES.c.fence).where(TABLES.c.id == table_id)
             ).scalar()
         if value is None:
             raise KeyError(table_id)
@@ -616,9 +474,9 @@ class Store:
         """Raise the table's fence to ``fence`` without writing an event: a new owner does
         so before it reads the log, so that the previous owner, whose token is smaller, can
         write nothing after that read. :class:`StaleOwner` if a larger token has written."""
-        token = _fences_of(fence, {table_id})[table_id]
+        token = fences_of(fence, {table_id})[table_id]
         with self.engine.begin() as connection:
-            _raise_fences(connection, {table_id: token})
+            raise_fences(connection, {table_id: token})
 
     def ledger(self, table_id: int) -> list[dict[str, Any]]:
         """The table's ledger, oldest first; ``created`` in ISO 8601, in UTC."""
@@ -633,63 +491,10 @@ class Store:
                     "kind": r.kind,
                     "amount": r.amount,
                     "hand": r.hand,
-                    "created": _utc(r.created).isoformat(),
+                    "created": utc(r.created).isoformat(),
                 }
                 for r in rows
             ]
-
-    # --- the chat ---------------------------------------------------------------------------
-
-    def add_chat(self, table_id: int, player: int, nickname: str, text: str) -> ChatMessage:
-        """Store a chat message of ``player`` (as ``nickname``) at the table, written now;
-        the message with its id."""
-        created = utcnow()
-        with self.engine.begin() as connection:
-            result = connection.execute(
-                insert(_CHAT).values(
-                    table_id=table_id, player=player, nickname=nickname, text=text, created=created
-                )
-            )
-            key = result.inserted_primary_key
-            assert key is not None
-            found = int(key[0])
-        return ChatMessage(found, player, nickname, text, created)
-
-    def chat_messages(self, table_id: int, limit: int) -> list[ChatMessage]:
-        """The table's newest ``limit`` chat messages, oldest first."""
-        with self.engine.connect() as connection:
-            rows = connection.execute(
-                select(_CHAT.c.id, _CHAT.c.player, _CHAT.c.nickname, _CHAT.c.text, _CHAT.c.created)
-                .where(_CHAT.c.table_id == table_id)
-                .order_by(_CHAT.c.id.desc())
-                .limit(limit)
-            ).all()
-        return [
-            ChatMessage(int(n), int(player), nickname, text, _utc(created))
-            for n, player, nickname, text, created in reversed(rows)
-        ]
-
-    def delete_chat(self, table_id: int, message_id: int) -> bool:
-        """Delete chat message ``message_id`` of the table; whether there was one."""
-        with self.engine.begin() as connection:
-            result = connection.execute(
-                delete(_CHAT).where(_CHAT.c.table_id == table_id, _CHAT.c.id == message_id)
-            )
-        return bool(result.rowcount)
-
-    def delete_chat_of(self, table_id: int, player: int) -> list[int]:
-        """Delete every chat message ``player`` wrote at the table; their ids, in order."""
-        where = (_CHAT.c.table_id == table_id) & (_CHAT.c.player == player)
-        with self.engine.begin() as connection:
-            ids = [
-                int(n)
-                for n in connection.execute(
-                    select(_CHAT.c.id).where(where).order_by(_CHAT.c.id)
-                ).scalars()
-            ]
-            if ids:
-                connection.execute(delete(_CHAT).where(where, _CHAT.c.id.in_(ids)))
-        return ids
 
     def delete_table(self, table_id: int) -> None:
         """Remove a table that could not be set up (its first event failed)."""
@@ -699,63 +504,6 @@ class Store:
             session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             session.execute(delete(TableRow).where(TableRow.id == table_id))
         self._written.pop(table_id, None)
-
-
-def _moment(seconds: float) -> datetime:
-    """A time in seconds since the epoch as the database stores it (UTC)."""
-    return datetime.fromtimestamp(seconds, UTC)
-
-
-def _utc(moment: datetime) -> datetime:
-    """A stored time with its zone: SQLite keeps none, and the value is in UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
-
-
-def _fences_of(fence: Fences, tables: set[int]) -> dict[int, int]:
-    """Each table's fencing token, checked: a whole number from 0 to :data:`FENCE_MAX`, and
-    one for every table of the batch."""
-    if isinstance(fence, Mapping):
-        missing = sorted(tables - fence.keys())
-        if missing:
-            raise ValueError(f"no fencing token for table(s) {missing}")
-        fences = {table_id: fence[table_id] for table_id in sorted(tables)}
-    else:
-        fences = dict.fromkeys(sorted(tables), fence)
-    for table_id, token in fences.items():
-        if isinstance(token, bool) or not isinstance(token, int):
-            raise TypeError(f"table {table_id}: a fencing token is an int, got {token!r}")
-        if not 0 <= token <= FENCE_MAX:
-            raise ValueError(f"table {table_id}: fencing token {token} not in 0..{FENCE_MAX}")
-    return fences
-
-
-def _raise_fences(connection: Connection, fences: Mapping[int, int]) -> None:
-    """Raise each table's fence to its token in ``fences``, in the connection's transaction
-    and one statement (a batch of many tables' events is one round trip, not one a table),
-    unless a larger token has written to one of them (:class:`StaleOwner`, and the caller's
-    transaction is rolled back; ``KeyError`` for no such table). On PostgreSQL the UPDATE
-    locks the rows until the transaction ends, so an older owner's commit waits for a newer
-    one's and then finds the fence raised."""
-    if not fences:
-        return
-    token = case(dict(fences), value=_TABLES.c.id)
-    result = connection.execute(
-        update(_TABLES)
-        .where(_TABLES.c.id.in_(list(fences)), _TABLES.c.fence <= token)
-        .values(fence=token)
-    )
-    if result.rowcount == len(fences):
-        return
-    rows = connection.execute(
-        select(_TABLES.c.id, _TABLES.c.fence).where(_TABLES.c.id.in_(list(fences)))
-    )
-    current = {int(table_id): int(fence) for table_id, fence in rows}
-    for table_id, fence in fences.items():
-        if table_id not in current:
-            raise KeyError(table_id)
-        if current[table_id] > fence:
-            raise StaleOwner(table_id, fence, current[table_id])
-    raise AssertionError(f"fences {dict(fences)} not raised, yet none is stale: {current}")
 
 
 def _seating_of_rows(rows: Iterable[tuple[int, str, str | None, bool, str | None]]) -> Seating:
@@ -771,16 +519,16 @@ def _read_written(connection: Connection, table_id: int) -> _Written:
     """The seats, status and watch hash of a table as the database holds them now."""
     rows = connection.execute(
         select(
-            _SEATS.c.seat,
-            _SEATS.c.nickname,
-            _SEATS.c.bot_level,
-            _SEATS.c.sitting_out,
-            _SEATS.c.player_token_hash,
-        ).where(_SEATS.c.table_id == table_id)
+            SEATS.c.seat,
+            SEATS.c.nickname,
+            SEATS.c.bot_level,
+            SEATS.c.sitting_out,
+            SEATS.c.player_token_hash,
+        ).where(SEATS.c.table_id == table_id)
     )
     seating = _seating_of_rows((r[0], r[1], r[2], r[3], r[4]) for r in rows)
     status, watch_hash = connection.execute(
-        select(_TABLES.c.status, _TABLES.c.watch_hash).where(_TABLES.c.id == table_id)
+        select(TABLES.c.status, TABLES.c.watch_hash).where(TABLES.c.id == table_id)
     ).one()
     return _Written(seating, status, watch_hash)
 
@@ -792,9 +540,9 @@ def _write_seats(connection: Connection, table_id: int, old: Seating, new: Seati
         after = new[seat] if seat < len(new) else None
         if before == after:
             continue
-        where = (_SEATS.c.table_id == table_id) & (_SEATS.c.seat == seat)
+        where = (SEATS.c.table_id == table_id) & (SEATS.c.seat == seat)
         if after is None:
-            connection.execute(delete(_SEATS).where(where))
+            connection.execute(delete(SEATS).where(where))
             continue
         nickname, bot_level, sitting_out, token = after
         values = {
@@ -804,6 +552,6 @@ def _write_seats(connection: Connection, table_id: int, old: Seating, new: Seati
             "player_token_hash": token,
         }
         if before is None:
-            connection.execute(insert(_SEATS), {"table_id": table_id, "seat": seat, **values})
+            connection.execute(insert(SEATS), {"table_id": table_id, "seat": seat, **values})
         else:
-            connection.execute(update(_SEATS).where(where).values(**values))
+            connection.execute(update(SEATS).where(where).values(**values))

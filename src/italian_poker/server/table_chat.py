@@ -117,7 +117,7 @@ class TableChat(TablePart):
         async with self.chat_lock:
             try:
                 stored = await self._database(
-                    functools.partial(self.store.add_chat, self.id, person, slot.nickname, message)
+                    functools.partial(self.store.chat.add, self.id, person, slot.nickname, message)
                 )
             except Exception as error:
                 log.exception("table %s: a chat message could not be saved", self.id)
@@ -132,7 +132,7 @@ class TableChat(TablePart):
         """Send ``client`` the table's newest chat messages (after its hello). Caller holds
         the chat's lock."""
         slot = self.state.slots[client.seat]
-        call = functools.partial(self.store.chat_messages, self.id, self.settings.chat_history)
+        call = functools.partial(self.store.chat.messages, self.id, self.settings.chat_history)
         try:
             messages = await self._database(call)
         except Exception:
@@ -153,7 +153,7 @@ class TableChat(TablePart):
         """The owner: remove chat message ``message_id`` (deleted, and gone from every page);
         404 ``no_message`` when the table has no such message."""
         async with self.chat_lock:
-            call = functools.partial(self.store.delete_chat, self.id, message_id)
+            call = functools.partial(self.store.chat.delete, self.id, message_id)
             if not await self._write(call):
                 raise Refusal("no_message", "the chat has no such message (removed already?)", 404)
             self.send(chat_removed_message([message_id]))
@@ -164,7 +164,7 @@ class TableChat(TablePart):
         someone seated who wrote nothing); 404 ``no_player`` for a person who neither sits
         here nor wrote here."""
         async with self.chat_lock:
-            ids = await self._write(functools.partial(self.store.delete_chat_of, self.id, player))
+            ids = await self._write(functools.partial(self.store.chat.delete_of, self.id, player))
             if not ids and self.seat_of_person(player) is None:
                 raise Refusal(
                     "no_player", "no one with this player id sits or wrote at this table", 404

@@ -32,6 +32,7 @@ from italian_poker.server.commands import Play
 from italian_poker.server.connections import Connections
 from italian_poker.server.effects import Effects
 from italian_poker.server.event_kinds import EventKind
+from italian_poker.server.fencing import StaleOwner
 from italian_poker.server.histories import Histories
 from italian_poker.server.lease import Lease
 from italian_poker.server.ownership import ForwardingTable, LocalTable
@@ -44,7 +45,7 @@ from italian_poker.server.scheduler import Scheduler
 from italian_poker.server.settings import ServerSettings
 from italian_poker.server.shutdown import cancel_and_wait
 from italian_poker.server.spectators import Spectators
-from italian_poker.server.store import EventWrite, StaleOwner, Store, StoredTable
+from italian_poker.server.store import EventWrite, Store, StoredTable
 from italian_poker.server.table_chat import TableChat
 from italian_poker.server.table_state import TableState
 from italian_poker.server.turn_clock import TurnClock

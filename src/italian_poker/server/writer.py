@@ -95,7 +95,7 @@ class EventWriter:
     async def write(self, event: EventWrite, fence: int | None = None) -> None:
         """Return once ``event`` is committed; raise what committing it raised (``fence``:
         the writing owner's fencing token, :meth:`Store.commit_events`; a stale owner's
-        event raises :class:`~italian_poker.server.store.StaleOwner`)."""
+        event raises :class:`~italian_poker.server.fencing.StaleOwner`)."""
         if self._stopped:
             raise RuntimeError("the event writer has stopped: the server is shutting down")
         self.start()
