@@ -392,11 +392,11 @@ def test_a_message_the_database_refuses_is_not_sent_and_costs_nothing(
 
         with connect(client, table["invite"], "") as ws:
             say_hello(ws, table["player_token"])
-            monkeypatch.setattr(store, "add_chat", broken)
+            monkeypatch.setattr(store.chat, "add", broken)
             chat(ws, "lost?")
             refused = next_message(ws, "error")
             assert refused["code"] == "chat_not_sent" and "send it again" in refused["message"]
-            monkeypatch.setattr(store, "add_chat", saved)
+            monkeypatch.setattr(store.chat, "add", saved)
             chat(ws, "again")  # the refused one took nothing of the burst of 1
             assert chat_with(ws, "again")["id"] == 1
             assert [m["text"] for m in _log_of(ws)] == ["again"]
