@@ -415,6 +415,10 @@ def serve(
         bot_delay_seconds=0.0,
         next_deal_seconds=next_deal_seconds,
         collector_interval=collector_interval,
+        # Every client comes from 127.0.0.1: the limits per address would refuse the tables.
+        address_limits=False,
+        # The clients send no value for the sealed deck: the server gives them at once.
+        fair_value_seconds=0.0,
         **cluster,
     )
     app = create_app(settings, bot_factory)
