@@ -284,8 +284,7 @@ _made = tuple.__new__
 def _values(deal: Deal, viewer: Viewer) -> tuple[Any, ...]:
     """The values of ``viewer``'s view, in the order of its fields, read straight off the deal
     and its parts: the fields every viewer shares (with the actions as ``viewer`` saw them),
-    then, for a seat, the seat's own (:class:`SeatView`). Made in one tuple: a view is made
-    before every decision."""
+    then, for a seat, the seat's own (:class:`SeatView`)."""
     showdown = deal.showdown
     hands = deal.hands
     betting = deal.round
@@ -305,43 +304,13 @@ def _values(deal: Deal, viewer: Viewer) -> tuple[Any, ...]:
     else:
         cards_held = _five_each(len(hands))  # five each (3.1), the usual case: shared
     parols = betting.parols
-    if viewer is PUBLIC:
-        return (
-            start.names,
-            start.player_ids,
-            deal.rules,
-            deal.phase,
-            deal.dealer,
-            deal.actor,
-            tuple(deal.stacks),
-            tuple(betting.bets),
-            tuple(committed),
-            deal.dead + sum(committed),
-            betting.current_bet,
-            tuple(deal.folded),
-            cards_held,
-            tuple(deal.draw.drawn),
-            shown,
-            shown_ranks,
-            deal.requirement,
-            deal.opener,
-            tuple(deal.blinders),
-            tuple(sorted(parols)) if parols else (),
-            betting.checked,
-            _public_actions(deal, viewer),
-            result,
-            # 3.3, 4.4: the proof is public once the deal is over.
-            result.proof if result is not None else (),
-        )
-    actor = deal.actor
-    opener = deal.opener
-    return (
+    shared = (
         start.names,
         start.player_ids,
         deal.rules,
         deal.phase,
         deal.dealer,
-        actor,
+        deal.actor,
         tuple(deal.stacks),
         tuple(betting.bets),
         tuple(committed),
@@ -353,19 +322,25 @@ def _values(deal: Deal, viewer: Viewer) -> tuple[Any, ...]:
         shown,
         shown_ranks,
         deal.requirement,
-        opener,
+        deal.opener,
         tuple(deal.blinders),
         tuple(sorted(parols)) if parols else (),
         betting.checked,
         _public_actions(deal, viewer),
         result,
+        # 3.3, 4.4: the proof is public once the deal is over.
         result.proof if result is not None else (),
-        # The seat's own: its hand (sees_hand: a seat sees its own), its legal actions on its
-        # turn, the cards it keeps apart as opener (sees_kept_apart).
+    )
+    if viewer is PUBLIC:
+        return shared
+    # The seat's own: its hand (sees_hand: a seat sees its own), its legal actions on its
+    # turn, the cards it keeps apart as opener (sees_kept_apart).
+    return (
+        *shared,
         viewer,
         tuple(hands[viewer]),
-        deal.legal_actions() if actor == viewer else (),
-        deal.draw.kept_apart if viewer == opener else (),
+        deal.legal_actions() if deal.actor == viewer else (),
+        deal.draw.kept_apart if viewer == deal.opener else (),
     )
 
 

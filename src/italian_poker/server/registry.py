@@ -34,7 +34,7 @@ from italian_poker.server.database import make_engine, upgrade
 from italian_poker.server.errors import ApiError
 from italian_poker.server.rows import DAY
 from italian_poker.server.settings import ServerSettings
-from italian_poker.server.store import NewTable, Store, StoredTable, token_hash
+from italian_poker.server.store import Found, NewTable, Store, StoredTable, token_hash
 from italian_poker.server.table_runtime import BotFactory, TableRuntime, rules_from
 from italian_poker.server.table_state import TableState
 from italian_poker.server.writer import EventWriter
@@ -355,8 +355,11 @@ class Server:
             return None
         find = functools.partial(self.store.find_invite, token_hash(invite))
         found = await asyncio.get_running_loop().run_in_executor(None, find)
-        if found is None:
-            return None
+        return None if found is None else await self._open(found)
+
+    async def _open(self, found: Found) -> TableRuntime:
+        """A table found in the database: 410 Gone once expired; else read as a replica (with
+        several processes) or restored from its log."""
         if found.expired:
             raise gone()
         if self.cluster is not None:
@@ -380,12 +383,7 @@ class Server:
             found = await asyncio.get_running_loop().run_in_executor(None, find)
             if found is None:
                 return None
-            if found.expired:
-                raise gone()
-            if self.cluster is not None:
-                runtime = await self.replica(found.id)
-            else:
-                runtime = await self._restore(found.id)
+            runtime = await self._open(found)
         self._touch(runtime)
         await runtime.sync()  # a replica: the link may have changed since it last looked
         return runtime if runtime.state.switches.watch_hash == hashed else None

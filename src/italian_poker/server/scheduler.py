@@ -171,15 +171,7 @@ class Scheduler(TablePart):
                     log.info("table %s: no deal (%s)", self.id, state.status)
                 return
             # Tables set up with a seed (tests and replays only) deal from it.
-            payload: dict[str, Any] = {
-                "seed": derive_seed(self.settings.seed, "deal", self.id, state.seq)
-            }
-            if state.match_format.timed:  # the level or the match ends by the server's clock
-                payload["now"] = self.settings.clock()
-            try:
-                await self._commit(EventKind.DEAL, payload)
-            except SeatError:
-                log.info("table %s: no deal (%s)", self.id, state.status)
+            await self._deal({"seed": derive_seed(self.settings.seed, "deal", self.id, state.seq)})
 
     async def _fair_deal(self, seq: int) -> None:
         """Deal from the sealed deck once every seated player dealt in has sent a value, or
@@ -212,13 +204,18 @@ class Scheduler(TablePart):
                 return
             slots = state.dealable()
             bots = {s for s in slots if (slot := state.slots[s]) is not None and slot.bot}
-            payload: dict[str, Any] = {FAIR: fair.values_payload(slots, bots)}
-            if state.match_format.timed:  # the level or the match ends by the server's clock
-                payload["now"] = self.settings.clock()
-            try:
-                await self._commit(EventKind.DEAL, payload)
-            except SeatError:
-                log.info("table %s: no deal (%s)", self.id, state.status)
+            await self._deal({FAIR: fair.values_payload(slots, bots)})
+
+    async def _deal(self, payload: dict[str, Any]) -> None:
+        """Commit the next deal (the table's lock held), with the server's clock when the
+        match is timed: its level or its end goes by it."""
+        state = self.state
+        if state.match_format.timed:
+            payload["now"] = self.settings.clock()
+        try:
+            await self._commit(EventKind.DEAL, payload)
+        except SeatError:
+            log.info("table %s: no deal (%s)", self.id, state.status)
 
     def _humans(self) -> list[int]:
         """The seats of the people (not bots) who would be dealt in."""
