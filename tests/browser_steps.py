@@ -377,3 +377,19 @@ def wait_for_my_turn(page: Page, seconds: float = 20.0) -> None:
     while not my_turn(page):
         assert time.monotonic() < deadline, "the page's turn did not come"
         time.sleep(0.05)
+
+
+def uncovered(page: Page, selector: str) -> bool:
+    """Whether the middle of every element ``selector`` shows that element (nothing on it)."""
+    return bool(
+        page.evaluate(
+            """(selector) => [...document.querySelectorAll(selector)].every((card) => {
+              const box = card.getBoundingClientRect();
+              const x = box.left + box.width / 2, y = box.top + box.height / 2;
+              if (y < 0 || y > window.innerHeight) return true;  // scrolled away, not covered
+              const top = document.elementFromPoint(x, y);
+              return top !== null && (top === card || card.contains(top));
+            })""",
+            selector,
+        )
+    )

@@ -23,6 +23,7 @@ from browser_steps import (
     seat_token,
     server,
     shot,
+    uncovered,
 )
 
 from italian_poker.server.i18n import page_strings, tr
@@ -32,22 +33,6 @@ __all__ = ["browser", "server"]  # the fixtures (browser_steps)
 
 EN = page_strings(Language.EN)["messages"]
 IT = page_strings(Language.IT)["messages"]
-
-
-def _uncovered(page: Any, selector: str) -> bool:
-    """Whether the middle of every element ``selector`` shows that element (nothing on it)."""
-    return bool(
-        page.evaluate(
-            """(selector) => [...document.querySelectorAll(selector)].every((card) => {
-              const box = card.getBoundingClientRect();
-              const x = box.left + box.width / 2, y = box.top + box.height / 2;
-              if (y < 0 || y > window.innerHeight) return true;  // scrolled away, not covered
-              const top = document.elementFromPoint(x, y);
-              return top !== null && (top === card || card.contains(top));
-            })""",
-            selector,
-        )
-    )
 
 
 def test_the_host_admits_a_newcomer_and_approves_a_rebuy(server: LiveServer, browser: Any) -> None:
@@ -139,9 +124,9 @@ def test_the_host_admits_a_newcomer_and_approves_a_rebuy(server: LiveServer, bro
                 act_passively(page)
         time.sleep(0.05)
     guest.wait_for_selector("#hand .card")
-    assert _uncovered(guest, "#hand .card")
+    assert uncovered(guest, "#hand .card")
     guest.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    assert _uncovered(guest, "#hand .card")
+    assert uncovered(guest, "#hand .card")
     shot(guest, "desk-390x844-deal")
     shot(host, "desk-1280x900-deal")
     assert seat_token(guest, invite)

@@ -29,6 +29,7 @@ from browser_steps import (
     new_page,
     open_seat,
     shot,
+    uncovered,
 )
 
 from italian_poker.server.i18n import page_strings, tr
@@ -51,22 +52,6 @@ def quick_server(tmp_path: Path) -> Iterator[LiveServer]:
         yield running
     finally:
         running.stop()
-
-
-def _uncovered(page: Page, selector: str) -> bool:
-    """Whether the middle of every element ``selector`` shows that element (nothing on it)."""
-    return bool(
-        page.evaluate(
-            """(selector) => [...document.querySelectorAll(selector)].every((card) => {
-              const box = card.getBoundingClientRect();
-              const x = box.left + box.width / 2, y = box.top + box.height / 2;
-              if (y < 0 || y > window.innerHeight) return true;  // scrolled away, not covered
-              const top = document.elementFromPoint(x, y);
-              return top !== null && (top === card || card.contains(top));
-            })""",
-            selector,
-        )
-    )
 
 
 def _play_until(host: Page, guest: Page, done: Any, seconds: float = 120.0) -> None:
@@ -171,7 +156,7 @@ def test_the_host_admits_a_guest_and_approves_a_re_entry_and_the_ledger_settles(
     # On the phone, nothing covers Bruno's own cards once a deal is dealt.
     _play_until(host, guest, lambda: over() or guest.locator("#hand .card").count() > 0)
     if not over():
-        assert _uncovered(guest, "#hand .card")
+        assert uncovered(guest, "#hand .card")
         shot(guest, "sng-390x844-deal")
 
     # Play to the end: one winner; the standings count the re-entry.
